@@ -1,0 +1,44 @@
+//===- Binary.h - The .loom program binary (an ELF container) -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One self-contained file per program, like a bitstream: an ELF64 relocatable file (e_machine EM_NONE)
+// whose sections `readelf -S` lists and `objcopy --dump-section` extracts:
+//   .loom.meta     JSON: format version, board, kernels (KernelInfo + hardware interface), options
+//   .loom.verilog  the generated Verilog, all kernels and library modules
+//   .loom.model    the Verilated simulation model, a shared object
+//   .loom.cpu      LLVM bitcode for the CPU device (host triple)
+//   .loom.log      the build log
+//   .loom.sum      xxHash64 of every other section, in order, as 16 hex digits
+// Reading checks the ELF structure, the format version and the checksum; any failure is an error
+// with a sentence a user can act on, never a crash.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom::frontend {
+
+inline constexpr uint32_t BinaryFormatVersion = 1;
+
+struct ProgramBinary {
+  llvm::json::Object meta; ///< Includes "format" and "board"; writeBinary sets "format".
+  std::string verilog;
+  std::string model;      ///< Shared-object bytes.
+  std::string cpuBitcode;
+  std::string log;
+
+  std::string board() const;
+};
+
+/// Serialises to ELF bytes.
+std::string writeBinary(const ProgramBinary &binary);
+/// Parses and validates ELF bytes.
+llvm::Expected<ProgramBinary> readBinary(llvm::StringRef bytes);
+
+} // namespace loom::frontend

@@ -1,0 +1,46 @@
+//===- KernelInfo.h - Kernel metadata extracted once from LLVM IR -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Everything the runtime needs to know about a kernel's interface, read once from Clang's
+// kernel_arg_* metadata and kernel attributes, then carried in the binary as JSON.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom::frontend {
+
+enum class AddressSpace { Private, Global, Constant, Local };
+enum class AccessQualifier { None, ReadOnly, WriteOnly, ReadWrite };
+
+struct KernelArg {
+  std::string name;
+  std::string typeName;       ///< As written, e.g. "float*" or "uint".
+  std::string typeQualifiers; ///< "const", "restrict", "volatile", "pipe", space separated.
+  AddressSpace addressSpace = AddressSpace::Private; ///< Of the pointee, for pointers; Private otherwise.
+  AccessQualifier access = AccessQualifier::None;
+  bool isPointer = false;
+  uint32_t size = 0; ///< Bytes clSetKernelArg expects: the scalar's size, or sizeof(cl_mem) for buffers.
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<KernelArg> args;
+  std::array<uint32_t, 3> reqdWorkGroupSize{0, 0, 0}; ///< All zero when not given.
+  std::string attributes; ///< CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(64,1,1)".
+};
+
+/// Reads every kernel of a module compiled by compileOpenCL or readSpirv.
+llvm::Expected<std::vector<KernelInfo>> extractKernels(const llvm::Module &module);
+
+llvm::json::Value toJSON(const KernelInfo &kernel);
+bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Path path);
+
+} // namespace loom::frontend

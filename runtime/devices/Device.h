@@ -1,0 +1,111 @@
+//===- Device.h - The one interface every Loom device implements -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The cl* entry points (runtime/api/) talk to devices only through this class, as PoCL's drivers sit
+// behind one ops table. A device provides a small required core: memory, programs, kernel launch.
+// Optional capabilities answer "unsupported" by default. Implementations: devices/board/ (the
+// simulated FPGA board, programs from .loom binaries) and devices/cpu/ (LLVM ORC JIT, programs from
+// source or from a binary's CPU bitcode). They are listed once, in devices/DeviceList.cpp.
+// No cl_int here: errors are llvm::Error and the API layer maps them to CL codes.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/frontend/KernelInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loom::runtime {
+
+enum class DeviceKind { Accelerator, Cpu };
+
+/// Static facts the API reports through clGetDeviceInfo.
+struct DeviceInfo {
+  DeviceKind kind = DeviceKind::Cpu;
+  std::string name;
+  std::string vendor = "Loom";
+  std::string version = "OpenCL 1.2 Loom";
+  std::string openclCVersion = "OpenCL C 1.2";
+  std::string extensions;
+  std::string builtInKernels;
+  uint32_t computeUnits = 1;
+  uint32_t clockMHz = 0;
+  size_t maxWorkGroupSize = 1024;
+  std::array<size_t, 3> maxWorkItemSizes{1024, 1024, 1024};
+  uint64_t globalMemBytes = 0;
+  uint64_t maxAllocBytes = 0;
+  uint64_t localMemBytes = 0;
+  bool denormals = true;            ///< CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG.
+  bool compilerAvailable = true;    ///< Builds from source (CL_DEVICE_COMPILER_AVAILABLE).
+  uint32_t profilingResolutionNs = 1;
+};
+
+/// One region of device global memory, visible to the host at `host`.
+struct Allocation {
+  void *host = nullptr;
+  uint64_t deviceAddress = 0; ///< What a kernel's pointer argument holds.
+  size_t size = 0;
+};
+
+/// A kernel argument as clSetKernelArg left it.
+struct ArgValue {
+  enum class Kind { Scalar, Buffer, Local };
+  Kind kind = Kind::Scalar;
+  std::vector<uint8_t> bytes; ///< Scalar bytes; for Buffer, unused.
+  Allocation buffer;          ///< For Buffer (size 0 and deviceAddress 0 for a NULL buffer).
+  size_t localBytes = 0;      ///< For Local.
+};
+
+struct NDRange {
+  uint32_t dims = 1;
+  std::array<uint64_t, 3> offset{0, 0, 0};
+  std::array<uint64_t, 3> global{1, 1, 1};
+  std::array<uint64_t, 3> local{1, 1, 1}; ///< Resolved by the API layer (never zero here).
+};
+
+/// What a finished launch reports besides its results in memory.
+struct LaunchResult {
+  uint64_t cycles = 0;     ///< Simulated kernel clock cycles (board); 0 on the CPU.
+  uint64_t deviceNs = 0;   ///< Device time: simulated on the board, measured on the CPU.
+};
+
+/// A program built or loaded for one device.
+class DeviceProgram {
+public:
+  virtual ~DeviceProgram() = default;
+  virtual const std::vector<frontend::KernelInfo> &kernels() const = 0;
+  /// The program as a binary clGetProgramInfo(CL_PROGRAM_BINARIES) returns.
+  virtual std::string binary() const = 0;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo &info() const = 0;
+
+  virtual llvm::Expected<Allocation> allocate(size_t bytes) = 0;
+  virtual void release(const Allocation &allocation) = 0;
+
+  /// Builds OpenCL C source. `log` receives the build log on success and failure.
+  virtual llvm::Expected<std::unique_ptr<DeviceProgram>>
+  buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log);
+  /// Loads a binary (a .loom file). A bad binary is an error whose message is the log.
+  virtual llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
+                                                                    std::string &log) = 0;
+  /// Runs one kernel to completion. Called from a queue's worker thread; may block for long.
+  virtual llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
+                                              llvm::ArrayRef<ArgValue> args,
+                                              const NDRange &range) = 0;
+};
+
+/// Every device of the Loom platform, created once: the board first, then the CPU.
+std::vector<std::unique_ptr<Device>> createDevices();
+
+} // namespace loom::runtime

@@ -1,0 +1,46 @@
+/*===- ModelABI.h - C ABI of a compiled simulation model (.so) ------------===*
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The Verilated kernels of one program are compiled, with a generated shim, into one shared object
+ * (the .loom.model section). The board process and the bare benchmark harness drive it through these
+ * C functions only, so the model's C++ never crosses the .so boundary. This header is embedded into
+ * the generated shim source; keep it plain C.
+ *===----------------------------------------------------------------------===*/
+#ifndef LOOM_SIM_MODEL_ABI_H
+#define LOOM_SIM_MODEL_ABI_H
+#include <stdint.h>
+
+#define LOOM_MODEL_ABI_VERSION 1u
+
+/* One memory port of a kernel, exchanged with loom_model_cycle every cycle. */
+typedef struct LoomPort {
+  /* Inputs, set by the board before the cycle. */
+  uint8_t req_ready;
+  uint8_t resp_valid;
+  uint64_t resp_rdata;
+  /* Outputs, set by loom_model_cycle: req_fire is 1 when a request was accepted at this cycle's edge. */
+  uint8_t req_fire;
+  uint64_t req_addr;
+  uint64_t req_wdata;
+} LoomPort;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef uint32_t (*LoomModelAbiVersionFn)(void);
+typedef uint32_t (*LoomModelKernelCountFn)(void);
+typedef const char *(*LoomModelKernelNameFn)(uint32_t kernel);
+/* Creates a model instance of kernel `kernel`, held in reset for a few cycles. */
+typedef void *(*LoomModelCreateFn)(uint32_t kernel);
+typedef void (*LoomModelDestroyFn)(void *model);
+/* Drives args and NDRange onto the ports and pulses start for one cycle. */
+typedef void (*LoomModelStartFn)(void *model, const uint64_t *args, const uint64_t offset[3],
+                                 const uint64_t size[3]);
+/* One clock cycle: applies ports[i].req_ready/resp_*, evaluates, reports fired requests in
+ * ports[i].req_*, clocks the edge. Returns the done output after the edge. */
+typedef int (*LoomModelCycleFn)(void *model, LoomPort *ports);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

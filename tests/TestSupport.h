@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// Catch2 helpers for llvm::Expected and llvm::Error.
+#pragma once
+
+#include "llvm/Support/Error.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+/// Fails the test with the error's message when `expected` holds an error.
+#define REQUIRE_OK(expected)                                                                         \
+  do {                                                                                               \
+    auto &&loomValue_ = (expected);                                                                  \
+    if (!loomValue_)                                                                                 \
+      FAIL(llvm::toString(loomValue_.takeError()));                                                  \
+  } while (0)
+
+/// Requires that `expected` holds an error and returns its message.
+template <typename T> std::string errorMessage(llvm::Expected<T> &expected) {
+  REQUIRE_FALSE(static_cast<bool>(expected));
+  return llvm::toString(expected.takeError());
+}
+inline std::string errorMessage(llvm::Error error) {
+  REQUIRE(static_cast<bool>(error));
+  return llvm::toString(std::move(error));
+}
