@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "loom/hls/HardwareKernel.h"
 
-#include <optional>
+#include "llvm/ADT/Optional.h"
 
 namespace loom::hls {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 bool mapUnsigned(const llvm::json::Value &value, llvm::StringRef key, unsigned &out,
                  llvm::json::Path path) {
   const auto *object = value.getAsObject();
-  std::optional<int64_t> number;
+  llvm::Optional<int64_t> number;
   if (object)
     number = object->getInteger(key);
   if (!number || *number < 0 || *number > UINT32_MAX) {
