@@ -1,0 +1,341 @@
+//===- EmitVerilog.cpp - Dataflow graph to the kernel's top module --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: a scheduled, balanced KernelGraph. After: one Verilog module with the ports of
+// HardwareKernel.h. Static nodes become wires over the argument and NDRange ports; each dynamic node
+// becomes a join of its operand channels, its operator (a combinational expression followed by a
+// loom_pipe of the board's latency, or a library unit: loom_fadd, loom_load, ...), and an eager
+// loom_fork when several nodes consume its value. Every channel is valid/ready.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+namespace loom::hls {
+namespace {
+
+using namespace verilog;
+
+/// A valid/ready channel: the consumer reads `valid` and drives `ready`.
+struct Channel {
+  ExprRef valid, ready;
+};
+
+class Emitter {
+public:
+  Emitter(const KernelGraph &kernel, const std::string &top) : k_(kernel), g_(kernel.graph), m_(top) {}
+
+  Module emit() {
+    declarePorts();
+    for (NodeId id : k_.topologicalOrder())
+      if (g_[id].isStatic)
+        emitStatic(id);
+      else
+        emitDynamic(id);
+    consumeUnusedInputs();
+    return std::move(m_);
+  }
+
+private:
+  static std::string n(NodeId id, const char *suffix) { return llvm::formatv("n{0}_{1}", id, suffix); }
+  static std::string port(unsigned p, const char *suffix) { return llvm::formatv("m{0}_{1}", p, suffix); }
+
+  void declarePorts() {
+    m_.addPort(Direction::Input, "clk");
+    m_.addPort(Direction::Input, "rst");
+    m_.addPort(Direction::Input, "start");
+    m_.addPort(Direction::Output, "done");
+    for (unsigned i = 0; i < k_.numArgs; ++i)
+      m_.addPort(Direction::Input, "arg_" + std::to_string(i), 64);
+    for (unsigned d = 0; d < 3; ++d) {
+      m_.addPort(Direction::Input, "global_offset_" + std::to_string(d), 64);
+      m_.addPort(Direction::Input, "global_size_" + std::to_string(d), 64);
+    }
+    for (unsigned p = 0; p < k_.ports.size(); ++p) {
+      const auto &mp = k_.ports[p];
+      unsigned w = mp.bytes * 8;
+      m_.addPort(Direction::Output, port(p, "req_valid"));
+      m_.addPort(Direction::Input, port(p, "req_ready"));
+      m_.addPort(Direction::Output, port(p, "req_addr"), 64);
+      if (mp.kind == MemoryPort::Kind::Store)
+        m_.addPort(Direction::Output, port(p, "req_wdata"), w);
+      m_.addPort(Direction::Input, port(p, "resp_valid"));
+      if (mp.kind == MemoryPort::Kind::Load)
+        m_.addPort(Direction::Input, port(p, "resp_rdata"), w);
+    }
+    argBitsUsed_.assign(k_.numArgs, 0);
+  }
+
+  /// The data of operand node `op` as a name (slices need names, not expressions).
+  ExprRef data(NodeId op) const { return data_.at(op); }
+
+  /// The combinational function of a node over its operands' data.
+  ExprRef expression(NodeId id, const std::vector<NodeId> &ops) {
+    const Node &node = g_[id];
+    auto a = [&] { return data(ops[0]); };
+    auto b = [&] { return data(ops[1]); };
+    switch (node.kind) {
+    case OpKind::Argument: {
+      argBitsUsed_[node.index] = std::max(argBitsUsed_[node.index], node.width);
+      auto arg = ref("arg_" + std::to_string(node.index));
+      return node.width == 64 ? arg : slice(arg, node.width - 1, 0);
+    }
+    case OpKind::Constant: return constant(node.width, node.constant);
+    case OpKind::GlobalSize: return ref("global_size_" + std::to_string(node.index));
+    case OpKind::GlobalOffset: return ref("global_offset_" + std::to_string(node.index));
+    case OpKind::GlobalId: return slice(a(), 64 * node.index + 63, 64 * node.index);
+    case OpKind::Add: return binary("+", a(), b());
+    case OpKind::Sub: return binary("-", a(), b());
+    case OpKind::Mul: return binary("*", a(), b());
+    case OpKind::UDiv: return binary("/", a(), b());
+    case OpKind::URem: return binary("%", a(), b());
+    case OpKind::SDiv: return binary("/", asSigned(a()), asSigned(b()));
+    case OpKind::SRem: return binary("%", asSigned(a()), asSigned(b()));
+    case OpKind::And: return binary("&", a(), b());
+    case OpKind::Or: return binary("|", a(), b());
+    case OpKind::Xor: return binary("^", a(), b());
+    case OpKind::Shl: return binary("<<", a(), b());
+    case OpKind::LShr: return binary(">>", a(), b());
+    case OpKind::AShr: return binary(">>>", asSigned(a()), b());
+    case OpKind::Select: return ternary(a(), b(), data(ops[2]));
+    case OpKind::ZExt: return concat({constant(node.width - g_[ops[0]].width, 0), a()});
+    case OpKind::SExt: {
+      unsigned from = g_[ops[0]].width;
+      return concat({replicate(node.width - from, bit(a(), from - 1)), a()});
+    }
+    case OpKind::Trunc: return slice(a(), node.width - 1, 0);
+    case OpKind::FNeg: return concat({unary("~", bit(a(), 31)), slice(a(), 30, 0)});
+    case OpKind::ICmp: return compare(static_cast<llvm::CmpInst::Predicate>(node.predicate), a(), b());
+    case OpKind::Address: {
+      ExprRef sum = a();
+      if (node.constant)
+        sum = binary("+", sum, constant(64, node.constant));
+      for (size_t i = 0; i < node.scales.size(); ++i) {
+        uint64_t scale = node.scales[i];
+        ExprRef index = data(ops[i + 1]);
+        ExprRef scaled = llvm::isPowerOf2_64(scale)
+                             ? (scale == 1 ? index : binary("<<", index, constant(32, llvm::Log2_64(scale))))
+                             : binary("*", index, constant(64, scale));
+        sum = binary("+", sum, scaled);
+      }
+      return sum;
+    }
+    default:
+      llvm_unreachable("node kind has no combinational expression");
+    }
+  }
+
+  static ExprRef compare(llvm::CmpInst::Predicate p, ExprRef a, ExprRef b) {
+    using P = llvm::CmpInst::Predicate;
+    bool isSigned = llvm::CmpInst::isSigned(p);
+    if (isSigned) {
+      a = asSigned(a);
+      b = asSigned(b);
+    }
+    switch (p) {
+    case P::ICMP_EQ: return binary("==", a, b);
+    case P::ICMP_NE: return binary("!=", a, b);
+    case P::ICMP_UGT:
+    case P::ICMP_SGT: return binary(">", a, b);
+    case P::ICMP_UGE:
+    case P::ICMP_SGE: return binary(">=", a, b);
+    case P::ICMP_ULT:
+    case P::ICMP_SLT: return binary("<", a, b);
+    default: return binary("<=", a, b);
+    }
+  }
+
+  void emitStatic(NodeId id) {
+    if (boost::out_degree(id, g_) == 0)
+      return; // An unused argument: its port bits are consumed in consumeUnusedInputs.
+    data_[id] = m_.wire(llvm::formatv("s{0}", id), g_[id].width, expression(id, k_.operands(id)));
+  }
+
+  /// The channel that carries `from`'s token along edge `edge`, forking when several consume it.
+  Channel channelFor(NodeId from, EdgeId edge) {
+    auto consumers = k_.consumers(from);
+    if (consumers.size() == 1)
+      return {ref(n(from, "valid")), ref(n(from, "ready"))};
+    unsigned j = std::find(consumers.begin(), consumers.end(), edge) - consumers.begin();
+    return {bit(ref(n(from, "fvalid")), j), bit(ref(n(from, "fready")), j)};
+  }
+
+  /// Joins the dynamic operand channels of `id`; returns the joined channel (driven by the node).
+  Channel joinInputs(NodeId id) {
+    std::vector<std::pair<unsigned, EdgeId>> inputs;
+    for (auto [it, end] = boost::in_edges(id, g_); it != end; ++it)
+      if (!g_[boost::source(*it, g_)].isStatic)
+        inputs.emplace_back(g_[*it].operand, *it);
+    std::sort(inputs.begin(), inputs.end(), [](auto &x, auto &y) { return x.first < y.first; });
+    if (inputs.size() == 1)
+      return channelFor(boost::source(inputs[0].second, g_), inputs[0].second);
+    auto valid = m_.wire(n(id, "in_valid"));
+    auto ready = m_.wire(n(id, "in_ready"));
+    auto readies = m_.wire(n(id, "join_ready"), inputs.size());
+    std::vector<ExprRef> valids;
+    for (int i = inputs.size() - 1; i >= 0; --i) {
+      Channel c = channelFor(boost::source(inputs[i].second, g_), inputs[i].second);
+      valids.push_back(c.valid);
+      m_.assign(c.ready, bit(readies, i));
+    }
+    m_.instance("loom_join", n(id, "join"), {{"N", int64_t(inputs.size())}},
+                {{"in_valid", concat(valids)}, {"in_ready", readies}, {"out_valid", valid}, {"out_ready", ready}});
+    return {valid, ready};
+  }
+
+  /// Declares the node's output channel and, for several consumers, its fork.
+  void declareOutput(NodeId id) {
+    const Node &node = g_[id];
+    m_.wire(n(id, "valid"));
+    m_.wire(n(id, "ready"));
+    if (node.width)
+      data_[id] = m_.wire(n(id, "data"), node.width);
+    auto consumers = k_.consumers(id);
+    if (consumers.size() == 0 && node.kind != OpKind::Completion)
+      m_.assign(ref(n(id, "ready")), constant(1, 1));
+    if (consumers.size() > 1) {
+      unsigned k = consumers.size();
+      m_.wire(n(id, "fvalid"), k);
+      m_.wire(n(id, "fready"), k);
+      m_.instance("loom_fork", n(id, "fork"), {{"N", int64_t(k)}},
+                  {{"clk", ref("clk")}, {"rst", ref("rst")}, {"in_valid", ref(n(id, "valid"))},
+                   {"in_ready", ref(n(id, "ready"))}, {"out_valid", ref(n(id, "fvalid"))},
+                   {"out_ready", ref(n(id, "fready"))}});
+    }
+  }
+
+  std::vector<std::pair<std::string, ExprRef>> clocking() { return {{"clk", ref("clk")}, {"rst", ref("rst")}}; }
+
+  void emitDynamic(NodeId id) {
+    const Node &node = g_[id];
+    m_.comment(llvm::formatv("%{0} {1} {2}{3}", id, opName(node.kind), node.name,
+                             node.location.empty() ? "" : " at " + node.location));
+    if (node.kind != OpKind::Completion)
+      declareOutput(id);
+    auto ops = k_.operands(id);
+    auto out = [&](const char *s) { return ref(n(id, s)); };
+
+    if (node.kind == OpKind::WorkItems) {
+      auto conns = clocking();
+      conns.push_back({"start", ref("start")});
+      for (unsigned d = 0; d < 3; ++d) {
+        conns.push_back({"offset" + std::to_string(d), ref("global_offset_" + std::to_string(d))});
+        conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
+      }
+      conns.push_back({"out_valid", out("valid")});
+      conns.push_back({"out_ready", out("ready")});
+      for (unsigned d = 0; d < 3; ++d)
+        conns.push_back({"gid" + std::to_string(d), slice(out("data"), 64 * d + 63, 64 * d)});
+      m_.instance("loom_workitems", n(id, "workitems"), {}, conns);
+      return;
+    }
+
+    Channel in = joinInputs(id);
+    switch (node.kind) {
+    case OpKind::Completion: {
+      auto conns = clocking();
+      conns.push_back({"start", ref("start")});
+      for (unsigned d = 0; d < 3; ++d)
+        conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"done", ref("done")}});
+      m_.instance("loom_completion", n(id, "completion"), {}, conns);
+      return;
+    }
+    case OpKind::FAdd:
+    case OpKind::FSub:
+    case OpKind::FMul: {
+      ExprRef rhs = data(ops[1]);
+      if (node.kind == OpKind::FSub)
+        rhs = concat({unary("~", bit(rhs, 31)), slice(rhs, 30, 0)});
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
+                                 {"b", rhs}, {"out_valid", out("valid")}, {"out_ready", out("ready")},
+                                 {"result", out("data")}});
+      m_.instance(node.kind == OpKind::FMul ? "loom_fmul" : "loom_fadd", n(id, "fp"),
+                  {{"LATENCY", node.latency}}, conns);
+      return;
+    }
+    case OpKind::Load:
+    case OpKind::Store: {
+      unsigned p = node.index;
+      bool store = node.kind == OpKind::Store;
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_addr", data(ops[0])}});
+      if (store)
+        conns.push_back({"in_data", data(ops[1])});
+      conns.insert(conns.end(), {{"m_req_valid", ref(port(p, "req_valid"))},
+                                 {"m_req_ready", ref(port(p, "req_ready"))},
+                                 {"m_req_addr", ref(port(p, "req_addr"))}});
+      if (store)
+        conns.push_back({"m_req_wdata", ref(port(p, "req_wdata"))});
+      conns.push_back({"m_resp_valid", ref(port(p, "resp_valid"))});
+      if (!store)
+        conns.push_back({"m_resp_rdata", ref(port(p, "resp_rdata"))});
+      conns.insert(conns.end(), {{"out_valid", out("valid")}, {"out_ready", out("ready")}});
+      if (!store)
+        conns.push_back({"out_data", out("data")});
+      m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : "load"),
+                  {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
+      return;
+    }
+    case OpKind::Fifo: {
+      // A token FIFO still needs a data bit; its output is deliberately dropped.
+      ExprRef inData = node.width ? data(ops[0]) : constant(1, 0);
+      ExprRef outData = node.width ? out("data") : m_.wire(n(id, "unused"));
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_data", inData},
+                                 {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", outData}});
+      m_.instance("loom_fifo", n(id, "fifo"), {{"WIDTH", std::max(1u, node.width)}, {"DEPTH", node.depth}},
+                  conns);
+      return;
+    }
+    default:
+      break;
+    }
+    ExprRef value = expression(id, ops);
+    if (node.latency == 0) {
+      m_.assign(out("valid"), in.valid);
+      m_.assign(in.ready, out("ready"));
+      m_.assign(out("data"), value);
+      return;
+    }
+    auto conns = clocking();
+    conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready},
+                               {"in_data", m_.wire(n(id, "comb"), node.width, value)},
+                               {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", out("data")}});
+    m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
+  }
+
+  /// Argument bits the kernel never reads are still ports (the host ABI passes 64 bits); fold them
+  /// into a wire Verilator's lint recognises as intentionally unused.
+  void consumeUnusedInputs() {
+    std::vector<ExprRef> bits;
+    for (unsigned i = 0; i < k_.numArgs; ++i) {
+      auto arg = ref("arg_" + std::to_string(i));
+      if (argBitsUsed_[i] == 0)
+        bits.push_back(arg);
+      else if (argBitsUsed_[i] < 64)
+        bits.push_back(slice(arg, 63, argBitsUsed_[i]));
+    }
+    if (!bits.empty())
+      m_.wire("unused_arg_bits", 1, unary("^", concat(bits)));
+  }
+
+  const KernelGraph &k_;
+  const Graph &g_;
+  Module m_;
+  std::map<NodeId, ExprRef> data_;
+  std::vector<unsigned> argBitsUsed_;
+};
+
+} // namespace
+
+verilog::Module emitVerilog(const KernelGraph &kernel, const std::string &topModule) {
+  return Emitter(kernel, topModule).emit();
+}
+
+} // namespace loom::hls

@@ -1,0 +1,92 @@
+//===- Dataflow.h - The typed dataflow graph between LLVM IR and Verilog -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One graph per kernel: nodes are operations on a work-item's values, edges carry values. Values are
+// either *static* (the same for every work-item of a launch: arguments, constants, NDRange sizes and
+// what is computed from them only — wires in hardware) or *dynamic* (a token per work-item on an
+// elastic valid/ready channel). Every pass reads and writes this graph, and it prints as text after
+// every pass (`loomc --dump-after=all`), so each step of the flow can be inspected.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/hls/HardwareKernel.h"
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom::hls {
+
+enum class OpKind {
+  // Sources.
+  WorkItems,  ///< Emits one token per work-item; data: {gid2, gid1, gid0}, 3 x 64 bits.
+  Argument,   ///< Static: kernel argument `index`.
+  Constant,   ///< Static: `constant`.
+  GlobalSize, ///< Static: global_size_<index>.
+  GlobalOffset, ///< Static: global_offset_<index>.
+  // Work-item values.
+  GlobalId,   ///< Slice `index` of the WorkItems token.
+  // Integer arithmetic on operands 0 and 1.
+  Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr,
+  ICmp,       ///< Predicate in `predicate` (LLVM's CmpInst numbering).
+  Select,     ///< operand 0 ? operand 1 : operand 2.
+  ZExt, SExt, Trunc, ///< Width changes: pure wiring.
+  Address,    ///< operand 0 (pointer) + constant + sum(operand i * scales[i-1]).
+  FAdd, FSub, FMul, FNeg,
+  // Memory.
+  Load,       ///< operand 0 = address; further operands are ordering tokens.
+  Store,      ///< operand 0 = address, 1 = data; further operands are ordering tokens. Output: token.
+  // Inserted by passes.
+  Fifo,       ///< Elastic buffer of `depth` entries, inserted to balance path latencies.
+  Completion, ///< Consumes one token per finished work-item and raises `done`.
+};
+
+const char *opName(OpKind kind);
+
+struct Node {
+  OpKind kind = OpKind::Constant;
+  unsigned width = 0;          ///< Data bits of the result; 0 for a pure token.
+  bool isStatic = false;       ///< Same value for every work-item (a wire, no handshake).
+  uint64_t index = 0;          ///< Argument number, dimension, or memory port number.
+  uint64_t constant = 0;       ///< Constant value, or Address's constant offset.
+  std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
+  unsigned predicate = 0;      ///< ICmp predicate.
+  unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
+  unsigned depth = 0;          ///< Fifo entries; Load/Store credits.
+  unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
+  std::string location;        ///< "file:line:col" of the source operation, when known.
+  std::string name;            ///< LLVM value name, for readable dumps and Verilog.
+};
+
+/// An edge carries the source node's value into operand `operand` of the target node.
+struct Edge {
+  unsigned operand = 0;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Node, Edge>;
+using NodeId = Graph::vertex_descriptor;
+using EdgeId = Graph::edge_descriptor;
+
+/// A kernel on its way to hardware: the graph plus what codegen needs around it.
+struct KernelGraph {
+  std::string kernelName;
+  unsigned numArgs = 0;
+  Graph graph;
+  std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
+
+  NodeId addNode(Node node) { return boost::add_vertex(std::move(node), graph); }
+  void connect(NodeId from, NodeId to, unsigned operand) { boost::add_edge(from, to, Edge{operand}, graph); }
+  /// Operand sources of `node`, ordered by operand number.
+  std::vector<NodeId> operands(NodeId node) const;
+  /// Dynamic consumers of `node`'s value, as edges in a stable order.
+  std::vector<EdgeId> consumers(NodeId node) const;
+  /// Nodes in a topological order (sources first).
+  std::vector<NodeId> topologicalOrder() const;
+};
+
+/// Text form: one line per node, "%id = kind [attrs] (operands) ; location".
+std::string printGraph(const KernelGraph &kernel);
+
+} // namespace loom::hls

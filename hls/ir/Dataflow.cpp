@@ -1,0 +1,133 @@
+//===- Dataflow.cpp - Dataflow graph queries and text form ----------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+#include "loom/hls/Dataflow.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+#include <iterator>
+
+namespace loom::hls {
+
+const char *opName(OpKind kind) {
+  switch (kind) {
+  case OpKind::WorkItems: return "workitems";
+  case OpKind::Argument: return "arg";
+  case OpKind::Constant: return "const";
+  case OpKind::GlobalSize: return "global_size";
+  case OpKind::GlobalOffset: return "global_offset";
+  case OpKind::GlobalId: return "global_id";
+  case OpKind::Add: return "add";
+  case OpKind::Sub: return "sub";
+  case OpKind::Mul: return "mul";
+  case OpKind::UDiv: return "udiv";
+  case OpKind::SDiv: return "sdiv";
+  case OpKind::URem: return "urem";
+  case OpKind::SRem: return "srem";
+  case OpKind::And: return "and";
+  case OpKind::Or: return "or";
+  case OpKind::Xor: return "xor";
+  case OpKind::Shl: return "shl";
+  case OpKind::LShr: return "lshr";
+  case OpKind::AShr: return "ashr";
+  case OpKind::ICmp: return "icmp";
+  case OpKind::Select: return "select";
+  case OpKind::ZExt: return "zext";
+  case OpKind::SExt: return "sext";
+  case OpKind::Trunc: return "trunc";
+  case OpKind::Address: return "address";
+  case OpKind::FAdd: return "fadd";
+  case OpKind::FSub: return "fsub";
+  case OpKind::FMul: return "fmul";
+  case OpKind::FNeg: return "fneg";
+  case OpKind::Load: return "load";
+  case OpKind::Store: return "store";
+  case OpKind::Fifo: return "fifo";
+  case OpKind::Completion: return "completion";
+  }
+  return "?";
+}
+
+std::vector<NodeId> KernelGraph::operands(NodeId node) const {
+  std::vector<std::pair<unsigned, NodeId>> sorted;
+  for (auto [it, end] = boost::in_edges(node, graph); it != end; ++it)
+    sorted.emplace_back(graph[*it].operand, boost::source(*it, graph));
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<NodeId> result;
+  for (auto &entry : sorted)
+    result.push_back(entry.second);
+  return result;
+}
+
+std::vector<EdgeId> KernelGraph::consumers(NodeId node) const {
+  std::vector<EdgeId> result;
+  for (auto [it, end] = boost::out_edges(node, graph); it != end; ++it)
+    if (!graph[boost::target(*it, graph)].isStatic)
+      result.push_back(*it);
+  std::sort(result.begin(), result.end(), [&](const EdgeId &a, const EdgeId &b) {
+    auto ta = boost::target(a, graph), tb = boost::target(b, graph);
+    return ta != tb ? ta < tb : graph[a].operand < graph[b].operand;
+  });
+  return result;
+}
+
+std::vector<NodeId> KernelGraph::topologicalOrder() const {
+  std::vector<NodeId> reversed;
+  boost::topological_sort(graph, std::back_inserter(reversed));
+  return {reversed.rbegin(), reversed.rend()};
+}
+
+std::string printGraph(const KernelGraph &kernel) {
+  std::string out = llvm::formatv("kernel {0} (args {1})\n", kernel.kernelName, kernel.numArgs);
+  for (auto id : kernel.topologicalOrder()) {
+    const Node &n = kernel.graph[id];
+    out += llvm::formatv("  %{0} = {1}{2}", id, n.isStatic ? "static " : "", opName(n.kind));
+    if (n.width)
+      out += llvm::formatv(" i{0}", n.width);
+    switch (n.kind) {
+    case OpKind::Argument:
+    case OpKind::GlobalSize:
+    case OpKind::GlobalOffset:
+    case OpKind::GlobalId:
+      out += llvm::formatv(" #{0}", n.index);
+      break;
+    case OpKind::Constant:
+      out += llvm::formatv(" {0}", n.constant);
+      break;
+    case OpKind::ICmp:
+      out += llvm::formatv(" pred={0}", n.predicate);
+      break;
+    case OpKind::Address: {
+      out += llvm::formatv(" +{0} scales=", n.constant);
+      for (size_t i = 0; i < n.scales.size(); ++i)
+        out += llvm::formatv("{0}{1}", i ? "," : "", n.scales[i]);
+      break;
+    }
+    case OpKind::Load:
+    case OpKind::Store:
+      out += llvm::formatv(" port={0} credits={1}", n.index, n.depth);
+      break;
+    case OpKind::Fifo:
+      out += llvm::formatv(" depth={0}", n.depth);
+      break;
+    default:
+      break;
+    }
+    out += " (";
+    auto ops = kernel.operands(id);
+    for (size_t i = 0; i < ops.size(); ++i)
+      out += llvm::formatv("{0}%{1}", i ? ", " : "", ops[i]);
+    out += ")";
+    if (!n.isStatic)
+      out += llvm::formatv(" lat={0} start={1}", n.latency, n.startCycle);
+    if (!n.location.empty())
+      out += " ; " + n.location;
+    out += "\n";
+  }
+  return out;
+}
+
+} // namespace loom::hls

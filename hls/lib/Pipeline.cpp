@@ -1,0 +1,144 @@
+//===- Pipeline.cpp - The hardware flow's passes, in order ----------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// IR -> dataflow graph -> schedule -> Verilog, as XLS does: a typed graph between the steps that
+// prints after each one.
+//===----------------------------------------------------------------------===//
+#include "loom/hls/Pipeline.h"
+
+#include "passes/Passes.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace loom::hls {
+namespace {
+
+struct EmbeddedFile {
+  const char *name;
+  const char *contents;
+};
+const EmbeddedFile RtlFiles[] = {
+#include "EmbeddedRtl.inc"
+};
+
+using GraphPass = std::function<llvm::Error(KernelGraph &, const board::Board &)>;
+
+struct PassEntry {
+  const char *name;
+  GraphPass run;
+};
+
+template <typename F> GraphPass plain(F f) {
+  return [f](KernelGraph &k, const board::Board &) {
+    f(k);
+    return llvm::Error::success();
+  };
+}
+
+const std::vector<PassEntry> &graphPasses() {
+  static const std::vector<PassEntry> passes = {
+      // Memory order first: it adds edges the schedule must see.
+      {"order-memory", plain(orderMemoryAccesses)},
+      // Before scheduling, so the completion join is balanced like any other node.
+      {"add-completion", plain(addCompletion)},
+      {"assign-latencies", assignLatencies},
+      {"schedule", plain(scheduleASAP)},
+      // Last graph change: FIFOs are sized from the schedule.
+      {"balance-paths", plain(balancePaths)},
+  };
+  return passes;
+}
+
+/// Structural area estimate: register bits, operator bits and multipliers.
+AreaEstimate estimateArea(const KernelGraph &kernel) {
+  AreaEstimate area;
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.isStatic)
+      continue;
+    unsigned bits = std::max(1u, n.width);
+    area.ffs += uint64_t(bits) * (n.kind == OpKind::Fifo ? n.depth : n.latency);
+    area.luts += bits;
+    if (n.kind == OpKind::FMul)
+      area.dsps += 1;
+    if (n.kind == OpKind::Mul)
+      area.dsps += ((bits + 17) / 18) * ((bits + 17) / 18);
+    if (n.kind == OpKind::FAdd || n.kind == OpKind::FSub)
+      area.luts += 400;
+    if (n.kind == OpKind::Load || n.kind == OpKind::Store)
+      area.ffs += uint64_t(bits) * n.depth;
+  }
+  return area;
+}
+
+} // namespace
+
+std::vector<std::string> passNames() {
+  std::vector<std::string> names{"build-dataflow"};
+  for (const auto &pass : graphPasses())
+    names.push_back(pass.name);
+  return names;
+}
+
+std::string rtlLibrary() {
+  std::string text;
+  for (const auto &file : RtlFiles)
+    text += file.contents;
+  return text;
+}
+
+llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
+                                                     const board::Board &board,
+                                                     const HlsOptions &options) {
+  SynthesizedProgram program;
+  std::string errors;
+  for (const auto &function : module) {
+    if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+      continue;
+    auto built = buildDataflowGraph(function);
+    if (!built) {
+      errors += llvm::toString(built.takeError()) + "\n";
+      continue;
+    }
+    KernelGraph &kernel = *built;
+    auto dump = [&](llvm::StringRef pass) {
+      if (options.dump)
+        options.dump(pass, kernel.kernelName, printGraph(kernel));
+    };
+    dump("build-dataflow");
+    for (const auto &pass : graphPasses()) {
+      if (auto err = pass.run(kernel, board))
+        return std::move(err);
+      dump(pass.name);
+    }
+    HardwareKernel hw;
+    hw.kernelName = kernel.kernelName;
+    hw.topModule = "loom_kernel_" + kernel.kernelName;
+    hw.numArgs = kernel.numArgs;
+    hw.ports = kernel.ports;
+    hw.initiationInterval = 1;
+    for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
+      if (kernel.graph[id].kind == OpKind::Completion)
+        hw.pipelineDepth = kernel.graph[id].startCycle + kernel.graph[id].latency;
+    hw.area = estimateArea(kernel);
+    program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
+    program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
+                                    "estimated {4} LUTs, {5} FFs, {6} DSPs\n",
+                                    hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
+                                    hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps);
+    for (size_t p = 0; p < hw.ports.size(); ++p)
+      program.report += llvm::formatv("  port {0}: {1} of {2} bytes at {3}\n", p,
+                                      hw.ports[p].kind == MemoryPort::Kind::Load ? "load" : "store",
+                                      hw.ports[p].bytes, hw.ports[p].location);
+    program.kernels.push_back(std::move(hw));
+  }
+  if (!errors.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), errors);
+  if (program.kernels.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: the program has no kernels");
+  program.verilog += rtlLibrary();
+  return program;
+}
+
+} // namespace loom::hls

@@ -1,0 +1,30 @@
+//===- AddCompletion.cpp - Detect when every work-item has finished -------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: dynamic values nobody consumes (stores' acknowledge tokens, results of side-effect-free
+// work) would stall the circuit once their channel fills. After: one Completion node joins every such
+// sink, so a work-item counts as finished when all its effects are done; the kernel's `done` follows.
+// A kernel without side effects completes on the work-item tokens themselves.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+namespace loom::hls {
+
+void addCompletion(KernelGraph &kernel) {
+  std::vector<NodeId> sinks;
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
+    if (!kernel.graph[id].isStatic && boost::out_degree(id, kernel.graph) == 0)
+      sinks.push_back(id);
+  if (sinks.empty()) {
+    Node source{OpKind::WorkItems, 192};
+    source.name = "workitems";
+    sinks.push_back(kernel.addNode(source));
+  }
+  Node completion{OpKind::Completion, 0};
+  completion.name = "completion";
+  NodeId id = kernel.addNode(completion);
+  for (unsigned i = 0; i < sinks.size(); ++i)
+    kernel.connect(sinks[i], id, i);
+}
+
+} // namespace loom::hls

@@ -1,0 +1,75 @@
+//===- AssignLatencies.cpp - Operator latencies from the board's data -----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: nodes have no timing. After: every dynamic node has the pipeline depth of its operator
+// class on this board (board-support/boards/*.json), wiring-only nodes have 0, and memory nodes have
+// the board's nominal memory latency plus issue and buffering, and enough credits to keep one request
+// per cycle in flight over that latency.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+namespace loom::hls {
+namespace {
+
+/// The board's operator class for a node kind; empty for nodes that are only wiring.
+const char *operatorClass(OpKind kind) {
+  switch (kind) {
+  case OpKind::Add:
+  case OpKind::Sub: return "int_add";
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor: return "int_logic";
+  case OpKind::Shl:
+  case OpKind::LShr:
+  case OpKind::AShr: return "int_shift";
+  case OpKind::Mul: return "int_mul";
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem: return "int_div";
+  case OpKind::ICmp: return "int_compare";
+  case OpKind::Select: return "select";
+  case OpKind::Address: return "address";
+  case OpKind::FAdd:
+  case OpKind::FSub: return "float_add";
+  case OpKind::FMul: return "float_mul";
+  default: return "";
+  }
+}
+
+} // namespace
+
+llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
+  // Issue register plus response buffer around the memory's own latency.
+  const unsigned memoryLatency = board.memory.latencyCycles + 2;
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    Node &n = kernel.graph[id];
+    if (n.isStatic) {
+      n.latency = 0;
+      continue;
+    }
+    switch (n.kind) {
+    case OpKind::WorkItems:
+    case OpKind::Completion:
+      n.latency = 1;
+      break;
+    case OpKind::Load:
+    case OpKind::Store:
+      n.latency = memoryLatency;
+      n.depth = memoryLatency + 2;
+      break;
+    default:
+      if (const char *cls = operatorClass(n.kind); *cls) {
+        auto latency = board.latencyOf(cls);
+        if (!latency)
+          return latency.takeError();
+        n.latency = *latency;
+      } else {
+        n.latency = 0;
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+} // namespace loom::hls

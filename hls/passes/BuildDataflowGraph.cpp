@@ -1,0 +1,326 @@
+//===- BuildDataflowGraph.cpp - LLVM IR kernel to dataflow graph ----------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: a spir_kernel function of straight-line code (one basic block) in typed-pointer LLVM IR.
+// After: a KernelGraph with one node per operation, a WorkItems source feeding get_global_id, static
+// nodes for arguments, constants and NDRange sizes, and one memory port per global load or store.
+// Anything the hardware flow cannot build yet is an error naming the source location and what to do.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace loom::hls {
+namespace {
+
+std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel) {
+  if (const auto &loc = inst.getDebugLoc())
+    return llvm::formatv("{0}:{1}:{2}", loc->getFilename(), loc.getLine(), loc.getCol());
+  if (auto *sub = kernel.getSubprogram())
+    return llvm::formatv("{0}:{1}", sub->getFilename(), sub->getLine());
+  return kernel.getName().str();
+}
+
+class GraphBuilder {
+public:
+  explicit GraphBuilder(const llvm::Function &kernel)
+      : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()) {
+    result_.kernelName = kernel.getName().str();
+    result_.numArgs = kernel.arg_size();
+  }
+
+  llvm::Expected<KernelGraph> build() {
+    for (const auto &arg : kernel_.args()) {
+      auto width = widthOf(arg.getType(), nullptr);
+      if (!width)
+        return width.takeError();
+      Node n{OpKind::Argument, *width, true};
+      n.index = arg.getArgNo();
+      n.name = arg.getName().str();
+      values_[&arg] = result_.addNode(n);
+    }
+    if (kernel_.size() != 1) {
+      const auto &term = *kernel_.getEntryBlock().getTerminator();
+      return fail(term, "loops and branches are not supported by the hardware flow yet; this kernel "
+                        "has " + std::to_string(kernel_.size()) + " basic blocks");
+    }
+    for (const auto &inst : kernel_.getEntryBlock())
+      if (auto err = visit(inst))
+        return std::move(err);
+    return std::move(result_);
+  }
+
+private:
+  llvm::Error fail(const llvm::Instruction &inst, const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   locationOf(inst, kernel_) + ": error: " + message.str());
+  }
+
+  /// Bit width of a value type the hardware carries; an error for types it does not carry yet.
+  llvm::Expected<unsigned> widthOf(llvm::Type *type, const llvm::Instruction *inst) {
+    if (type->isPointerTy())
+      return 64u;
+    if (type->isIntegerTy() && type->getIntegerBitWidth() <= 64)
+      return type->getIntegerBitWidth();
+    if (type->isFloatTy())
+      return 32u;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    type->print(os);
+    std::string message = "type '" + os.str() + "' is not supported by the hardware flow yet " +
+                          "(supported: integers up to 64 bits, float, pointers)";
+    if (inst)
+      return fail(*inst, message);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   kernel_.getName() + ": error: " + message);
+  }
+
+  NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands) {
+    node.location = locationOf(inst, kernel_);
+    node.name = inst.getName().str();
+    node.isStatic = node.kind != OpKind::Load && node.kind != OpKind::Store &&
+                    std::all_of(operands.begin(), operands.end(),
+                                [&](NodeId op) { return result_.graph[op].isStatic; });
+    NodeId id = result_.addNode(std::move(node));
+    for (unsigned i = 0; i < operands.size(); ++i)
+      result_.connect(operands[i], id, i);
+    return id;
+  }
+
+  llvm::Expected<NodeId> valueOf(const llvm::Value *value, const llvm::Instruction &user) {
+    if (auto it = values_.find(value); it != values_.end())
+      return it->second;
+    Node n{OpKind::Constant};
+    n.isStatic = true;
+    if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(value)) {
+      n.width = ci->getBitWidth();
+      n.constant = ci->getZExtValue();
+    } else if (auto *cf = llvm::dyn_cast<llvm::ConstantFP>(value); cf && cf->getType()->isFloatTy()) {
+      n.width = 32;
+      n.constant = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+    } else if (llvm::isa<llvm::ConstantPointerNull>(value) || llvm::isa<llvm::UndefValue>(value)) {
+      auto width = widthOf(value->getType(), &user);
+      if (!width)
+        return width.takeError();
+      n.width = *width;
+    } else {
+      return fail(user, "operand kind is not supported by the hardware flow yet");
+    }
+    NodeId id = result_.addNode(n);
+    values_[value] = id;
+    return id;
+  }
+
+  llvm::Expected<std::vector<NodeId>> operandsOf(const llvm::Instruction &inst) {
+    std::vector<NodeId> ops;
+    for (const auto &use : inst.operands()) {
+      auto id = valueOf(use.get(), inst);
+      if (!id)
+        return id.takeError();
+      ops.push_back(*id);
+    }
+    return ops;
+  }
+
+  /// A node of `kind` on `inst`'s operands producing `inst`'s value.
+  llvm::Error simple(const llvm::Instruction &inst, OpKind kind) {
+    auto width = widthOf(inst.getType(), &inst);
+    if (!width)
+      return width.takeError();
+    auto ops = operandsOf(inst);
+    if (!ops)
+      return ops.takeError();
+    Node n{kind, *width};
+    if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst))
+      n.predicate = cmp->getPredicate();
+    values_[&inst] = add(n, inst, *ops);
+    return llvm::Error::success();
+  }
+
+  /// Width changes that are pure wiring; equal widths reuse the operand's node.
+  llvm::Error resize(const llvm::Instruction &inst, OpKind widen) {
+    auto to = widthOf(inst.getType(), &inst);
+    auto from = widthOf(inst.getOperand(0)->getType(), &inst);
+    if (!to)
+      return to.takeError();
+    if (!from)
+      return from.takeError();
+    auto op = valueOf(inst.getOperand(0), inst);
+    if (!op)
+      return op.takeError();
+    if (*to == *from)
+      values_[&inst] = *op;
+    else
+      values_[&inst] = add(Node{*to > *from ? widen : OpKind::Trunc, *to}, inst, {*op});
+    return llvm::Error::success();
+  }
+
+  NodeId workItems() {
+    if (!workItems_) {
+      Node n{OpKind::WorkItems, 192};
+      n.name = "workitems";
+      workItems_ = result_.addNode(n);
+    }
+    return *workItems_;
+  }
+
+  llvm::Error call(const llvm::CallInst &call) {
+    if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd())
+      return llvm::Error::success();
+    const llvm::Function *callee = call.getCalledFunction();
+    llvm::StringRef name = callee ? callee->getName() : "";
+    struct Builtin {
+      llvm::StringRef mangled;
+      OpKind kind;
+    };
+    static const Builtin builtins[] = {{"_Z13get_global_idj", OpKind::GlobalId},
+                                       {"_Z15get_global_sizej", OpKind::GlobalSize},
+                                       {"_Z17get_global_offsetj", OpKind::GlobalOffset}};
+    for (const auto &builtin : builtins) {
+      if (name != builtin.mangled)
+        continue;
+      auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
+      if (!dim || dim->getZExtValue() > 2)
+        return fail(call, "the dimension argument of a work-item function must be a constant 0, 1 or 2 "
+                          "in hardware");
+      Node n{builtin.kind, 64};
+      n.index = dim->getZExtValue();
+      std::vector<NodeId> ops;
+      if (builtin.kind == OpKind::GlobalId)
+        ops.push_back(workItems());
+      NodeId id = add(n, call, ops);
+      result_.graph[id].isStatic = builtin.kind != OpKind::GlobalId;
+      values_[&call] = id;
+      return llvm::Error::success();
+    }
+    std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
+    return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
+  }
+
+  llvm::Error address(const llvm::GetElementPtrInst &gep) {
+    llvm::MapVector<llvm::Value *, llvm::APInt> variable;
+    llvm::APInt constantOffset(64, 0);
+    if (!llvm::cast<llvm::GEPOperator>(gep).collectOffset(layout_, 64, variable, constantOffset))
+      return fail(gep, "address computation is not supported by the hardware flow yet");
+    auto base = valueOf(gep.getPointerOperand(), gep);
+    if (!base)
+      return base.takeError();
+    Node n{OpKind::Address, 64};
+    n.constant = constantOffset.getZExtValue();
+    std::vector<NodeId> ops{*base};
+    for (auto &[index, scale] : variable) {
+      auto id = valueOf(index, gep);
+      if (!id)
+        return id.takeError();
+      NodeId index64 = *id;
+      if (result_.graph[*id].width < 64)
+        index64 = add(Node{OpKind::SExt, 64}, gep, {*id});
+      ops.push_back(index64);
+      n.scales.push_back(scale.getZExtValue());
+    }
+    values_[&gep] = add(n, gep, ops);
+    return llvm::Error::success();
+  }
+
+  llvm::Error memory(const llvm::Instruction &inst, const llvm::Value *pointer, llvm::Type *valueType,
+                     bool isStore) {
+    unsigned space = pointer->getType()->getPointerAddressSpace();
+    if (space != 1 && space != 2)
+      return fail(inst, space == 3 ? "__local memory is not supported by the hardware flow yet"
+                                   : "private memory arrays are not supported by the hardware flow yet");
+    auto width = widthOf(valueType, &inst);
+    if (!width)
+      return width.takeError();
+    if (*width != 8 && *width != 16 && *width != 32 && *width != 64)
+      return fail(inst, "memory accesses of " + std::to_string(*width) + " bits are not supported");
+    MemoryPort port{isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8,
+                    locationOf(inst, kernel_)};
+    Node n{isStore ? OpKind::Store : OpKind::Load, isStore ? 0u : *width};
+    n.index = result_.ports.size();
+    result_.ports.push_back(port);
+    auto addr = valueOf(pointer, inst);
+    if (!addr)
+      return addr.takeError();
+    std::vector<NodeId> ops{*addr};
+    if (isStore) {
+      auto data = valueOf(llvm::cast<llvm::StoreInst>(inst).getValueOperand(), inst);
+      if (!data)
+        return data.takeError();
+      ops.push_back(*data);
+    }
+    // An access whose operands are all static still happens once per work-item.
+    if (std::all_of(ops.begin(), ops.end(), [&](NodeId op) { return result_.graph[op].isStatic; }))
+      ops.push_back(workItems());
+    NodeId id = add(n, inst, ops);
+    if (!isStore)
+      values_[&inst] = id;
+    return llvm::Error::success();
+  }
+
+  llvm::Error visit(const llvm::Instruction &inst) {
+    using I = llvm::Instruction;
+    switch (inst.getOpcode()) {
+    case I::Add: return simple(inst, OpKind::Add);
+    case I::Sub: return simple(inst, OpKind::Sub);
+    case I::Mul: return simple(inst, OpKind::Mul);
+    case I::UDiv: return simple(inst, OpKind::UDiv);
+    case I::SDiv: return simple(inst, OpKind::SDiv);
+    case I::URem: return simple(inst, OpKind::URem);
+    case I::SRem: return simple(inst, OpKind::SRem);
+    case I::And: return simple(inst, OpKind::And);
+    case I::Or: return simple(inst, OpKind::Or);
+    case I::Xor: return simple(inst, OpKind::Xor);
+    case I::Shl: return simple(inst, OpKind::Shl);
+    case I::LShr: return simple(inst, OpKind::LShr);
+    case I::AShr: return simple(inst, OpKind::AShr);
+    case I::ICmp: return simple(inst, OpKind::ICmp);
+    case I::Select: return simple(inst, OpKind::Select);
+    case I::FAdd: return simple(inst, OpKind::FAdd);
+    case I::FSub: return simple(inst, OpKind::FSub);
+    case I::FMul: return simple(inst, OpKind::FMul);
+    case I::FNeg: return simple(inst, OpKind::FNeg);
+    case I::ZExt: return resize(inst, OpKind::ZExt);
+    case I::SExt: return resize(inst, OpKind::SExt);
+    case I::Trunc: return resize(inst, OpKind::Trunc);
+    case I::BitCast:
+    case I::AddrSpaceCast:
+    case I::PtrToInt:
+    case I::IntToPtr: return resize(inst, OpKind::ZExt);
+    case I::GetElementPtr: return address(llvm::cast<llvm::GetElementPtrInst>(inst));
+    case I::Load:
+      return memory(inst, llvm::cast<llvm::LoadInst>(inst).getPointerOperand(), inst.getType(), false);
+    case I::Store: {
+      const auto &store = llvm::cast<llvm::StoreInst>(inst);
+      return memory(inst, store.getPointerOperand(), store.getValueOperand()->getType(), true);
+    }
+    case I::Call: return call(llvm::cast<llvm::CallInst>(inst));
+    case I::Ret: return llvm::Error::success();
+    default:
+      return fail(inst, llvm::Twine("operation '") + inst.getOpcodeName() +
+                            "' is not supported by the hardware flow yet");
+    }
+  }
+
+  const llvm::Function &kernel_;
+  const llvm::DataLayout &layout_;
+  KernelGraph result_;
+  llvm::DenseMap<const llvm::Value *, NodeId> values_;
+  llvm::Optional<NodeId> workItems_;
+};
+
+} // namespace
+
+llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel) {
+  return GraphBuilder(kernel).build();
+}
+
+} // namespace loom::hls

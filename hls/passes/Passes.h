@@ -1,0 +1,27 @@
+//===- Passes.h - The hardware flow's passes, one per file -----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Each pass transforms a KernelGraph in place (or builds it) and says in its file header what it
+// changes. They run in the order lib/Pipeline.cpp lists.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/board/Board.h"
+#include "loom/hls/Dataflow.h"
+#include "loom/hls/Verilog.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/Support/Error.h"
+
+namespace loom::hls {
+
+llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
+void orderMemoryAccesses(KernelGraph &kernel);
+void addCompletion(KernelGraph &kernel);
+llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
+void scheduleASAP(KernelGraph &kernel);
+void balancePaths(KernelGraph &kernel);
+/// Codegen: the kernel's top module, instantiating the RTL library (hls/rtl/).
+verilog::Module emitVerilog(const KernelGraph &kernel, const std::string &topModule);
+
+} // namespace loom::hls

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: Apache-2.0
+// The hardware flow on hand-written LLVM IR: graph shape after each pass, FIFO insertion, memory
+// ordering, clear errors for what is unsupported, and generated Verilog that Verilator's lint and
+// Yosys accept.
+#include "loom/hls/Pipeline.h"
+
+#include "../../TestSupport.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <map>
+
+using namespace loom;
+
+namespace {
+
+const char *Header = R"(
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
+target triple = "spir64-unknown-unknown"
+declare spir_func i64 @_Z13get_global_idj(i32)
+declare spir_func i64 @_Z15get_global_sizej(i32)
+)";
+
+const char *VectorAdd = R"(
+define spir_kernel void @vector_add(float addrspace(1)* %a, float addrspace(1)* %b, float addrspace(1)* %c) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pa = getelementptr inbounds float, float addrspace(1)* %a, i64 %gid
+  %va = load float, float addrspace(1)* %pa, align 4
+  %pb = getelementptr inbounds float, float addrspace(1)* %b, i64 %gid
+  %vb = load float, float addrspace(1)* %pb, align 4
+  %sum = fadd float %va, %vb
+  %pc = getelementptr inbounds float, float addrspace(1)* %c, i64 %gid
+  store float %sum, float addrspace(1)* %pc, align 4
+  ret void
+}
+)";
+
+struct Compiled {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module;
+};
+
+std::unique_ptr<Compiled> parse(const std::string &body) {
+  auto result = std::make_unique<Compiled>();
+  llvm::SMDiagnostic diag;
+  result->module = llvm::parseAssemblyString(std::string(Header) + body, diag, result->context);
+  if (!result->module)
+    FAIL("test IR does not parse: " << diag.getMessage().str());
+  return result;
+}
+
+board::Board unitBoard() {
+  auto board = board::loadBoard("unit");
+  REQUIRE_OK(board);
+  return *board;
+}
+
+/// Runs the flow and keeps each pass's dump.
+llvm::Expected<hls::SynthesizedProgram> synthesize(const llvm::Module &module,
+                                                   std::map<std::string, std::string> &dumps) {
+  hls::HlsOptions options;
+  options.dump = [&](llvm::StringRef pass, llvm::StringRef, llvm::StringRef text) {
+    dumps[pass.str()] += text.str();
+  };
+  return hls::synthesizeProgram(module, unitBoard(), options);
+}
+
+size_t count(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+/// Runs a tool on the Verilog written to <top>.v in a temp dir (Verilator wants the file named after
+/// its first module); returns exit code and output.
+std::pair<int, std::string> runTool(llvm::StringRef program, std::vector<std::string> args,
+                                    const std::string &verilog, const std::string &top) {
+  llvm::SmallString<128> dir, source, output;
+  llvm::sys::fs::createUniqueDirectory("loom-hls", dir);
+  source = dir;
+  llvm::sys::path::append(source, top + ".v");
+  output = dir;
+  llvm::sys::path::append(output, "tool.log");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(source, ec);
+    os << verilog;
+  }
+  std::vector<llvm::StringRef> argv{program};
+  for (auto &a : args)
+    argv.push_back(a == "$SRC" ? llvm::StringRef(source) : llvm::StringRef(a));
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(output), llvm::StringRef(output)};
+  int rc = llvm::sys::ExecuteAndWait(program, argv, llvm::None, redirects);
+  auto text = llvm::MemoryBuffer::getFile(output);
+  std::string log = text ? (*text)->getBuffer().str() : "";
+  llvm::sys::fs::remove_directories(dir);
+  return {rc, log};
+}
+
+} // namespace
+
+TEST_CASE("vector_add becomes a balanced dataflow graph with three memory ports") {
+  auto ir = parse(VectorAdd);
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  REQUIRE(program->kernels.size() == 1);
+  const auto &hw = program->kernels[0];
+  CHECK(hw.kernelName == "vector_add");
+  CHECK(hw.topModule == "loom_kernel_vector_add");
+  CHECK(hw.numArgs == 3);
+  REQUIRE(hw.ports.size() == 3);
+  CHECK(hw.ports[0].kind == hls::MemoryPort::Kind::Load);
+  CHECK(hw.ports[2].kind == hls::MemoryPort::Kind::Store);
+  CHECK(hw.ports[2].bytes == 4);
+  CHECK(hw.initiationInterval == 1);
+
+  // Every pass printed the graph.
+  for (const auto &pass : hls::passNames())
+    CHECK(dumps.count(pass) == 1);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= workitems") == 1);
+  CHECK(count(built, "= load i32") == 2);
+  CHECK(count(built, "= store") == 1);
+  CHECK(count(built, "= fadd i32") == 1);
+  CHECK(count(built, "= static address") == 0); // addresses depend on the work-item id
+  // Loads feed the store's data, so ordering adds no tokens.
+  CHECK(count(dumps["order-memory"], "= store") == 1);
+  CHECK(dumps["order-memory"] == dumps["build-dataflow"]);
+  // The address path reaches the store long before the sum: balance-paths buffers it.
+  CHECK(count(dumps["balance-paths"], "= fifo") >= 1);
+  // unit board: loads 2+2 cycles, fadd 3, address 1, store 4, completion 1.
+  CHECK(hw.pipelineDepth == 1 + 1 + 4 + 3 + 4 + 1);
+}
+
+TEST_CASE("generated Verilog passes verilator lint -Wall and yosys synthesis") {
+  auto ir = parse(VectorAdd);
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  auto [lintRc, lintLog] = runTool(VERILATOR_EXECUTABLE,
+                                   {"--lint-only", "-Wall", "--top-module", "loom_kernel_vector_add", "$SRC"},
+                                   program->verilog, "loom_kernel_vector_add");
+  INFO(lintLog);
+  CHECK(lintRc == 0);
+  CHECK(lintLog.empty());
+  auto [synthRc, synthLog] =
+      runTool(YOSYS_EXECUTABLE, {"-q", "-p", "synth -top loom_kernel_vector_add", "$SRC"}, program->verilog,
+              "loom_kernel_vector_add");
+  INFO(synthLog);
+  CHECK(synthRc == 0);
+}
+
+TEST_CASE("integer kernels with static operands, selects and widths lint cleanly") {
+  auto ir = parse(R"(
+define spir_kernel void @scale(i32 addrspace(1)* %out, i32 addrspace(1)* %in, i32 %k, i16 %unused) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %n = call spir_func i64 @_Z15get_global_sizej(i32 0)
+  %last = add i64 %n, -1
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %m = mul i32 %v, %k
+  %s = ashr i32 %m, 3
+  %isLast = icmp eq i64 %gid, %last
+  %r = select i1 %isLast, i32 0, i32 %s
+  %t = trunc i64 %gid to i32
+  %r2 = xor i32 %r, %t
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %r2, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  CHECK(count(dumps["build-dataflow"], "static add i64") == 1); // get_global_size(0) - 1 is a wire
+  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", "loom_kernel_scale", "$SRC"},
+                           program->verilog, "loom_kernel_scale");
+  INFO(log);
+  CHECK(rc == 0);
+  CHECK(log.empty());
+}
+
+TEST_CASE("a load after a store to memory waits for the store; rerunning ordering adds nothing") {
+  auto ir = parse(R"(
+define spir_kernel void @rmw(i32 addrspace(1)* %a, i32 addrspace(1)* %b) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  store i32 7, i32 addrspace(1)* %p, align 4
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %b, i64 %gid
+  %v = load i32, i32 addrspace(1)* %q, align 4
+  store i32 %v, i32 addrspace(1)* %p, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &ordered = dumps["order-memory"];
+  // The load gains the first store's token as a second operand.
+  CHECK(ordered.find("= load i32 port=1") != std::string::npos);
+  auto loadLine = ordered.substr(ordered.find("= load i32"));
+  loadLine = loadLine.substr(0, loadLine.find('\n'));
+  CHECK(count(loadLine, "%") == 2);
+  CHECK(count(dumps["add-completion"], "= completion") == 1);
+}
+
+TEST_CASE("unsupported kernels fail with the source location and what is missing") {
+  SECTION("branches") {
+    auto ir = parse(R"(
+define spir_kernel void @branchy(i32 addrspace(1)* %a) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %c = icmp eq i64 %gid, 0
+  br i1 %c, label %then, label %done
+then:
+  store i32 1, i32 addrspace(1)* %a, align 4
+  br label %done
+done:
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK(errorMessage(program).find("loops and branches are not supported") != std::string::npos);
+  }
+  SECTION("float division") {
+    auto ir = parse(R"(
+define spir_kernel void @divide(float addrspace(1)* %a) {
+entry:
+  %v = load float, float addrspace(1)* %a, align 4
+  %d = fdiv float %v, 3.0
+  store float %d, float addrspace(1)* %a, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK(errorMessage(program).find("operation 'fdiv' is not supported") != std::string::npos);
+  }
+  SECTION("unknown builtins") {
+    auto ir = parse(R"(
+declare spir_func float @_Z4sqrtf(float)
+define spir_kernel void @root(float addrspace(1)* %a) {
+entry:
+  %v = load float, float addrspace(1)* %a, align 4
+  %r = call spir_func float @_Z4sqrtf(float %v)
+  store float %r, float addrspace(1)* %a, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK(errorMessage(program).find("call to 'sqrt(float)' is not supported") != std::string::npos);
+  }
+  SECTION("no kernels") {
+    auto ir = parse("define void @helper() {\n  ret void\n}\n");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK(errorMessage(program).find("no kernels") != std::string::npos);
+  }
+}
