@@ -14,9 +14,17 @@ add_library(loom_clang INTERFACE)
 target_include_directories(loom_clang SYSTEM INTERFACE ${CLANG_INCLUDE_DIRS})
 target_link_libraries(loom_clang INTERFACE clang-cpp loom_llvm)
 
-# Clang's resource directory holds opencl-c-base.h, needed by in-process OpenCL C compiles.
-file(GLOB LOOM_CLANG_RESOURCE_DIR LIST_DIRECTORIES true "${LLVM_LIBRARY_DIR}/clang/15*")
-list(GET LOOM_CLANG_RESOURCE_DIR 0 LOOM_CLANG_RESOURCE_DIR)
+# Clang's resource directory holds opencl-c-base.h, needed by in-process OpenCL C compiles. Debian
+# ships lib/clang/15 (runtime libraries only) and lib/clang/15.0.6 (the headers): take the latter.
+file(GLOB loom_resource_candidates LIST_DIRECTORIES true "${LLVM_LIBRARY_DIR}/clang/15*")
+foreach(candidate ${loom_resource_candidates})
+  if(EXISTS ${candidate}/include/opencl-c-base.h)
+    set(LOOM_CLANG_RESOURCE_DIR ${candidate})
+  endif()
+endforeach()
+if(NOT LOOM_CLANG_RESOURCE_DIR)
+  message(FATAL_ERROR "no Clang 15 resource directory with include/opencl-c-base.h under ${LLVM_LIBRARY_DIR}/clang")
+endif()
 
 find_library(LLVM_SPIRV_LIB LLVMSPIRVLib REQUIRED)
 find_path(LLVM_SPIRV_INCLUDE LLVMSPIRVLib.h PATH_SUFFIXES LLVMSPIRVLib REQUIRED)

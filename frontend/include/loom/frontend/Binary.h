@@ -1,14 +1,17 @@
 //===- Binary.h - The .loom program binary (an ELF container) -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// One self-contained file per program, like a bitstream: an ELF64 relocatable file (e_machine EM_NONE)
+// One self-contained file per program, like a bitstream: an ELF64 relocatable file (e_machine EM_X86_64:
+// the embedded simulation model is a host shared object)
 // whose sections `readelf -S` lists and `objcopy --dump-section` extracts:
 //   .loom.meta     JSON: format version, board, kernels (KernelInfo + hardware interface), options
 //   .loom.verilog  the generated Verilog, all kernels and library modules
 //   .loom.model    the Verilated simulation model, a shared object
 //   .loom.cpu      LLVM bitcode for the CPU device (host triple)
 //   .loom.log      the build log
-//   .loom.sum      xxHash64 of every other section, in order, as 16 hex digits
+//   .loom.sum      xxHash64 of every other section, in order, as 16 hex digits (the hash of the
+//                  concatenated contents of .loom.meta .loom.verilog .loom.model .loom.cpu .loom.log)
+//   objcopy --dump-section .loom.verilog=out.v program.loom /dev/null
 // Reading checks the ELF structure, the format version and the checksum; any failure is an error
 // with a sentence a user can act on, never a crash.
 //===----------------------------------------------------------------------===//

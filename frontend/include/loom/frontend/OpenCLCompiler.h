@@ -34,11 +34,14 @@ struct CompiledModule {
 };
 
 /// Compiles OpenCL C to LLVM IR (optimised at -O2, with line tables so later stages can report
-/// file:line:col). On failure the error's message is the full build log.
+/// file:line:col). On failure the error's message is the full build log. `context` is switched to
+/// typed-pointer mode: pass a fresh context or one already holding typed-pointer modules.
+/// Thread-safe for calls on different contexts.
 llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const SourceInput &input,
                                              Target target);
 
-/// Reads a SPIR-V binary into an LLVM module (spir64) through SPIRV-LLVM-Translator.
+/// Reads a SPIR-V binary into an LLVM module (spir64) through SPIRV-LLVM-Translator. The translator
+/// runs in a forked child because it exits or aborts on input it rejects; those become errors.
 llvm::Expected<std::unique_ptr<llvm::Module>> readSpirv(llvm::LLVMContext &context,
                                                         llvm::StringRef spirv);
 

@@ -1,0 +1,200 @@
+//===- OpenCLCompiler.cpp - OpenCL C to LLVM IR with in-process Clang -----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Turns clBuildProgram-style options into a cc1 command line, runs Clang's EmitLLVMOnlyAction on an
+// in-memory source buffer and returns the module plus the diagnostics as text. Every call owns its
+// CompilerInstance, diagnostics and buffers, so calls on different LLVMContexts may run concurrently.
+//===----------------------------------------------------------------------===//
+#include "loom/frontend/OpenCLCompiler.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Host.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+#ifndef LOOM_CLANG_RESOURCE_DIR
+#error "LOOM_CLANG_RESOURCE_DIR must name Clang's resource directory"
+#endif
+
+namespace loom::frontend {
+namespace {
+
+llvm::Error buildError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The cc1 arguments derived from the user's options (everything but the fixed flags).
+struct ParsedOptions {
+  std::string clStd = "CL1.2";
+  bool optDisable = false;
+  std::vector<std::string> passThrough;
+};
+
+bool takesValue(llvm::StringRef flag) { return flag == "-D" || flag == "-U" || flag == "-I"; }
+
+llvm::Expected<ParsedOptions> parseOptions(llvm::StringRef options) {
+  llvm::BumpPtrAllocator allocator;
+  llvm::StringSaver saver(allocator);
+  llvm::SmallVector<const char *, 16> tokens;
+  llvm::cl::TokenizeGNUCommandLine(options, saver, tokens);
+
+  ParsedOptions parsed;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    llvm::StringRef token = tokens[i];
+    if (token.empty())
+      continue;
+    if (takesValue(token)) {
+      if (i + 1 >= tokens.size())
+        return buildError("build option '" + token + "' needs a value, e.g. '" + token +
+                          (token == "-I" ? " include/dir'" : " NAME=value'"));
+      parsed.passThrough.push_back(token.str());
+      parsed.passThrough.push_back(tokens[++i]);
+      continue;
+    }
+    if (token.startswith("-D") || token.startswith("-U") || token.startswith("-I")) {
+      parsed.passThrough.push_back(token.str());
+      continue;
+    }
+    if (token.consume_front("-cl-std=")) {
+      if (token != "CL1.2" && token != "CL2.0" && token != "CL3.0")
+        return buildError("unsupported OpenCL C version '-cl-std=" + token +
+                          "': use -cl-std=CL1.2, -cl-std=CL2.0 or -cl-std=CL3.0");
+      parsed.clStd = token.str();
+      continue;
+    }
+    if (token == "-cl-opt-disable") {
+      parsed.optDisable = true;
+      continue;
+    }
+    if (token == "-g")
+      continue; // Line tables are always generated.
+    // -cl-* flags are checked by Clang itself: an unknown one becomes an "unknown argument" error.
+    if (token == "-w" || token.startswith("-W") || token.startswith("-cl-")) {
+      parsed.passThrough.push_back(token.str());
+      continue;
+    }
+    return buildError("unsupported build option '" + token +
+                      "': Loom accepts -D, -U, -I, -w, -W..., -cl-std=CL1.2|CL2.0|CL3.0 and other "
+                      "-cl-* options");
+  }
+  return parsed;
+}
+
+std::string targetTriple(Target target) {
+  switch (target) {
+  case Target::Hardware:
+    return "spir64-unknown-unknown";
+  case Target::Host:
+    return llvm::sys::getProcessTriple();
+  }
+  return "spir64-unknown-unknown";
+}
+
+void initializeHostTarget() {
+  // The host target's TargetMachine gives the -O2 pipeline its cost model; spir64 has no backend
+  // and needs none. Registration touches global registries, so it happens once.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+} // namespace
+
+llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const SourceInput &input,
+                                             Target target) {
+  auto parsed = parseOptions(input.options);
+  if (!parsed)
+    return parsed.takeError();
+  if (target == Target::Host)
+    initializeHostTarget();
+
+  const std::string fileName = input.fileName.empty() ? "input.cl" : input.fileName;
+  const std::string triple = targetTriple(target);
+  const std::string clStd = "-cl-std=" + parsed->clStd;
+  const std::string resourceInclude = std::string(LOOM_CLANG_RESOURCE_DIR) + "/include";
+
+  std::vector<const char *> args = {
+      "-triple", triple.c_str(),
+      "-emit-llvm-only",
+      "-x", "cl",
+      clStd.c_str(),
+      "-finclude-default-header",
+      "-fdeclare-opencl-builtins",
+      "-no-opaque-pointers",
+      "-debug-info-kind=line-tables-only",
+      "-dwarf-version=4",
+      "-cl-kernel-arg-info",
+      "-resource-dir", LOOM_CLANG_RESOURCE_DIR,
+      "-nostdsysteminc",
+      "-internal-isystem", resourceInclude.c_str(),
+  };
+  if (parsed->optDisable) {
+    // Keep functions optimisable by later stages: no optnone/noinline at -O0.
+    args.push_back("-O0");
+    args.push_back("-disable-O0-optnone");
+  } else {
+    args.push_back("-O2");
+  }
+  for (const std::string &arg : parsed->passThrough)
+    args.push_back(arg.c_str());
+  args.push_back(fileName.c_str());
+
+  // Everything Clang says (argument errors, diagnostics, the "N errors generated." summary) goes
+  // into one log.
+  std::string log;
+  llvm::raw_string_ostream logStream(log);
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> argDiagOptions(new clang::DiagnosticOptions);
+    clang::TextDiagnosticPrinter argPrinter(logStream, argDiagOptions.get());
+    llvm::IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs);
+    clang::DiagnosticsEngine argDiags(ids, argDiagOptions, &argPrinter, /*ShouldOwnClient=*/false);
+    bool ok = clang::CompilerInvocation::CreateFromArgs(*invocation, args, argDiags);
+    argPrinter.finish();
+    if (!ok || argDiags.hasErrorOccurred())
+      return buildError("invalid build options '" + input.options + "':\n" + logStream.str());
+  }
+
+  // The source is an in-memory buffer remapped onto its file name; #include still searches -I paths.
+  std::unique_ptr<llvm::MemoryBuffer> source = llvm::MemoryBuffer::getMemBufferCopy(input.text, fileName);
+  invocation->getPreprocessorOpts().addRemappedFile(fileName, source.get());
+  invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
+  invocation->getFrontendOpts().DisableFree = false;
+
+  clang::CompilerInstance compiler;
+  compiler.setInvocation(invocation);
+  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
+                             /*ShouldOwnClient=*/true);
+  compiler.setVerboseOutputStream(logStream);
+
+  // The module is created in `context`, which must be in typed-pointer mode.
+  context.setOpaquePointers(false);
+  clang::EmitLLVMOnlyAction action(&context);
+  bool ok = compiler.ExecuteAction(action);
+  std::unique_ptr<llvm::Module> module = ok ? action.takeModule() : nullptr;
+  if (!ok || !module || compiler.getDiagnostics().hasErrorOccurred()) {
+    logStream.flush();
+    if (log.empty())
+      log = "error: compiling " + fileName + " failed without a diagnostic\n";
+    return buildError(log);
+  }
+  logStream.flush();
+  return CompiledModule{std::move(module), std::move(log)};
+}
+
+} // namespace loom::frontend

@@ -1,0 +1,42 @@
+//===- OfflineCompiler.h - The offline compile pipeline behind loomc -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// OpenCL C (or SPIR-V) -> LLVM IR (frontend) -> dataflow -> Verilog (hls) -> Verilated model (sim),
+// plus the kernel's CPU bitcode, packed into one .loom binary. loomc is flags around one call here;
+// tests call it too.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/board/Board.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+
+namespace loom {
+
+struct OfflineOptions {
+  std::string sourceName;   ///< Shown in diagnostics.
+  std::string source;       ///< OpenCL C text or SPIR-V bytes.
+  std::string buildOptions; ///< -D, -I, -cl-std=...
+  /// Progress of the slow steps ("verilating", "compiling the simulation model").
+  std::function<void(llvm::StringRef)> progress;
+  /// Receives the dataflow graph after each hardware pass whose name matches `dumpAfter`
+  /// ("all" for every pass).
+  std::string dumpAfter;
+  std::function<void(llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text)> dump;
+};
+
+struct OfflineResult {
+  std::string binary;  ///< The .loom file's bytes.
+  std::string verilog;
+  std::string report;  ///< Per kernel: II, depth, memory ports, area estimate.
+  std::string log;     ///< Compiler warnings and the report, as stored in the binary.
+};
+
+/// Compiles a program for `board`. On failure, the error's message is the build log.
+llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, const board::Board &board);
+
+} // namespace loom
