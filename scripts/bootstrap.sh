@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The README's first command: install what is missing, build Loom, compile examples/vector_add with
+# loomc and run it on the simulated board and on the CPU device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+bash scripts/run-example.sh vector_add 1000000
