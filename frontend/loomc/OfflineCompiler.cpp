@@ -60,9 +60,12 @@ llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, cons
   result.report = synthesized->report;
   result.log += synthesized->report;
 
-  auto model = sim::buildModel(synthesized->verilog, synthesized->kernels, options.progress);
+  sim::ModelBuilder modelBuilder;
+  if (options.progress)
+    modelBuilder.setProgress(options.progress);
+  auto model = modelBuilder.build(synthesized->verilog, synthesized->kernels);
   if (!model)
-    return withLog(result.log, model.takeError());
+    return withLog(result.log + modelBuilder.log(), model.takeError());
 
   // CPU path: the same source for the host triple (SPIR-V input carries no CPU code).
   std::string cpuBitcode;

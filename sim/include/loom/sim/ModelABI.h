@@ -5,6 +5,12 @@
  * (the .loom.model section). The board process and the bare benchmark harness drive it through these
  * C functions only, so the model's C++ never crosses the .so boundary. This header is embedded into
  * the generated shim source; keep it plain C.
+ *
+ * The model exports exactly these symbols, one per typedef below:
+ *   loom_model_abi_version  loom_model_kernel_count  loom_model_kernel_name
+ *   loom_model_create       loom_model_destroy       loom_model_start       loom_model_cycle
+ * Everything else in the .so is hidden; libverilated's symbols stay undefined and resolve against the
+ * loom_verilated library of the loading process.
  *===----------------------------------------------------------------------===*/
 #ifndef LOOM_SIM_MODEL_ABI_H
 #define LOOM_SIM_MODEL_ABI_H

@@ -1,0 +1,121 @@
+//===- Buffer.cpp - clCreateBuffer, clGetMemObjectInfo, retain/release -----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Buffer creation checks the flag combinations and host pointer rules of the spec, then allocates
+// through the core (device memory of the context's memory device).
+//===----------------------------------------------------------------------===//
+#include "api/Support.h"
+
+using namespace loom::runtime;
+using namespace loom::runtime::api;
+
+namespace {
+
+int bitsSet(cl_mem_flags flags) { return __builtin_popcountll(flags); }
+
+cl_int checkFlags(const char *entryPoint, cl_mem_flags flags) {
+  constexpr cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                                 CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+                                 CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  LOOM_CHECK(!(flags & ~known), CL_INVALID_VALUE, "unknown cl_mem_flags bits");
+  LOOM_CHECK(bitsSet(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) <= 1,
+             CL_INVALID_VALUE, "READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
+  LOOM_CHECK(!((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
+             CL_INVALID_VALUE, "USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
+  LOOM_CHECK(bitsSet(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) <= 1,
+             CL_INVALID_VALUE, "HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are mutually exclusive");
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                  void *host_ptr, cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  cl_mem result = nullptr;
+  cl_int status = [&]() -> cl_int {
+    Context *owner = lookup<Context>(context);
+    LOOM_CHECK(owner, CL_INVALID_CONTEXT, "context is not valid");
+    if (cl_int error = checkFlags(entryPoint, flags))
+      return error;
+    LOOM_CHECK(size > 0, CL_INVALID_BUFFER_SIZE, "size is 0");
+    LOOM_CHECK(size <= owner->maxAllocBytes(), CL_INVALID_BUFFER_SIZE,
+               "size " + std::to_string(size) + " exceeds CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+                   std::to_string(owner->maxAllocBytes()));
+    bool wantsHostPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    LOOM_CHECK(!(wantsHostPtr && !host_ptr), CL_INVALID_HOST_PTR,
+               "USE_HOST_PTR or COPY_HOST_PTR given with a NULL host_ptr");
+    LOOM_CHECK(!(!wantsHostPtr && host_ptr), CL_INVALID_HOST_PTR,
+               "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR");
+    if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
+      flags |= CL_MEM_READ_WRITE; // The default, and what CL_MEM_FLAGS reports.
+    auto buffer = Buffer::create(*owner, flags, size, host_ptr);
+    if (!buffer)
+      return fail(entryPoint, CL_MEM_OBJECT_ALLOCATION_FAILURE, llvm::toString(buffer.takeError()));
+    result = handleOf(*buffer);
+    return CL_SUCCESS;
+  }();
+  setError(errcode_ret, status);
+  return result;
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  LOOM_ENTRY();
+  Buffer *buffer = lookup<Buffer>(memobj);
+  LOOM_CHECK(buffer, CL_INVALID_MEM_OBJECT, "memobj is not valid");
+  buffer->retainUser();
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  LOOM_ENTRY();
+  Buffer *buffer = lookup<Buffer>(memobj);
+  LOOM_CHECK(buffer, CL_INVALID_MEM_OBJECT, "memobj is not valid");
+  if (buffer->releaseUser())
+    buffer->retire(); // Memory goes when queued commands and kernel arguments let go of it.
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret) {
+  LOOM_ENTRY();
+  Buffer *buffer = lookup<Buffer>(memobj);
+  LOOM_CHECK(buffer, CL_INVALID_MEM_OBJECT, "memobj is not valid");
+  InfoValue value;
+  switch (param_name) {
+  case CL_MEM_TYPE:
+    value = InfoValue::of<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    break;
+  case CL_MEM_FLAGS:
+    value = InfoValue::of<cl_mem_flags>(buffer->flags);
+    break;
+  case CL_MEM_SIZE:
+    value = InfoValue::of<size_t>(buffer->size);
+    break;
+  case CL_MEM_HOST_PTR:
+    value = InfoValue::of<void *>(buffer->hostPtr);
+    break;
+  case CL_MEM_MAP_COUNT:
+    value = InfoValue::of<cl_uint>(buffer->mapCount());
+    break;
+  case CL_MEM_REFERENCE_COUNT:
+    value = InfoValue::of<cl_uint>(buffer->userReferenceCount());
+    break;
+  case CL_MEM_CONTEXT:
+    value = InfoValue::of(handleOf(buffer->context.get()));
+    break;
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    value = InfoValue::of<cl_mem>(nullptr);
+    break;
+  case CL_MEM_OFFSET:
+    value = InfoValue::of<size_t>(0);
+    break;
+  case CL_MEM_USES_SVM_POINTER:
+    value = InfoValue::of<cl_bool>(CL_FALSE);
+    break;
+  default:
+    return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));
+  }
+  return value.copyOut(entryPoint, param_value_size, param_value, param_value_size_ret);
+}

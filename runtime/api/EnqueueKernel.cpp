@@ -1,0 +1,129 @@
+//===- EnqueueKernel.cpp - clEnqueueNDRangeKernel and clEnqueueTask --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Checks the launch against the spec (OpenCL 1.2 rules: uniform work-groups, so the local size must
+// divide the global size), picks a local size when none is given, snapshots the arguments and queues
+// a Device::launch. A launch error completes the event with CL_OUT_OF_RESOURCES; its diagnosis goes
+// to the context's callback and, with LOOM_DEBUG, to stderr.
+//===----------------------------------------------------------------------===//
+#include "api/Support.h"
+
+#include "llvm/Support/Error.h"
+
+using namespace loom::runtime;
+using namespace loom::runtime::api;
+
+namespace {
+
+/// The largest divisor of `global` not above `limit`.
+uint64_t largestDivisor(uint64_t global, uint64_t limit) {
+  for (uint64_t d = std::min(global, limit); d > 1; --d)
+    if (global % d == 0)
+      return d;
+  return 1;
+}
+
+} // namespace
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                                          cl_uint work_dim, const size_t *global_work_offset,
+                                          const size_t *global_work_size,
+                                          const size_t *local_work_size,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event) {
+  LOOM_ENTRY();
+  Queue *queue = lookup<Queue>(command_queue);
+  LOOM_CHECK(queue, CL_INVALID_COMMAND_QUEUE, "command_queue is not valid");
+  Kernel *object = lookup<Kernel>(kernel);
+  LOOM_CHECK(object, CL_INVALID_KERNEL, "kernel is not valid");
+  Program &program = *object->program;
+  LOOM_CHECK(program.context.get() == queue->context.get(), CL_INVALID_CONTEXT,
+             "the kernel and the command queue belong to different contexts");
+  int kernelIndex = program.kernelIndex(queue->device, object->info.name);
+  LOOM_CHECK(kernelIndex >= 0, CL_INVALID_PROGRAM_EXECUTABLE,
+             "the program is not built for the queue's device '" + queue->device.info().name + "'");
+  LOOM_CHECK(object->allArgsSet(), CL_INVALID_KERNEL_ARGS,
+             "not every argument of kernel '" + object->info.name + "' was set with clSetKernelArg");
+  LOOM_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3");
+  LOOM_CHECK(global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+
+  const DeviceInfo &info = queue->device.info();
+  const auto &reqd = object->info.reqdWorkGroupSize;
+  const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
+  NDRange range;
+  range.dims = work_dim;
+  for (cl_uint d = 0; d < work_dim; ++d) {
+    LOOM_CHECK(global_work_size[d] > 0, CL_INVALID_GLOBAL_WORK_SIZE,
+               "global_work_size[" + std::to_string(d) + "] is 0");
+    range.global[d] = global_work_size[d];
+    range.offset[d] = global_work_offset ? global_work_offset[d] : 0;
+    LOOM_CHECK(range.offset[d] <= SIZE_MAX - range.global[d], CL_INVALID_GLOBAL_OFFSET,
+               "global_work_offset + global_work_size overflows size_t");
+  }
+  if (local_work_size) {
+    uint64_t total = 1;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      LOOM_CHECK(local_work_size[d] > 0, CL_INVALID_WORK_GROUP_SIZE,
+                 "local_work_size[" + std::to_string(d) + "] is 0");
+      LOOM_CHECK(local_work_size[d] <= info.maxWorkItemSizes[d], CL_INVALID_WORK_ITEM_SIZE,
+                 "local_work_size[" + std::to_string(d) + "] exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
+      LOOM_CHECK(!hasReqd || local_work_size[d] == reqd[d], CL_INVALID_WORK_GROUP_SIZE,
+                 "local_work_size does not match the kernel's reqd_work_group_size");
+      LOOM_CHECK(range.global[d] % local_work_size[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
+                 "local_work_size[" + std::to_string(d) + "] does not divide global_work_size (OpenCL 1.2 "
+                 "work-groups are uniform)");
+      range.local[d] = local_work_size[d];
+      total *= local_work_size[d];
+    }
+    LOOM_CHECK(total <= info.maxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+               "the work-group has " + std::to_string(total) + " work-items, more than " +
+                   std::to_string(info.maxWorkGroupSize));
+  } else if (hasReqd) {
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      LOOM_CHECK(range.global[d] % reqd[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
+                 "the kernel's reqd_work_group_size does not divide global_work_size");
+      range.local[d] = reqd[d];
+    }
+  } else {
+    // Largest divisors, dimension 0 first, within the device's limits: few, large work-groups.
+    uint64_t budget = info.maxWorkGroupSize;
+    for (cl_uint d = 0; d < work_dim; ++d) {
+      range.local[d] = largestDivisor(range.global[d], std::min<uint64_t>(budget, info.maxWorkItemSizes[d]));
+      budget /= range.local[d];
+    }
+  }
+
+  std::vector<Ref<Event>> waitList;
+  if (cl_int error = collectWaitList(entryPoint, queue->context.get(), num_events_in_wait_list,
+                                     event_wait_list, waitList))
+    return error;
+
+  DeviceProgram *deviceProgram = program.find(&queue->device)->program.get();
+  Ref<Kernel> keep(object); // Keeps the program, hence deviceProgram, alive.
+  auto snapshot = std::make_shared<Kernel::Snapshot>(object->snapshot());
+  PlatformDevice *device = &queue->device;
+  return submit(
+      entryPoint, *queue, CL_COMMAND_NDRANGE_KERNEL, std::move(waitList),
+      [keep, snapshot, deviceProgram, device, kernelIndex, range] {
+        CommandOutcome outcome;
+        auto launched = device->device.launch(*deviceProgram, unsigned(kernelIndex), snapshot->args, range);
+        if (!launched) {
+          outcome.status = CL_OUT_OF_RESOURCES;
+          outcome.diagnosis = "kernel '" + keep->info.name + "' failed on " + device->info().name + ": " +
+                              llvm::toString(launched.takeError());
+          return outcome;
+        }
+        outcome.deviceNs = launched->deviceNs;
+        outcome.hasDeviceTime = true;
+        return outcome;
+      },
+      event, false);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
+  const size_t one = 1;
+  return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one,
+                                num_events_in_wait_list, event_wait_list, event);
+}

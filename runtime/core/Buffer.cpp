@@ -1,0 +1,63 @@
+//===- Buffer.cpp - Buffer allocation and host-pointer flags --------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Allocation through the context's memory device and the initial copy of USE/COPY_HOST_PTR data.
+//===----------------------------------------------------------------------===//
+#include "core/Buffer.h"
+
+#include <cstring>
+
+namespace loom::runtime {
+
+llvm::Expected<Buffer *> Buffer::create(Context &context, uint64_t flags, size_t size, void *hostPtr) {
+  PlatformDevice &device = context.memoryDevice();
+  bool useHost = (flags & MemFlag::UseHostPtr) != 0;
+  Allocation memory;
+  Device *owner = nullptr;
+  if (useHost && device.info().kind == DeviceKind::Cpu) {
+    // The CPU device reads host memory directly: no copy, the application's pointer is the storage.
+    memory.host = hostPtr;
+    memory.deviceAddress = reinterpret_cast<uintptr_t>(hostPtr);
+    memory.size = size;
+  } else {
+    auto allocated = device.device.allocate(size);
+    if (!allocated)
+      return allocated.takeError();
+    memory = *allocated;
+    owner = &device.device;
+    if (hostPtr && (flags & (MemFlag::UseHostPtr | MemFlag::CopyHostPtr)))
+      std::memcpy(memory.host, hostPtr, size);
+  }
+  Buffer *buffer = Object::create<Buffer>(context, flags, size, useHost ? hostPtr : nullptr);
+  buffer->memory = memory;
+  buffer->owner = owner;
+  return buffer;
+}
+
+void Buffer::addMapping(const Mapping &mapping) {
+  std::lock_guard<std::mutex> lock(mapMutex);
+  mappings.push_back(mapping);
+}
+
+bool Buffer::takeMapping(void *pointer, Mapping &mapping) {
+  std::lock_guard<std::mutex> lock(mapMutex);
+  for (auto it = mappings.begin(); it != mappings.end(); ++it)
+    if (it->pointer == pointer) {
+      mapping = *it;
+      mappings.erase(it);
+      return true;
+    }
+  return false;
+}
+
+uint32_t Buffer::mapCount() const {
+  std::lock_guard<std::mutex> lock(mapMutex);
+  return static_cast<uint32_t>(mappings.size());
+}
+
+Buffer::~Buffer() {
+  if (owner)
+    owner->release(memory);
+}
+
+} // namespace loom::runtime

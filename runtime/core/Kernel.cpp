@@ -1,0 +1,71 @@
+//===- Kernel.cpp - Kernel argument storage -------------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Argument values as Device::launch takes them (ArgValue); the API layer checked index, size and
+// kind before calling in.
+//===----------------------------------------------------------------------===//
+#include "core/Kernel.h"
+
+namespace loom::runtime {
+
+Kernel::Kernel(Program &program, frontend::KernelInfo info)
+    : Object(ObjectKind::Kernel), program(&program), info(std::move(info)) {
+  args.resize(this->info.args.size());
+  argBuffers.resize(this->info.args.size());
+  isSet.assign(this->info.args.size(), false);
+  program.attachedKernels.fetch_add(1);
+}
+
+Kernel::~Kernel() { program->attachedKernels.fetch_sub(1); }
+
+void Kernel::setScalar(unsigned index, const void *bytes, size_t size) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ArgValue value;
+  value.kind = ArgValue::Kind::Scalar;
+  const auto *begin = static_cast<const uint8_t *>(bytes);
+  value.bytes.assign(begin, begin + size);
+  args[index] = std::move(value);
+  argBuffers[index] = Ref<Buffer>();
+  isSet[index] = true;
+}
+
+void Kernel::setBuffer(unsigned index, Buffer *buffer) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ArgValue value;
+  value.kind = ArgValue::Kind::Buffer;
+  if (buffer)
+    value.buffer = buffer->allocation();
+  args[index] = std::move(value);
+  argBuffers[index] = Ref<Buffer>(buffer);
+  isSet[index] = true;
+}
+
+void Kernel::setLocal(unsigned index, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ArgValue value;
+  value.kind = ArgValue::Kind::Local;
+  value.localBytes = bytes;
+  args[index] = std::move(value);
+  argBuffers[index] = Ref<Buffer>();
+  isSet[index] = true;
+}
+
+bool Kernel::allArgsSet() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (bool set : isSet)
+    if (!set)
+      return false;
+  return true;
+}
+
+Kernel::Snapshot Kernel::snapshot() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  Snapshot snapshot;
+  snapshot.args = args;
+  for (const Ref<Buffer> &buffer : argBuffers)
+    if (buffer)
+      snapshot.buffers.push_back(buffer);
+  return snapshot;
+}
+
+} // namespace loom::runtime

@@ -1,0 +1,46 @@
+//===- Kernel.h - A kernel object and its argument values -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A kernel names one kernel of a built program and collects the arguments clSetKernelArg sets. An
+// enqueue snapshots the arguments (and references the buffers) so the kernel object may change or
+// go away while the launch waits in the queue.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/Buffer.h"
+#include "core/Program.h"
+
+#include <mutex>
+#include <vector>
+
+namespace loom::runtime {
+
+class Kernel : public Object {
+public:
+  Kernel(Program &program, frontend::KernelInfo info);
+  ~Kernel();
+
+  const Ref<Program> program;
+  const frontend::KernelInfo info;
+
+  void setScalar(unsigned index, const void *bytes, size_t size);
+  void setBuffer(unsigned index, Buffer *buffer); ///< Null for a NULL buffer argument.
+  void setLocal(unsigned index, size_t bytes);
+
+  /// The arguments for one launch, with references that keep the buffers alive.
+  struct Snapshot {
+    std::vector<ArgValue> args;
+    std::vector<Ref<Buffer>> buffers;
+  };
+  /// False if an argument was never set.
+  bool allArgsSet() const;
+  Snapshot snapshot() const;
+
+private:
+  mutable std::mutex mutex;
+  std::vector<ArgValue> args;
+  std::vector<Ref<Buffer>> argBuffers;
+  std::vector<bool> isSet;
+};
+
+} // namespace loom::runtime

@@ -1,0 +1,68 @@
+//===- Program.h - A program: source or binaries, built per device -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// A program keeps, for each of its devices, the input binary (if created from binaries), the
+// DeviceProgram once built or loaded, the build status, options and log. The kernels a program
+// exposes come from the first device with a built program.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/Context.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace loom::runtime {
+
+enum class BuildStatus { None, Error, Success, InProgress };
+
+/// Why a build did not succeed; the API maps each to its CL code.
+enum class BuildFailure { None, CompilerNotAvailable, InvalidOptions, BuildFailed };
+
+class Program : public Object {
+public:
+  struct PerDevice {
+    PlatformDevice *device = nullptr;
+    std::string inputBinary;                ///< From clCreateProgramWithBinary.
+    std::unique_ptr<DeviceProgram> program; ///< Built or loaded.
+    BuildStatus status = BuildStatus::None;
+    std::string options;
+    std::string log;
+  };
+
+  /// From source, for every device of the context.
+  Program(Context &context, std::string source);
+  /// From binaries, one per device; call loadBinaries() next.
+  Program(Context &context, std::vector<PlatformDevice *> devices, std::vector<std::string> binaries);
+
+  const Ref<Context> context;
+  const bool fromSource;
+  const std::string source;
+
+  /// Loads each binary on its device; returns, per device, the loader's error message ("" if it
+  /// loaded). A failed load leaves that device's status Error with the message as its log.
+  std::vector<std::string> loadBinaries();
+  /// clBuildProgram for `devices` (all program devices if empty).
+  BuildFailure build(const std::vector<PlatformDevice *> &devices, const std::string &options);
+
+  std::vector<PlatformDevice *> devices() const;
+  /// Null if `device` is not one of the program's devices. Lock `mutex` while reading fields that a
+  /// concurrent build may change.
+  PerDevice *find(const PlatformDevice *device);
+  const std::vector<PerDevice> &entries() const { return perDevice; }
+  /// Kernels of the first successfully built device; null if none is built.
+  const std::vector<frontend::KernelInfo> *kernels() const;
+  /// Index of kernel `name` in `device`'s program, or -1.
+  int kernelIndex(const PlatformDevice &device, const std::string &name) const;
+
+  std::mutex mutex;
+  std::atomic<uint32_t> attachedKernels{0}; ///< Kernel objects alive: rebuilding is then invalid.
+
+private:
+  std::vector<PerDevice> perDevice;
+};
+
+} // namespace loom::runtime

@@ -1,0 +1,68 @@
+//===- Queue.h - An in-order command queue with one worker thread -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Commands are closures the API layer builds; the worker runs them one at a time in submission order.
+// Before a command runs, the worker waits for its wait list and for the previous command. If one of
+// those failed, the command is not run and fails with the queue's dependency-failure code (the API
+// passes CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as in PoCL, so a failed launch poisons what
+// was queued after it.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/Event.h"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace loom::runtime {
+
+/// What running a command produced.
+struct CommandOutcome {
+  int32_t status = ExecStatus::Complete; ///< Negative: failed with this code.
+  uint64_t deviceNs = 0;                 ///< Device time when the device reports it (kernels).
+  bool hasDeviceTime = false;
+  std::string diagnosis;                 ///< Why it failed, for LOOM_DEBUG and the context callback.
+};
+
+struct Command {
+  Ref<Event> event;
+  std::vector<Ref<Event>> waitList;
+  std::function<CommandOutcome()> run; ///< Empty for markers and barriers.
+};
+
+class Queue : public Object {
+public:
+  Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling,
+        int32_t dependencyFailedStatus);
+  ~Queue();
+
+  const Ref<Context> context;
+  PlatformDevice &device;
+  const uint64_t properties; ///< The cl_command_queue_properties bits, as given.
+  const bool profiling;
+  std::vector<intptr_t> rawProperties; ///< clCreateCommandQueueWithProperties' list, for queries.
+
+  /// Hands a command to the worker. The command's event moves to Queued now.
+  void submit(Command command);
+  /// Blocks until every command submitted so far has finished.
+  void finish();
+  /// Finishes, then stops the worker; called when the last user reference goes.
+  void shutdown();
+
+private:
+  void work();
+  const int32_t dependencyFailedStatus;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<Command> pending;
+  Ref<Event> last; ///< The most recently submitted command's event (what finish() waits for).
+  bool stopping = false;
+  std::thread worker;
+};
+
+} // namespace loom::runtime

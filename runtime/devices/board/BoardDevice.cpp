@@ -1,0 +1,343 @@
+//===- BoardDevice.cpp - Device memory, binaries and launches on the board -===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Device memory: one memfd of the board's memory size (sparse), mapped MAP_SHARED|MAP_NORESERVE here
+// and in the board processes; a first-fit allocator hands out 4 KiB-aligned ranges, never offset 0
+// (so a NULL buffer stays distinguishable), and a device address is the offset into the memfd.
+// Released ranges are punched out of the memfd so they stop costing memory.
+// Programs: the .loom binary is read and checked against this board, and its model runs in a
+// loom-board process (sim::BoardProcess) that a launch talks to with RunKernel.
+//===----------------------------------------------------------------------===//
+#include "devices/board/BoardDevice.h"
+
+#include "loom/board/Board.h"
+#include "loom/frontend/Binary.h"
+#include "loom/hls/HardwareKernel.h"
+#include "loom/sim/BoardProcess.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace loom::runtime {
+namespace {
+
+constexpr uint64_t PageBytes = 4096;
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// The memfd, its host mapping and a first-fit allocator over it.
+class DeviceMemory {
+public:
+  ~DeviceMemory() {
+    if (base_)
+      munmap(base_, size_);
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+
+  llvm::Error init(uint64_t size) {
+    if (size <= PageBytes)
+      return error(llvm::formatv("the board's global memory ({0} bytes) is too small", size));
+    fd_ = memfd_create("loom-device-memory", MFD_CLOEXEC);
+    if (fd_ < 0)
+      return error(llvm::formatv("cannot create the device memory: memfd_create: {0}",
+                                 std::strerror(errno)));
+    if (ftruncate(fd_, static_cast<off_t>(size)) != 0)
+      return error(llvm::formatv("cannot size the device memory to {0} bytes: {1}", size,
+                                 std::strerror(errno)));
+    void *mapping =
+        mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd_, 0);
+    if (mapping == MAP_FAILED)
+      return error(llvm::formatv("cannot map the device memory ({0} bytes): {1}", size,
+                                 std::strerror(errno)));
+    base_ = static_cast<uint8_t *>(mapping);
+    size_ = size;
+    free_[PageBytes] = size - PageBytes;
+    return llvm::Error::success();
+  }
+
+  llvm::Expected<Allocation> allocate(size_t bytes) {
+    if (bytes == 0)
+      return error("cannot allocate a buffer of 0 bytes");
+    uint64_t need = (static_cast<uint64_t>(bytes) + PageBytes - 1) / PageBytes * PageBytes;
+    std::lock_guard<std::mutex> lock(mutex_);
+    uint64_t largest = 0;
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      largest = std::max(largest, it->second);
+      if (it->second < need)
+        continue;
+      uint64_t offset = it->first, length = it->second;
+      free_.erase(it);
+      if (length > need)
+        free_[offset + need] = length - need;
+      used_[offset] = need;
+      Allocation allocation;
+      allocation.host = base_ + offset;
+      allocation.deviceAddress = offset;
+      allocation.size = bytes;
+      return allocation;
+    }
+    return error(llvm::formatv("out of board memory: cannot allocate {0} bytes (largest free block "
+                               "{1} bytes of {2})",
+                               bytes, largest, size_));
+  }
+
+  void release(const Allocation &allocation) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto used = used_.find(allocation.deviceAddress);
+    if (used == used_.end())
+      return; // not ours, or already released: nothing to do
+    uint64_t offset = used->first, length = used->second;
+    used_.erase(used);
+    // Give the pages back to the system; a later allocation of this range reads zeros.
+    madvise(base_ + offset, length, MADV_REMOVE);
+    auto next = free_.lower_bound(offset);
+    if (next != free_.end() && offset + length == next->first) {
+      length += next->second;
+      next = free_.erase(next);
+    }
+    if (next != free_.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == offset) {
+        prev->second += length;
+        return;
+      }
+    }
+    free_[offset] = length;
+  }
+
+  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }
+
+private:
+  std::mutex mutex_;
+  int fd_ = -1;
+  uint8_t *base_ = nullptr;
+  uint64_t size_ = 0;
+  std::map<uint64_t, uint64_t> free_; ///< offset -> length, coalesced
+  std::map<uint64_t, uint64_t> used_; ///< offset -> length (page-rounded)
+};
+
+class BoardProgram : public DeviceProgram {
+public:
+  BoardProgram(std::string bytes, std::vector<frontend::KernelInfo> kernels,
+               std::vector<hls::HardwareKernel> hardware, std::unique_ptr<sim::BoardProcess> process)
+      : bytes_(std::move(bytes)), kernels_(std::move(kernels)), hardware_(std::move(hardware)),
+        process_(std::move(process)) {}
+  ~BoardProgram() override { llvm::consumeError(process_->shutdown()); }
+
+  const std::vector<frontend::KernelInfo> &kernels() const override { return kernels_; }
+  std::string binary() const override { return bytes_; }
+  const std::vector<hls::HardwareKernel> &hardware() const { return hardware_; }
+  sim::BoardProcess &process() { return *process_; }
+
+private:
+  std::string bytes_;
+  std::vector<frontend::KernelInfo> kernels_;
+  std::vector<hls::HardwareKernel> hardware_;
+  std::unique_ptr<sim::BoardProcess> process_;
+};
+
+/// loom-board lives in libexec next to the library holding this code (libLoomOpenCL.so installed, or
+/// a test executable in the build tree's bin/).
+std::string findBoardExecutable() {
+  if (auto env = llvm::sys::Process::GetEnv("LOOM_BOARD_EXECUTABLE"))
+    return *env;
+  Dl_info info;
+  std::string self;
+  if (dladdr(reinterpret_cast<void *>(&findBoardExecutable), &info) && info.dli_fname)
+    self = info.dli_fname;
+  llvm::SmallString<256> real;
+  if (self.empty() || llvm::sys::fs::real_path(self, real))
+    if (llvm::sys::fs::real_path("/proc/self/exe", real))
+      return "loom-board";
+  llvm::StringRef dir = llvm::sys::path::parent_path(real);
+  std::vector<std::string> candidates;
+  for (llvm::StringRef relative : {llvm::StringRef(LOOM_BOARD_EXECUTABLE_FROM_LIBDIR),
+                                   llvm::StringRef("../libexec/loom/loom-board")}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, relative);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    candidates.push_back(path.str().str());
+  }
+  for (const auto &c : candidates)
+    if (llvm::sys::fs::can_execute(c))
+      return c;
+  return candidates.front();
+}
+
+class BoardDevice : public Device {
+public:
+  BoardDevice() {
+    std::string name = "default";
+    if (auto env = llvm::sys::Process::GetEnv("LOOM_BOARD"))
+      if (!env->empty())
+        name = *env;
+    info_.kind = DeviceKind::Accelerator;
+    info_.denormals = false; // the board's FP units flush denormals to zero
+    info_.compilerAvailable = false;
+    info_.computeUnits = 1;
+    info_.localMemBytes = 0;
+    auto board = board::loadBoard(name);
+    if (!board) {
+      unavailable_ = llvm::formatv("board '{0}' is not available: {1}", name,
+                                   llvm::toString(board.takeError()));
+      info_.name = "Loom simulated board (" + name + ", unavailable)";
+      return;
+    }
+    board_ = std::move(*board);
+    info_.name = "Loom simulated board (" + board_.name + ")";
+    info_.clockMHz = static_cast<uint32_t>(std::lround(board_.clockMHz));
+    info_.profilingResolutionNs =
+        std::max<uint32_t>(1, static_cast<uint32_t>(std::lround(board_.cycleNs())));
+    if (llvm::Error err = memory_.init(board_.memory.sizeBytes)) {
+      unavailable_ = llvm::toString(std::move(err));
+      return;
+    }
+    info_.globalMemBytes = board_.memory.sizeBytes;
+    info_.maxAllocBytes = board_.memory.sizeBytes - PageBytes;
+  }
+
+  const DeviceInfo &info() const override { return info_; }
+
+  llvm::Expected<Allocation> allocate(size_t bytes) override {
+    if (!unavailable_.empty())
+      return error(unavailable_);
+    return memory_.allocate(bytes);
+  }
+
+  void release(const Allocation &allocation) override { memory_.release(allocation); }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
+                                                            std::string &log) override {
+    auto fail = [&](const llvm::Twine &message) {
+      log = message.str();
+      return error(log);
+    };
+    if (!unavailable_.empty())
+      return fail(unavailable_);
+    auto binary = frontend::readBinary(bytes);
+    if (!binary)
+      return fail(llvm::toString(binary.takeError()));
+    std::string target = binary->board();
+    if (target != board_.name)
+      return fail(llvm::formatv("binary was compiled for board '{0}' but this device is board "
+                                "'{1}': recompile with loomc --board {1}",
+                                target, board_.name));
+    const llvm::json::Array *entries = binary->meta.getArray("kernels");
+    if (!entries)
+      return fail("the binary's metadata lists no kernels (.loom.meta has no \"kernels\" array)");
+    std::vector<frontend::KernelInfo> kernels;
+    std::vector<hls::HardwareKernel> hardware;
+    for (size_t i = 0; i < entries->size(); ++i) {
+      const llvm::json::Value &entry = (*entries)[i];
+      frontend::KernelInfo info;
+      hls::HardwareKernel kernel;
+      llvm::json::Path::Root root("kernels");
+      if (!frontend::fromJSON(entry, info, llvm::json::Path(root).index(i)))
+        return fail(llvm::formatv("bad kernel {0} in the binary's metadata: {1}", i,
+                                  llvm::toString(root.getError())));
+      const auto *object = entry.getAsObject();
+      const llvm::json::Value *hw = object ? object->get("hardware") : nullptr;
+      if (!hw)
+        return fail(llvm::formatv("kernel '{0}' has no hardware interface in the binary's "
+                                  "metadata: it was not compiled for a board",
+                                  info.name));
+      llvm::json::Path::Root hwRoot("hardware");
+      if (!hls::fromJSON(*hw, kernel, hwRoot))
+        return fail(llvm::formatv("bad hardware interface of kernel '{0}': {1}", info.name,
+                                  llvm::toString(hwRoot.getError())));
+      kernels.push_back(std::move(info));
+      hardware.push_back(std::move(kernel));
+    }
+    if (binary->model.empty())
+      return fail("the binary carries no simulation model (.loom.model is empty): recompile with "
+                  "loomc");
+
+    sim::BoardProcess::Options options;
+    options.executable = findBoardExecutable();
+    options.board = board_.name;
+    options.memoryFd = memory_.fd();
+    options.memorySize = memory_.size();
+    auto process = sim::BoardProcess::spawn(options);
+    if (!process)
+      return fail(llvm::toString(process.takeError()));
+    if (llvm::Error err = (*process)->loadProgram(binary->model, hardware))
+      return fail(llvm::toString(std::move(err)));
+    log = binary->log;
+    return std::unique_ptr<DeviceProgram>(new BoardProgram(
+        bytes.str(), std::move(kernels), std::move(hardware), std::move(*process)));
+  }
+
+  llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
+                                      llvm::ArrayRef<ArgValue> args,
+                                      const NDRange &range) override {
+    auto *boardProgram = dynamic_cast<BoardProgram *>(&program);
+    if (!boardProgram)
+      return error("the program was not loaded on the simulated board");
+    if (kernelIndex >= boardProgram->kernels().size())
+      return error(llvm::formatv("no kernel {0} in the program", kernelIndex));
+    const std::string &name = boardProgram->kernels()[kernelIndex].name;
+    sim::protocol::RunKernel request;
+    request.kernel = kernelIndex;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const ArgValue &arg = args[i];
+      switch (arg.kind) {
+      case ArgValue::Kind::Buffer:
+        request.args.push_back(arg.buffer.deviceAddress);
+        break;
+      case ArgValue::Kind::Scalar: {
+        if (arg.bytes.size() > 8)
+          return error(llvm::formatv("kernel '{0}' argument {1}: scalar arguments wider than 8 "
+                                     "bytes are not supported on the board yet",
+                                     name, i));
+        uint64_t value = 0;
+        std::memcpy(&value, arg.bytes.data(), arg.bytes.size()); // little-endian zero extension
+        request.args.push_back(value);
+        break;
+      }
+      case ArgValue::Kind::Local:
+        return error(llvm::formatv("kernel '{0}' argument {1}: local memory arguments are not "
+                                   "supported on the board yet",
+                                   name, i));
+      }
+    }
+    for (unsigned d = 0; d < 3; ++d) {
+      bool used = d < range.dims;
+      request.offset[d] = used ? range.offset[d] : 0;
+      request.size[d] = used ? range.global[d] : 1;
+    }
+    auto stats = boardProgram->process().runKernel(request);
+    if (!stats)
+      return stats.takeError();
+    LaunchResult result;
+    result.cycles = stats->cycles;
+    result.deviceNs = static_cast<uint64_t>(std::llround(stats->simulatedNs));
+    return result;
+  }
+
+private:
+  board::Board board_;
+  DeviceInfo info_;
+  DeviceMemory memory_;
+  std::string unavailable_; ///< Why the device cannot work, when it cannot.
+};
+
+} // namespace
+
+std::unique_ptr<Device> createBoardDevice() { return std::make_unique<BoardDevice>(); }
+
+} // namespace loom::runtime

@@ -1,0 +1,263 @@
+//===- CpuDevice.cpp - The CPU device: host memory, JIT builds, threaded launches ===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Memory is plain aligned host memory (a buffer's device address is its host address). A launch hands
+// work-group indices out through an atomic counter to the pool's threads and the calling queue
+// thread; each thread has its own argument array and __local scratch buffer.
+//===----------------------------------------------------------------------===//
+#include "devices/cpu/CpuDevice.h"
+#include "devices/cpu/CpuProgram.h"
+
+#include "loom/frontend/Binary.h"
+#include "loom/frontend/OpenCLCompiler.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Host.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+namespace loom::runtime {
+namespace {
+
+using cpu::CpuProgram;
+
+/// The file name diagnostics show for program source (clCreateProgramWithSource has no file).
+constexpr const char *ProgramFileName = "program.cl";
+constexpr size_t MemoryAlignment = 128; ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits.
+
+llvm::Error deviceError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// "model name" from /proc/cpuinfo, else LLVM's name for the host CPU.
+std::string hostCpuName() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    llvm::StringRef text(line);
+    if (text.startswith("model name")) {
+      auto value = text.split(':').second.trim();
+      if (!value.empty())
+        return value.str();
+    }
+  }
+  return llvm::sys::getHostCPUName().str();
+}
+
+uint32_t hostClockMHz() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    llvm::StringRef text(line);
+    if (text.startswith("cpu MHz")) {
+      double mhz = 0;
+      if (!text.split(':').second.trim().getAsDouble(mhz))
+        return static_cast<uint32_t>(mhz);
+    }
+  }
+  return 0;
+}
+
+struct FreeDeleter {
+  void operator()(void *p) const { std::free(p); }
+};
+
+class CpuDevice final : public Device {
+public:
+  CpuDevice() : pool(llvm::hardware_concurrency()) {
+    deviceInfo.kind = DeviceKind::Cpu;
+    deviceInfo.name = "Loom CPU (" + hostCpuName() + ")";
+    deviceInfo.extensions = "cl_khr_byte_addressable_store";
+    deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+    deviceInfo.clockMHz = hostClockMHz();
+    deviceInfo.maxWorkGroupSize = 4096;
+    deviceInfo.maxWorkItemSizes = {4096, 4096, 4096};
+    uint64_t physical = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+    deviceInfo.globalMemBytes = physical;
+    deviceInfo.maxAllocBytes = std::min(physical, std::max(physical / 4, uint64_t(128) << 20));
+    deviceInfo.localMemBytes = 1 << 20; // Per-thread scratch, so generous.
+    deviceInfo.denormals = true;
+    deviceInfo.compilerAvailable = true;
+    deviceInfo.profilingResolutionNs = 1;
+  }
+
+  const DeviceInfo &info() const override { return deviceInfo; }
+
+  llvm::Expected<Allocation> allocate(size_t bytes) override {
+    size_t rounded = llvm::alignTo(std::max<size_t>(bytes, 1), MemoryAlignment);
+    void *memory = std::aligned_alloc(MemoryAlignment, rounded);
+    if (!memory)
+      return deviceError("out of host memory allocating " + llvm::Twine(bytes) + " bytes");
+    return Allocation{memory, reinterpret_cast<uintptr_t>(memory), bytes};
+  }
+
+  void release(const Allocation &allocation) override { std::free(allocation.host); }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>>
+  buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) override {
+    auto context = std::make_unique<llvm::LLVMContext>();
+    frontend::SourceInput input{source.str(), ProgramFileName, options.str()};
+    auto compiled = frontend::compileOpenCL(*context, input, frontend::Target::Host);
+    if (!compiled) {
+      log = llvm::toString(compiled.takeError());
+      return deviceError(log);
+    }
+    log = compiled->log;
+    auto program = CpuProgram::compile(std::move(context), std::move(compiled->module), log);
+    if (!program)
+      return failed(program.takeError(), log);
+    return std::unique_ptr<DeviceProgram>(std::move(*program));
+  }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
+                                                            std::string &log) override {
+    auto binary = frontend::readBinary(bytes);
+    if (!binary) {
+      log = "invalid program binary: " + llvm::toString(binary.takeError());
+      return deviceError(log);
+    }
+    if (binary->cpuBitcode.empty()) {
+      log = "binary has no CPU code (it was compiled from SPIR-V or for the board only): build "
+            "the program from OpenCL C source for the CPU device";
+      return deviceError(log);
+    }
+    auto context = std::make_unique<llvm::LLVMContext>();
+    context->setOpaquePointers(false); // The frontend writes typed-pointer bitcode.
+    auto module = llvm::parseBitcodeFile(
+        llvm::MemoryBufferRef(binary->cpuBitcode, "program.loom(.loom.cpu)"), *context);
+    if (!module) {
+      log = "binary's CPU code is not valid LLVM 15 bitcode: " + llvm::toString(module.takeError());
+      return deviceError(log);
+    }
+    log = binary->log;
+    auto program = CpuProgram::compile(std::move(context), std::move(*module), log, bytes.str());
+    if (!program)
+      return failed(program.takeError(), log);
+    return std::unique_ptr<DeviceProgram>(std::move(*program));
+  }
+
+  llvm::Expected<LaunchResult> launch(DeviceProgram &deviceProgram, unsigned kernelIndex,
+                                      llvm::ArrayRef<ArgValue> args, const NDRange &range) override;
+
+private:
+  /// Appends a compile error to the log and returns it.
+  static llvm::Error failed(llvm::Error error, std::string &log) {
+    std::string message = llvm::toString(std::move(error));
+    if (!log.empty() && log.back() != '\n')
+      log += '\n';
+    log += message;
+    if (log.back() != '\n')
+      log += '\n';
+    return deviceError(message);
+  }
+
+  DeviceInfo deviceInfo;
+  llvm::ThreadPool pool;
+};
+
+llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, unsigned kernelIndex,
+                                               llvm::ArrayRef<ArgValue> args, const NDRange &range) {
+  auto &program = static_cast<CpuProgram &>(deviceProgram);
+  if (kernelIndex >= program.kernels().size())
+    return deviceError("kernel index " + llvm::Twine(kernelIndex) + " out of range");
+  const frontend::KernelInfo &kernel = program.kernels()[kernelIndex];
+  const CpuProgram::Entry &entry = program.entry(kernelIndex);
+  if (args.size() != kernel.args.size())
+    return deviceError(llvm::formatv("kernel '{0}' takes {1} arguments, {2} given", kernel.name,
+                                     kernel.args.size(), args.size()));
+
+  uint64_t info[cpu::WorkGroupInfo::Count] = {};
+  uint64_t groups[3];
+  uint64_t totalGroups = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    uint64_t global = d < range.dims ? range.global[d] : 1;
+    uint64_t local = d < range.dims ? range.local[d] : 1;
+    if (local == 0 || global % local)
+      return deviceError(llvm::formatv("work-group size {0} does not divide global size {1} in "
+                                       "dimension {2}", local, global, d));
+    groups[d] = global / local;
+    totalGroups *= groups[d];
+    info[cpu::WorkGroupInfo::GlobalSize + d] = global;
+    info[cpu::WorkGroupInfo::LocalSize + d] = local;
+    info[cpu::WorkGroupInfo::GlobalOffset + d] = d < range.dims ? range.offset[d] : 0;
+    info[cpu::WorkGroupInfo::NumGroups + d] = groups[d];
+  }
+  info[cpu::WorkGroupInfo::WorkDim] = range.dims;
+
+  // Scratch layout: the kernel's __local variables, then each __local argument.
+  uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, 64);
+  std::vector<uint64_t> localOffsets(args.size(), 0);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].kind == ArgValue::Kind::Local) {
+      localOffsets[i] = scratchBytes;
+      scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), 64);
+    }
+  if (scratchBytes > deviceInfo.localMemBytes)
+    return deviceError(llvm::formatv("kernel '{0}' needs {1} bytes of local memory; the CPU device "
+                                     "has {2}", kernel.name, scratchBytes, deviceInfo.localMemBytes));
+
+  // Argument slots shared by all threads: scalars point at their bytes, buffers at a pointer.
+  std::vector<void *> sharedArgs(args.size(), nullptr);
+  std::vector<void *> bufferPointers(args.size(), nullptr);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind == ArgValue::Kind::Scalar) {
+      sharedArgs[i] = const_cast<uint8_t *>(args[i].bytes.data());
+    } else if (args[i].kind == ArgValue::Kind::Buffer) {
+      bufferPointers[i] = args[i].buffer.host;
+      sharedArgs[i] = &bufferPointers[i];
+    }
+  }
+
+  std::atomic<uint64_t> nextGroup{0};
+  auto work = [&] {
+    std::unique_ptr<uint8_t, FreeDeleter> scratch(
+        static_cast<uint8_t *>(std::aligned_alloc(64, llvm::alignTo(std::max<uint64_t>(scratchBytes, 64), 64))));
+    std::vector<void *> ownArgs = sharedArgs;
+    std::vector<void *> localPointers(args.size(), nullptr);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].kind == ArgValue::Kind::Local) {
+        localPointers[i] = scratch.get() + localOffsets[i];
+        ownArgs[i] = &localPointers[i];
+      }
+    uint64_t ownInfo[cpu::WorkGroupInfo::Count];
+    std::copy(std::begin(info), std::end(info), std::begin(ownInfo));
+    for (;;) {
+      uint64_t group = nextGroup.fetch_add(1, std::memory_order_relaxed);
+      if (group >= totalGroups)
+        break;
+      ownInfo[cpu::WorkGroupInfo::GroupId] = group % groups[0];
+      ownInfo[cpu::WorkGroupInfo::GroupId + 1] = (group / groups[0]) % groups[1];
+      ownInfo[cpu::WorkGroupInfo::GroupId + 2] = group / (groups[0] * groups[1]);
+      entry.function(ownArgs.data(), ownInfo, scratch.get());
+    }
+  };
+
+  auto start = std::chrono::steady_clock::now();
+  uint64_t helpers = std::min<uint64_t>(pool.getThreadCount(), totalGroups) - 1;
+  std::vector<std::shared_future<void>> running;
+  for (uint64_t i = 0; i < helpers; ++i)
+    running.push_back(pool.async(work));
+  work(); // The queue's thread takes part instead of only waiting.
+  for (auto &future : running)
+    future.wait();
+  auto end = std::chrono::steady_clock::now();
+
+  LaunchResult result;
+  result.deviceNs = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
+  return result;
+}
+
+} // namespace
+
+std::unique_ptr<Device> createCpuDevice() { return std::make_unique<CpuDevice>(); }
+
+} // namespace loom::runtime

@@ -1,0 +1,49 @@
+//===- CpuProgram.h - A program JIT-compiled for the CPU device -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// One LLJIT per program: the module (from source or from a binary's bitcode) gets its work-group
+// functions, is optimised at O3 for the host CPU and compiled; each kernel is then a function
+// pointer. The program's binary is a .loom file carrying only the CPU bitcode.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "devices/Device.h"
+#include "devices/cpu/WorkItemLoops.h"
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loom::runtime::cpu {
+
+class CpuProgram : public DeviceProgram {
+public:
+  struct Entry {
+    WorkGroupFn function = nullptr;
+    uint64_t staticLocalBytes = 0;
+  };
+
+  /// Compiles `module` (owned by `context`); an error's message is what the build log should say.
+  /// `buildLog` goes into the program's binary; `inputBinary` is the binary the module came from,
+  /// returned unchanged by binary() (empty: a CPU-only binary is made from the module).
+  static llvm::Expected<std::unique_ptr<CpuProgram>>
+  compile(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module,
+          std::string buildLog, std::string inputBinary = {});
+
+  const std::vector<frontend::KernelInfo> &kernels() const override { return kernelInfos; }
+  std::string binary() const override { return binaryBytes; }
+  const Entry &entry(unsigned kernelIndex) const { return entries[kernelIndex]; }
+
+private:
+  CpuProgram() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::vector<frontend::KernelInfo> kernelInfos;
+  std::vector<Entry> entries;
+  std::string binaryBytes;
+};
+
+} // namespace loom::runtime::cpu

@@ -1,0 +1,483 @@
+//===- WorkItemLoops.cpp - Work-group functions with loops over the local ids ===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// For each kernel: clone it with the work-item values as extra parameters, inline everything it calls
+// (so builtin calls in helpers are reached), replace the work-item builtins with those parameters,
+// move its __local variables into the per-thread scratch buffer, and wrap a call to the clone in
+// z/y/x loops inside a work-group function. See WorkItemLoops.h for the before/after.
+//===----------------------------------------------------------------------===//
+#include "devices/cpu/WorkItemLoops.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <optional>
+
+namespace loom::runtime::cpu {
+namespace {
+
+using namespace llvm;
+
+Error transformError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+enum class Builtin {
+  GlobalId,
+  LocalId,
+  GroupId,
+  GlobalSize,
+  LocalSize,
+  EnqueuedLocalSize,
+  NumGroups,
+  GlobalOffset,
+  WorkDim,
+  GlobalLinearId,
+  LocalLinearId,
+};
+
+std::optional<Builtin> workItemBuiltin(StringRef name) {
+  return StringSwitch<std::optional<Builtin>>(name)
+      .Case("_Z13get_global_idj", Builtin::GlobalId)
+      .Case("_Z12get_local_idj", Builtin::LocalId)
+      .Case("_Z12get_group_idj", Builtin::GroupId)
+      .Case("_Z15get_global_sizej", Builtin::GlobalSize)
+      .Case("_Z14get_local_sizej", Builtin::LocalSize)
+      .Case("_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize)
+      .Case("_Z14get_num_groupsj", Builtin::NumGroups)
+      .Case("_Z17get_global_offsetj", Builtin::GlobalOffset)
+      .Case("_Z12get_work_dimv", Builtin::WorkDim)
+      .Case("_Z20get_global_linear_idv", Builtin::GlobalLinearId)
+      .Case("_Z19get_local_linear_idv", Builtin::LocalLinearId)
+      .Default(std::nullopt);
+}
+
+/// "file:line:col: " of an instruction, or "" without line tables.
+std::string locationOf(const Instruction &instruction) {
+  if (const DILocation *loc = instruction.getDebugLoc().get())
+    return formatv("{0}:{1}:{2}: ", loc->getFilename(), loc->getLine(), loc->getColumn()).str();
+  return "";
+}
+
+/// The first instruction that calls or references `function`, looking through constant casts.
+const Instruction *firstUse(const Value &value) {
+  for (const User *user : value.users()) {
+    if (const auto *instruction = dyn_cast<Instruction>(user))
+      return instruction;
+    if (isa<Constant>(user))
+      if (const Instruction *nested = firstUse(*user))
+        return nested;
+  }
+  return nullptr;
+}
+
+/// The source-level name of a (possibly mangled) function: "_Z3sinf" -> "sin".
+std::string sourceName(StringRef symbol) {
+  std::string demangled = demangle(symbol.str());
+  return demangled.substr(0, demangled.find('('));
+}
+
+/// __local variables: the frontend emits them as internal globals without an initialiser value.
+bool isLocalVariable(const GlobalVariable &variable) {
+  return !variable.isConstant() && variable.hasLocalLinkage() && variable.hasInitializer() &&
+         isa<UndefValue>(variable.getInitializer());
+}
+
+/// Collects the globals of `targets` that `value` refers to through constant expressions.
+void collectGlobals(const Value *value, const SmallPtrSetImpl<GlobalVariable *> &targets,
+                    SmallPtrSetImpl<GlobalVariable *> &found) {
+  if (auto *variable = dyn_cast<GlobalVariable>(value)) {
+    if (targets.count(const_cast<GlobalVariable *>(variable)))
+      found.insert(const_cast<GlobalVariable *>(variable));
+    return;
+  }
+  if (const auto *expression = dyn_cast<ConstantExpr>(value))
+    for (const Use &operand : expression->operands())
+      collectGlobals(operand.get(), targets, found);
+}
+
+bool refersTo(const Constant *constant, const GlobalVariable *variable) {
+  if (constant == variable)
+    return true;
+  if (const auto *expression = dyn_cast<ConstantExpr>(constant))
+    for (const Use &operand : expression->operands())
+      if (refersTo(cast<Constant>(operand.get()), variable))
+        return true;
+  return false;
+}
+
+/// Rebuilds constant expression `constant` as instructions before `insertBefore`, with `variable`
+/// replaced by `replacement`.
+Value *materialize(Constant *constant, GlobalVariable *variable, Value *replacement,
+                   Instruction *insertBefore) {
+  if (constant == variable)
+    return replacement;
+  auto *expression = dyn_cast<ConstantExpr>(constant);
+  if (!expression || !refersTo(expression, variable))
+    return constant;
+  Instruction *instruction = expression->getAsInstruction(insertBefore);
+  for (unsigned i = 0; i < instruction->getNumOperands(); ++i)
+    if (auto *operand = dyn_cast<Constant>(instruction->getOperand(i)))
+      instruction->setOperand(i, materialize(operand, variable, replacement, instruction));
+  return instruction;
+}
+
+/// Replaces every use of `variable` inside `function`, including uses inside constant expressions.
+void replaceInFunction(GlobalVariable *variable, Value *replacement, Function &function) {
+  for (Instruction &instruction : instructions(function)) {
+    if (&instruction == replacement)
+      continue;
+    for (unsigned i = 0; i < instruction.getNumOperands(); ++i) {
+      auto *operand = dyn_cast<Constant>(instruction.getOperand(i));
+      if (!operand || !refersTo(operand, variable))
+        continue;
+      Instruction *insertBefore = &instruction;
+      if (auto *phi = dyn_cast<PHINode>(&instruction))
+        insertBefore = phi->getIncomingBlock(i)->getTerminator();
+      instruction.setOperand(i, materialize(operand, variable, replacement, insertBefore));
+    }
+  }
+}
+
+/// Inlines every call to a defined function, so work-item builtins in helpers become visible.
+Error inlineCallees(Function &function, StringRef kernelName) {
+  // OpenCL C forbids recursion; the bound only turns a malformed module into an error.
+  for (unsigned round = 0; round < 100000; ++round) {
+    CallBase *call = nullptr;
+    for (Instruction &instruction : instructions(function))
+      if (auto *candidate = dyn_cast<CallBase>(&instruction))
+        if (Function *callee = candidate->getCalledFunction())
+          if (!callee->isDeclaration() && callee != &function) {
+            call = candidate;
+            break;
+          }
+    if (!call)
+      return Error::success();
+    std::string calleeName = call->getCalledFunction()->getName().str();
+    InlineFunctionInfo info;
+    InlineResult result = InlineFunction(*call, info);
+    if (!result.isSuccess())
+      return transformError("cannot inline '" + calleeName + "' into kernel '" + kernelName +
+                            "': " + result.getFailureReason());
+  }
+  return transformError("kernel '" + kernelName + "' calls functions recursively, which OpenCL C forbids");
+}
+
+/// The clone's extra parameters, after the kernel's own.
+enum Extra : unsigned {
+  LocalId = 0,
+  GroupId = 3,
+  GlobalSize = 6,
+  LocalSize = 9,
+  GlobalOffset = 12,
+  NumGroups = 15,
+  WorkDim = 18,
+  Scratch = 19,
+  ExtraCount = 20,
+};
+
+/// Replaces the work-item builtin calls in `function` by its extra parameters.
+void replaceBuiltins(Function &function, unsigned firstExtra) {
+  LLVMContext &context = function.getContext();
+  Type *i64 = Type::getInt64Ty(context);
+  auto param = [&](unsigned extra) -> Value * { return function.getArg(firstExtra + extra); };
+
+  std::vector<std::pair<CallInst *, Builtin>> calls;
+  for (Instruction &instruction : instructions(function))
+    if (auto *call = dyn_cast<CallInst>(&instruction))
+      if (Function *callee = call->getCalledFunction())
+        if (auto builtin = workItemBuiltin(callee->getName()))
+          calls.emplace_back(call, *builtin);
+
+  for (auto &[call, builtin] : calls) {
+    IRBuilder<> b(call);
+    // One value per dimension, and what the builtin returns for a dimension out of range.
+    auto perDim = [&](auto valueOf, uint64_t outOfRange) -> Value * {
+      Value *dim = call->getArgOperand(0);
+      if (auto *constant = dyn_cast<ConstantInt>(dim)) {
+        uint64_t d = constant->getZExtValue();
+        return d < 3 ? valueOf(unsigned(d)) : ConstantInt::get(i64, outOfRange);
+      }
+      Value *result = ConstantInt::get(i64, outOfRange);
+      for (int d = 2; d >= 0; --d)
+        result = b.CreateSelect(b.CreateICmpEQ(dim, ConstantInt::get(dim->getType(), d)),
+                                valueOf(unsigned(d)), result);
+      return result;
+    };
+    auto globalId = [&](unsigned d) {
+      return b.CreateAdd(b.CreateAdd(b.CreateMul(param(GroupId + d), param(LocalSize + d)),
+                                     param(LocalId + d)),
+                         param(GlobalOffset + d));
+    };
+    Value *value = nullptr;
+    switch (builtin) {
+    case Builtin::GlobalId:
+      value = perDim(globalId, 0);
+      break;
+    case Builtin::LocalId:
+      value = perDim([&](unsigned d) { return param(LocalId + d); }, 0);
+      break;
+    case Builtin::GroupId:
+      value = perDim([&](unsigned d) { return param(GroupId + d); }, 0);
+      break;
+    case Builtin::GlobalSize:
+      value = perDim([&](unsigned d) { return param(GlobalSize + d); }, 1);
+      break;
+    case Builtin::LocalSize:
+    case Builtin::EnqueuedLocalSize: // Work-groups are uniform: the same size everywhere.
+      value = perDim([&](unsigned d) { return param(LocalSize + d); }, 1);
+      break;
+    case Builtin::NumGroups:
+      value = perDim([&](unsigned d) { return param(NumGroups + d); }, 1);
+      break;
+    case Builtin::GlobalOffset:
+      value = perDim([&](unsigned d) { return param(GlobalOffset + d); }, 0);
+      break;
+    case Builtin::WorkDim:
+      value = param(WorkDim);
+      break;
+    case Builtin::GlobalLinearId: {
+      auto linear = [&](unsigned d) { return b.CreateSub(globalId(d), param(GlobalOffset + d)); };
+      value = b.CreateAdd(linear(0),
+                          b.CreateMul(param(GlobalSize), b.CreateAdd(linear(1), b.CreateMul(param(GlobalSize + 1), linear(2)))));
+      break;
+    }
+    case Builtin::LocalLinearId:
+      value = b.CreateAdd(param(LocalId),
+                          b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
+                                                                    b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
+      break;
+    }
+    call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
+    call->eraseFromParent();
+  }
+}
+
+/// The kernel clone taking the work-item values; returns it and its static __local bytes.
+Expected<std::pair<Function *, uint64_t>>
+makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &localVariables) {
+  Module &module = *kernel.getParent();
+  LLVMContext &context = module.getContext();
+  Type *i64 = Type::getInt64Ty(context);
+  Type *i8 = Type::getInt8Ty(context);
+
+  SmallVector<Type *, 32> params(kernel.getFunctionType()->params().begin(),
+                                 kernel.getFunctionType()->params().end());
+  const unsigned firstExtra = params.size();
+  for (unsigned i = 0; i < WorkDim; ++i)
+    params.push_back(i64);
+  params.push_back(Type::getInt32Ty(context));
+  params.push_back(Type::getInt8PtrTy(context));
+  auto *type = FunctionType::get(Type::getVoidTy(context), params, false);
+  Function *clone = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".loom_wi", module);
+
+  ValueToValueMapTy map;
+  for (Argument &argument : kernel.args()) {
+    map[&argument] = clone->getArg(argument.getArgNo());
+    clone->getArg(argument.getArgNo())->setName(argument.getName());
+  }
+  SmallVector<ReturnInst *, 4> returns;
+  CloneFunctionInto(clone, &kernel, map, CloneFunctionChangeType::LocalChangesOnly, returns);
+  clone->setLinkage(GlobalValue::InternalLinkage);
+  clone->setCallingConv(CallingConv::C);
+  clone->clearMetadata();
+  clone->removeFnAttr(Attribute::NoInline);
+  clone->removeFnAttr(Attribute::OptimizeNone);
+  clone->addFnAttr(Attribute::AlwaysInline);
+
+  if (Error error = inlineCallees(*clone, kernel.getName()))
+    return std::move(error);
+  replaceBuiltins(*clone, firstExtra);
+
+  // __local variables this kernel uses move to the scratch buffer, one region each.
+  SmallPtrSet<GlobalVariable *, 8> used;
+  for (Instruction &instruction : instructions(*clone))
+    for (const Use &operand : instruction.operands())
+      collectGlobals(operand.get(), localVariables, used);
+  uint64_t staticBytes = 0;
+  if (!used.empty()) {
+    const DataLayout &layout = module.getDataLayout();
+    IRBuilder<> b(&*clone->getEntryBlock().getFirstInsertionPt());
+    Value *scratch = clone->getArg(firstExtra + Scratch);
+    // Module order keeps the layout deterministic.
+    for (GlobalVariable &variable : module.globals()) {
+      if (!used.count(&variable))
+        continue;
+      uint64_t align = std::max<uint64_t>(variable.getAlign().valueOrOne().value(), 16);
+      staticBytes = alignTo(staticBytes, align);
+      Value *address = b.CreateBitCast(b.CreateConstInBoundsGEP1_64(i8, scratch, staticBytes),
+                                       variable.getType(), variable.getName());
+      replaceInFunction(&variable, address, *clone);
+      staticBytes += layout.getTypeAllocSize(variable.getValueType());
+    }
+  }
+  return std::make_pair(clone, staticBytes);
+}
+
+/// The work-group function: loads the arguments, loops z/y/x around the work-item function.
+Function *makeWorkGroupFunction(Function &kernel, Function &workItem) {
+  Module &module = *kernel.getParent();
+  LLVMContext &context = module.getContext();
+  Type *i64 = Type::getInt64Ty(context);
+  Type *i32 = Type::getInt32Ty(context);
+  Type *i8p = Type::getInt8PtrTy(context);
+  auto *type = FunctionType::get(Type::getVoidTy(context),
+                                 {i8p->getPointerTo(), i64->getPointerTo(), i8p}, false);
+  Function *group = Function::Create(type, GlobalValue::ExternalLinkage, kernel.getName() + ".loom_wg", module);
+  group->addFnAttr(Attribute::NoUnwind);
+  for (unsigned i = 0; i < 3; ++i)
+    group->addParamAttr(i, Attribute::NoAlias);
+  group->addParamAttr(1, Attribute::ReadOnly);
+  Argument *args = group->getArg(0), *info = group->getArg(1), *scratch = group->getArg(2);
+  args->setName("args");
+  info->setName("info");
+  scratch->setName("scratch");
+
+  auto *entry = BasicBlock::Create(context, "entry", group);
+  IRBuilder<> b(entry);
+  SmallVector<Value *, 32> callArgs;
+  for (Argument &argument : kernel.args()) {
+    Value *slot = b.CreateLoad(i8p, b.CreateConstInBoundsGEP1_64(i8p, args, argument.getArgNo()));
+    Type *argType = argument.getType();
+    // A byval aggregate is passed by address: the slot already points at its bytes.
+    if (argument.hasByValAttr())
+      callArgs.push_back(b.CreateBitCast(slot, argType));
+    else
+      callArgs.push_back(b.CreateLoad(argType, b.CreateBitCast(slot, argType->getPointerTo()),
+                                      argument.getName()));
+  }
+  auto infoAt = [&](unsigned index) {
+    return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i64, info, index));
+  };
+  Value *values[ExtraCount] = {};
+  for (unsigned d = 0; d < 3; ++d) {
+    values[GroupId + d] = infoAt(WorkGroupInfo::GroupId + d);
+    values[GlobalSize + d] = infoAt(WorkGroupInfo::GlobalSize + d);
+    values[LocalSize + d] = infoAt(WorkGroupInfo::LocalSize + d);
+    values[GlobalOffset + d] = infoAt(WorkGroupInfo::GlobalOffset + d);
+    values[NumGroups + d] = infoAt(WorkGroupInfo::NumGroups + d);
+  }
+  values[WorkDim] = b.CreateTrunc(infoAt(WorkGroupInfo::WorkDim), i32);
+  values[Scratch] = scratch;
+
+  // do { do { do { body } while (++x < lx) } while (++y < ly) } while (++z < lz): sizes are >= 1.
+  auto *zLoop = BasicBlock::Create(context, "z.loop", group);
+  auto *yLoop = BasicBlock::Create(context, "y.loop", group);
+  auto *xLoop = BasicBlock::Create(context, "x.loop", group);
+  auto *yLatch = BasicBlock::Create(context, "y.latch", group);
+  auto *zLatch = BasicBlock::Create(context, "z.latch", group);
+  auto *exit = BasicBlock::Create(context, "exit", group);
+  Value *zero = ConstantInt::get(i64, 0), *one = ConstantInt::get(i64, 1);
+  b.CreateBr(zLoop);
+
+  b.SetInsertPoint(zLoop);
+  PHINode *z = b.CreatePHI(i64, 2, "z");
+  z->addIncoming(zero, entry);
+  b.CreateBr(yLoop);
+
+  b.SetInsertPoint(yLoop);
+  PHINode *y = b.CreatePHI(i64, 2, "y");
+  y->addIncoming(zero, zLoop);
+  b.CreateBr(xLoop);
+
+  b.SetInsertPoint(xLoop);
+  PHINode *x = b.CreatePHI(i64, 2, "x");
+  x->addIncoming(zero, yLoop);
+  values[LocalId] = x;
+  values[LocalId + 1] = y;
+  values[LocalId + 2] = z;
+  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
+  all.append(std::begin(values), std::end(values));
+  CallInst *call = b.CreateCall(&workItem, all);
+  call->setCallingConv(workItem.getCallingConv());
+  for (Argument &argument : kernel.args())
+    if (argument.hasByValAttr())
+      call->addParamAttr(argument.getArgNo(),
+                         Attribute::getWithByValType(context, argument.getParamByValType()));
+  Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
+  x->addIncoming(xNext, xLoop);
+  b.CreateCondBr(b.CreateICmpULT(xNext, values[LocalSize]), xLoop, yLatch);
+
+  b.SetInsertPoint(yLatch);
+  Value *yNext = b.CreateAdd(y, one, "y.next", true);
+  y->addIncoming(yNext, yLatch);
+  b.CreateCondBr(b.CreateICmpULT(yNext, values[LocalSize + 1]), yLoop, zLatch);
+
+  b.SetInsertPoint(zLatch);
+  Value *zNext = b.CreateAdd(z, one, "z.next", true);
+  z->addIncoming(zNext, zLatch);
+  b.CreateCondBr(b.CreateICmpULT(zNext, values[LocalSize + 2]), zLoop, exit);
+
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+  return group;
+}
+
+} // namespace
+
+Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) {
+  for (const Function &function : module) {
+    if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty())
+      continue;
+    StringRef symbol = function.getName();
+    if (workItemBuiltin(symbol))
+      continue;
+    std::string name = sourceName(symbol);
+    const Instruction *use = firstUse(function);
+    std::string where = use ? locationOf(*use) : "";
+    std::string caller = use ? use->getFunction()->getName().str() : "?";
+    if (name == "barrier" || name == "work_group_barrier")
+      return transformError(where + "error: barrier is not supported on the CPU device yet (in '" +
+                            caller + "'); build this kernel for the board, or remove the barrier");
+    if (!isDefined(symbol))
+      return transformError(where + "error: undefined function '" + name + "' (symbol '" + symbol +
+                            "') called from '" + caller +
+                            "': the CPU device does not provide this OpenCL builtin yet");
+  }
+  return Error::success();
+}
+
+Expected<std::vector<WorkGroupFunction>>
+addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
+  // Line tables served the diagnostics above; the generated functions have no debug scope.
+  StripDebugInfo(module);
+  SmallPtrSet<GlobalVariable *, 8> localVariables;
+  for (GlobalVariable &variable : module.globals())
+    if (isLocalVariable(variable))
+      localVariables.insert(&variable);
+
+  std::vector<WorkGroupFunction> result;
+  std::vector<Function *> originals;
+  for (const frontend::KernelInfo &info : kernels) {
+    Function *kernel = module.getFunction(info.name);
+    if (!kernel || kernel->isDeclaration())
+      return transformError("kernel '" + info.name + "' has no definition in the CPU module");
+    if (kernel->arg_size() != info.args.size())
+      return transformError("kernel '" + info.name + "' has " + Twine(info.args.size()) +
+                            " arguments but the host ABI passes " + Twine(kernel->arg_size()) +
+                            " values: struct arguments split into registers are not supported on "
+                            "the CPU device yet");
+    auto workItem = makeWorkItemFunction(*kernel, localVariables);
+    if (!workItem)
+      return workItem.takeError();
+    Function *group = makeWorkGroupFunction(*kernel, *workItem->first);
+    result.push_back({info.name, group->getName().str(), workItem->second});
+    originals.push_back(kernel);
+  }
+  // The kernels are now only reachable through their clones; let the optimiser drop them.
+  for (Function *kernel : originals)
+    kernel->setLinkage(GlobalValue::InternalLinkage);
+  return result;
+}
+
+} // namespace loom::runtime::cpu

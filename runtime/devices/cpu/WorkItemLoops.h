@@ -1,0 +1,62 @@
+//===- WorkItemLoops.h - Kernels to work-group functions with work-item loops -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The CPU device runs a kernel one work-group per call. For each kernel this transformation adds
+//   void <kernel>.loom_wg(i8** args, const i64* info, i8* localScratch)
+// that loads the arguments from `args`, then loops over the local ids (dimension 0 innermost) around
+// an always-inlined clone of the kernel in which the work-item builtins (get_global_id, ...) are
+// values computed from the loop variables and `info` (see WorkGroupInfo). This is PoCL's
+// "work-item loops" for kernels without barriers; after inlining, the innermost loop is the kernel
+// body, which the O3 loop vectoriser turns into SIMD code for simple kernels.
+//
+// Before: define void @vector_add(float* %a, float* %b, float* %c) { %i = call i64 @_Z13get_global_idj(i32 0) ... }
+// After:  the same, plus @vector_add.loom_wi(%a, %b, %c, <work-item values>) (internal, alwaysinline)
+//         and @vector_add.loom_wg(i8** %args, i64* %info, i8* %scratch) with the z/y/x loops.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/frontend/KernelInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loom::runtime::cpu {
+
+/// The `info` array a work-group function reads: what the work-item builtins return.
+namespace WorkGroupInfo {
+enum : unsigned {
+  GroupId = 0,      ///< [3] this work-group's id.
+  GlobalSize = 3,   ///< [3]
+  LocalSize = 6,    ///< [3]
+  GlobalOffset = 9, ///< [3]
+  NumGroups = 12,   ///< [3]
+  WorkDim = 15,     ///< [1]
+  Count = 16,
+};
+} // namespace WorkGroupInfo
+
+/// The signature of a generated work-group function.
+using WorkGroupFn = void (*)(void **args, const uint64_t *info, uint8_t *localScratch);
+
+struct WorkGroupFunction {
+  std::string kernel; ///< The kernel's name.
+  std::string symbol; ///< The work-group function's symbol.
+  uint64_t staticLocalBytes = 0; ///< __local variables declared in the kernel, at the scratch start.
+};
+
+/// Checks the module for what the CPU device cannot run yet (barriers, builtins it does not
+/// provide), with file:line:col when the module has line tables. `isDefined` says whether the
+/// process provides a symbol.
+llvm::Error checkSupported(const llvm::Module &module, bool (*isDefined)(llvm::StringRef symbol));
+
+/// Adds one work-group function per kernel (in `kernels` order) and makes the kernels themselves
+/// internal so the optimiser may drop them.
+llvm::Expected<std::vector<WorkGroupFunction>>
+addWorkGroupFunctions(llvm::Module &module, llvm::ArrayRef<frontend::KernelInfo> kernels);
+
+} // namespace loom::runtime::cpu

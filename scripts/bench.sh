@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Benchmarks: builds Loom, then prints the figures the project tracks. They are measured in one run so
+# that ratios (board model vs bare Verilator loop, Loom CPU vs PoCL) compare like with like.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh >/dev/null
+bash scripts/build.sh >/dev/null
+B=${LOOM_BUILD_DIR:-build}
+N_BOARD=${N_BOARD:-1000000}
+N_CPU=${N_CPU:-16777216}
+export OCL_ICD_VENDORS=$PWD/$B/loom.icd
+
+echo "== loomc: time and peak memory for vector_add (default board, Verilated model included)"
+python3 - "$B/bin/loomc" examples/vector_add/vector_add.cl "$B/bench-vector_add.loom" <<'PY'
+import resource, subprocess, sys, time
+start = time.monotonic()
+subprocess.run([sys.argv[1], sys.argv[2], "-o", sys.argv[3], "-q"], check=True)
+wall = time.monotonic() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"loomc vector_add: {wall:.1f} s wall, peak RSS {peak:.0f} MB (largest of loomc, verilator, c++)")
+PY
+
+echo "== board: vector_add of $N_BOARD floats (simulated cycles vs the memory-bandwidth bound)"
+"$B/bin/bench_sim_speed" "$B/bench-vector_add.loom" "$N_BOARD"
+
+echo "== CPU device vs PoCL: vector_add of $N_CPU floats"
+vendors=$(mktemp -d)
+cp "$B/loom.icd" "$vendors/"
+for icd in /etc/OpenCL/vendors/pocl*.icd; do cp "$icd" "$vendors/"; done
+OCL_ICD_VENDORS=$vendors "$B/bin/bench_cpu_vs_pocl" examples/vector_add/vector_add.cl "$N_CPU"
+rm -rf "$vendors"
+
+echo "== memory: host application + board process, vector_add of $N_CPU floats on the board"
+"$B/bin/bench_board_memory" "$B/bench-vector_add.loom" "$N_CPU"

@@ -1,0 +1,86 @@
+//===- BoardSimulation.h - A kernel model on a modelled board (SystemC) -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Runs kernel launches of a loaded model against the board's global memory, modelled as a TLM-2.0
+// target (banks, bandwidth, latency). The model is stepped in a plain C++ loop; each fired request is
+// a loosely-timed b_transport call and its response returns to the port at the cycle the memory
+// model gives. SystemC is synchronised only when a quantum is used up and at the end of a launch.
+//
+// SystemC allows one elaboration per process: the SystemC modules are created once and shared by
+// every BoardSimulation of the process, which reconfigure them per launch. Use them from one thread
+// at a time (launches are serialised by a process-wide lock).
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/board/Board.h"
+#include "loom/hls/HardwareKernel.h"
+#include "loom/sim/LoadedModel.h"
+#include "loom/sim/RunStats.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace loom::sim {
+
+/// Device global memory as the host sees it: device address A is base[A], for A < size.
+struct MemoryRegion {
+  uint8_t *base = nullptr;
+  uint64_t size = 0;
+};
+
+struct SimulationOptions {
+  /// A launch fails when for this many cycles no request fires, no response is delivered and done
+  /// stays low.
+  uint64_t watchdogCycles = uint64_t(1) << 22;
+  /// Cycles simulated between synchronisations with the SystemC kernel.
+  uint64_t quantumCycles = 8192;
+  /// Polled at every synchronisation; returning true aborts the launch (the board process uses it
+  /// to stop when its parent is gone).
+  std::function<bool()> cancelled;
+};
+
+class BoardSimulation {
+public:
+  /// `kernels[i]` describes kernel i of `model`; their names must agree.
+  static llvm::Expected<std::unique_ptr<BoardSimulation>>
+  create(const board::Board &board, const LoadedModel &model,
+         std::vector<hls::HardwareKernel> kernels, MemoryRegion memory,
+         SimulationOptions options = {});
+  ~BoardSimulation();
+
+  /// Runs kernel `kernelIndex` to completion. Errors: bad index or argument count, an access outside
+  /// device memory, no progress within the watchdog, cancellation.
+  llvm::Expected<RunStats> run(unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
+                               const std::array<uint64_t, 3> &offset,
+                               const std::array<uint64_t, 3> &size);
+
+  const board::Board &board() const;
+  const std::vector<hls::HardwareKernel> &kernels() const;
+  SimulationOptions &options();
+
+  struct Impl;
+
+private:
+  explicit BoardSimulation(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The bare harness, for benchmarks: the same model stepped in a C++ loop against a plain memory
+/// with a fixed latency and unlimited bandwidth, no SystemC. Returns the cycles of the launch.
+llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKernel &kernel,
+                                 unsigned kernelIndex, MemoryRegion memory,
+                                 llvm::ArrayRef<uint64_t> args,
+                                 const std::array<uint64_t, 3> &offset,
+                                 const std::array<uint64_t, 3> &size, unsigned latencyCycles,
+                                 uint64_t watchdogCycles = uint64_t(1) << 22);
+
+/// Names a port for diagnostics: "port 1 (store at vadd.cl:4:10)".
+std::string describePort(const hls::HardwareKernel &kernel, unsigned port);
+
+} // namespace loom::sim

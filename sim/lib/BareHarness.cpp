@@ -1,0 +1,96 @@
+//===- BareHarness.cpp - The model in a bare C++ loop, for benchmarks ------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The reference the board model's overhead is measured against: the same port handling as the
+// KernelRunner, a fixed latency, memory accessed directly, no SystemC and no TLM.
+//===----------------------------------------------------------------------===//
+#include "loom/sim/BoardSimulation.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+#include <deque>
+
+namespace loom::sim {
+
+llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKernel &kernel,
+                                 unsigned kernelIndex, MemoryRegion memory,
+                                 llvm::ArrayRef<uint64_t> args,
+                                 const std::array<uint64_t, 3> &offset,
+                                 const std::array<uint64_t, 3> &size, unsigned latencyCycles,
+                                 uint64_t watchdogCycles) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+  };
+  if (kernelIndex >= model.kernelCount())
+    return fail(llvm::formatv("no kernel {0} in the model", kernelIndex));
+  if (args.size() != kernel.numArgs)
+    return fail(llvm::formatv("kernel '{0}' takes {1} arguments, not {2}", kernel.kernelName,
+                              kernel.numArgs, args.size()));
+  ModelInstance instance(model, kernelIndex);
+  if (!instance)
+    return fail("the model could not create a kernel instance");
+
+  const unsigned numPorts = static_cast<unsigned>(kernel.ports.size());
+  struct Pending {
+    uint64_t cycle;
+    uint64_t data;
+  };
+  std::vector<LoomPort> ports(numPorts, LoomPort{});
+  std::vector<std::deque<Pending>> queues(numPorts);
+  std::vector<uint64_t> lastResponseAt(numPorts, 0);
+  for (auto &port : ports)
+    port.req_ready = 1;
+  const uint64_t latency = latencyCycles ? latencyCycles : 1;
+
+  uint64_t off[3] = {offset[0], offset[1], offset[2]};
+  uint64_t sz[3] = {size[0], size[1], size[2]};
+  instance.start(args.data(), off, sz);
+  uint64_t cycle = 0, lastProgress = 0;
+  for (;;) {
+    bool progress = false;
+    for (unsigned p = 0; p < numPorts; ++p) {
+      auto &queue = queues[p];
+      if (!queue.empty() && queue.front().cycle <= cycle) {
+        ports[p].resp_valid = 1;
+        ports[p].resp_rdata = queue.front().data;
+        queue.pop_front();
+        progress = true;
+      } else {
+        ports[p].resp_valid = 0;
+      }
+    }
+    int done = instance.cycle(ports.data());
+    for (unsigned p = 0; p < numPorts; ++p) {
+      if (!ports[p].req_fire)
+        continue;
+      progress = true;
+      const uint64_t address = ports[p].req_addr;
+      const unsigned bytes = kernel.ports[p].bytes;
+      if (address >= memory.size || bytes > memory.size - address)
+        return fail(llvm::formatv("{0} accessed device address {1:x} outside device memory",
+                                  describePort(kernel, p), address));
+      uint64_t data = 0;
+      if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load) {
+        std::memcpy(&data, memory.base + address, bytes);
+      } else {
+        data = ports[p].req_wdata;
+        std::memcpy(memory.base + address, &data, bytes);
+        data = 0;
+      }
+      uint64_t at = std::max(cycle + latency, lastResponseAt[p] + 1);
+      lastResponseAt[p] = at;
+      queues[p].push_back({at, data});
+    }
+    ++cycle;
+    if (done)
+      return cycle;
+    if (progress)
+      lastProgress = cycle;
+    else if (cycle - lastProgress >= watchdogCycles)
+      return fail(llvm::formatv("kernel '{0}' made no progress for {1} cycles",
+                                kernel.kernelName, watchdogCycles));
+  }
+}
+
+} // namespace loom::sim

@@ -1,0 +1,448 @@
+//===- ModelBuilder.cpp - Verilate and compile a program's model -----------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Steps, all in one temporary directory: write program.v; run verilator --cc once per kernel
+// (k<i>/Vk<i>*.cpp); write per kernel one translation unit that includes every Verilated .cpp plus
+// that kernel's shim (one compiler process per kernel, as Verilator's own makefile does for small
+// designs: parsing verilated.h dominates); write the dispatch shim; compile up to jobs_ at once; link
+// with -shared. The model's symbols are hidden except the ABI functions.
+//===----------------------------------------------------------------------===//
+#include "loom/sim/ModelBuilder.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace loom::sim {
+namespace {
+
+struct EmbeddedFile {
+  const char *name;
+  const char *contents;
+};
+const EmbeddedFile EmbeddedAbi[] = {
+#include "EmbeddedModelABI.inc"
+};
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// A tool given as an absolute path is used as is; a bare name is looked up on PATH. An environment
+/// variable overrides the path baked in at configure time (relocated installs, other compilers).
+llvm::Expected<std::string> findTool(const char *envName, llvm::StringRef baked,
+                                     llvm::StringRef what) {
+  std::string path = baked.str();
+  if (auto env = llvm::sys::Process::GetEnv(envName))
+    path = *env;
+  if (!llvm::sys::path::is_absolute(path)) {
+    auto found = llvm::sys::findProgramByName(path);
+    if (!found)
+      return error(llvm::formatv("cannot find the {0} '{1}' on PATH (set {2} to its path)", what,
+                                 path, envName));
+    path = *found;
+  }
+  if (!llvm::sys::fs::can_execute(path))
+    return error(llvm::formatv("the {0} '{1}' is missing or not executable (set {2} to its path)",
+                               what, path, envName));
+  return path;
+}
+
+llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return error(llvm::formatv("cannot write {0}: {1}", path, ec.message()));
+  out << contents;
+  out.close();
+  if (out.has_error())
+    return error(llvm::formatv("cannot write {0}: {1}", path, out.error().message()));
+  return llvm::Error::success();
+}
+
+std::string readFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+std::string quoteForLog(llvm::ArrayRef<std::string> argv) {
+  std::string line;
+  for (const auto &arg : argv) {
+    if (!line.empty())
+      line += ' ';
+    line += arg;
+  }
+  return line;
+}
+
+/// A C string literal for `text` (kernel names are identifiers, but nothing relies on that).
+std::string cString(llvm::StringRef text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += llvm::formatv("\\{0:o3}", static_cast<unsigned>(static_cast<unsigned char>(c))).str();
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// One external command whose stdout and stderr go to a file, appended to the log when it ends.
+struct Job {
+  std::vector<std::string> argv;
+  std::string outputPath;
+  std::string what; ///< For the error message: "verilator (kernel 'add')", "c++ (k0.cpp)".
+  llvm::sys::ProcessInfo process;
+};
+
+class Runner {
+public:
+  Runner(std::string &log, unsigned jobs) : log_(log), jobs_(jobs) {}
+
+  /// Runs every job, at most jobs_ at once; the first failure is the error (after all finished, so
+  /// no child outlives the build).
+  llvm::Error runAll(std::vector<Job> jobs) {
+    std::deque<Job *> pending, running;
+    for (auto &job : jobs)
+      pending.push_back(&job);
+    llvm::Error firstError = llvm::Error::success();
+    while (!pending.empty() || !running.empty()) {
+      while (!pending.empty() && running.size() < jobs_) {
+        Job *job = pending.front();
+        pending.pop_front();
+        if (llvm::Error err = startJob(*job)) {
+          if (!firstError)
+            firstError = std::move(err);
+          else
+            llvm::consumeError(std::move(err));
+          pending.clear();
+          continue;
+        }
+        running.push_back(job);
+      }
+      if (running.empty())
+        break;
+      Job *job = running.front();
+      running.pop_front();
+      if (llvm::Error err = finishJob(*job)) {
+        pending.clear(); // let the running ones end, start nothing new
+        if (!firstError)
+          firstError = std::move(err);
+        else
+          llvm::consumeError(std::move(err));
+      }
+    }
+    return firstError;
+  }
+
+private:
+  llvm::Error startJob(Job &job) {
+    std::vector<llvm::StringRef> args(job.argv.begin(), job.argv.end());
+    llvm::Optional<llvm::StringRef> redirects[] = {llvm::StringRef(""),
+                                                   llvm::StringRef(job.outputPath),
+                                                   llvm::StringRef(job.outputPath)};
+    log_ += "$ " + quoteForLog(job.argv) + "\n";
+    std::string message;
+    bool failed = false;
+    job.process = llvm::sys::ExecuteNoWait(job.argv[0], args, llvm::None, redirects, 0, &message,
+                                           &failed);
+    if (failed || job.process.Pid == llvm::sys::ProcessInfo::InvalidPid)
+      return error(llvm::formatv("cannot run {0}: {1}", job.what, message));
+    return llvm::Error::success();
+  }
+
+  llvm::Error finishJob(Job &job) {
+    std::string message;
+    llvm::sys::ProcessInfo result =
+        llvm::sys::Wait(job.process, 0, /*WaitUntilTerminates=*/true, &message);
+    std::string output = readFile(job.outputPath);
+    log_ += output;
+    if (result.ReturnCode != 0) {
+      std::string reason = result.ReturnCode < 0 ? " (" + message + ")" : "";
+      return error(llvm::formatv("{0} failed with exit code {1}{2}:\n{3}", job.what,
+                                 result.ReturnCode, reason, output));
+    }
+    return llvm::Error::success();
+  }
+
+  std::string &log_;
+  unsigned jobs_;
+};
+
+/// Removes the temporary directory unless asked to keep it.
+struct TempDir {
+  llvm::SmallString<128> path;
+  bool keep = false;
+  ~TempDir() {
+    if (!path.empty() && !keep)
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+
+} // namespace
+
+std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, unsigned index) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::string cls = llvm::formatv("Vk{0}", index).str();
+  os << "// Generated by loom::sim::ModelBuilder for kernel '" << kernel.kernelName << "' (module "
+     << kernel.topModule << ").\n";
+  os << "#include \"" << cls << ".h\"\n#include \"verilated.h\"\n#include \"ModelABI.h\"\n\n";
+  os << "namespace {\nstruct Instance" << index << " {\n"
+     << "  VerilatedContext context;\n"
+     << "  " << cls << " top{&context, \"k" << index << "\"};\n};\n}\n\n";
+
+  // Inputs that must be defined before the first evaluation.
+  std::string idle;
+  for (unsigned p = 0; p < kernel.ports.size(); ++p) {
+    idle += llvm::formatv("  t.m{0}_req_ready = 0;\n  t.m{0}_resp_valid = 0;\n", p).str();
+    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load)
+      idle += llvm::formatv("  t.m{0}_resp_rdata = 0;\n", p).str();
+  }
+
+  os << "void *loom_k" << index << "_create() {\n"
+     << "  auto *m = new Instance" << index << ";\n  auto &t = m->top;\n"
+     << "  t.clk = 0;\n  t.rst = 1;\n  t.start = 0;\n" << idle;
+  for (unsigned a = 0; a < kernel.numArgs; ++a)
+    os << "  t.arg_" << a << " = 0;\n";
+  for (unsigned d = 0; d < 3; ++d)
+    os << "  t.global_offset_" << d << " = 0;\n  t.global_size_" << d << " = 1;\n";
+  // Synchronous reset: a few edges with rst high put every register in its reset state.
+  os << "  for (int i = 0; i < 4; ++i) {\n    t.clk = 0;\n    t.eval();\n    t.clk = 1;\n"
+     << "    t.eval();\n  }\n  t.rst = 0;\n  t.clk = 0;\n  t.eval();\n  return m;\n}\n\n";
+
+  os << "void loom_k" << index << "_destroy(void *model) {\n"
+     << "  auto *m = static_cast<Instance" << index << " *>(model);\n  m->top.final();\n"
+     << "  delete m;\n}\n\n";
+
+  os << "void loom_k" << index
+     << "_start(void *model, const uint64_t *args, const uint64_t offset[3], const uint64_t "
+        "size[3]) {\n"
+     << "  auto &t = static_cast<Instance" << index << " *>(model)->top;\n";
+  for (unsigned a = 0; a < kernel.numArgs; ++a)
+    os << "  t.arg_" << a << " = args[" << a << "];\n";
+  for (unsigned d = 0; d < 3; ++d)
+    os << "  t.global_offset_" << d << " = offset[" << d << "];\n  t.global_size_" << d
+       << " = size[" << d << "];\n";
+  // start is sampled at the next cycle's edge, then lowered: a one-cycle pulse.
+  os << "  t.start = 1;\n}\n\n";
+
+  os << "int loom_k" << index << "_cycle(void *model, LoomPort *ports) {\n"
+     << "  auto &t = static_cast<Instance" << index << " *>(model)->top;\n";
+  for (unsigned p = 0; p < kernel.ports.size(); ++p) {
+    os << llvm::formatv("  t.m{0}_req_ready = ports[{0}].req_ready;\n"
+                        "  t.m{0}_resp_valid = ports[{0}].resp_valid;\n",
+                        p);
+    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load)
+      os << llvm::formatv("  t.m{0}_resp_rdata = ports[{0}].resp_rdata;\n", p);
+  }
+  // Settle the combinational logic with the new inputs (clock low), sample the handshakes, then the
+  // rising edge.
+  os << "  t.clk = 0;\n  t.eval();\n";
+  for (unsigned p = 0; p < kernel.ports.size(); ++p) {
+    os << llvm::formatv("  ports[{0}].req_fire = (t.m{0}_req_valid && ports[{0}].req_ready) ? 1 : 0;\n"
+                        "  ports[{0}].req_addr = t.m{0}_req_addr;\n",
+                        p);
+    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Store)
+      os << llvm::formatv("  ports[{0}].req_wdata = t.m{0}_req_wdata;\n", p);
+  }
+  os << "  t.clk = 1;\n  t.eval();\n  t.start = 0;\n  return t.done ? 1 : 0;\n}\n";
+  os.flush();
+  return s;
+}
+
+std::string ModelBuilder::generateDispatchShim(llvm::ArrayRef<hls::HardwareKernel> kernels) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "// Generated by loom::sim::ModelBuilder: the exported ModelABI.h functions.\n"
+     << "#include \"ModelABI.h\"\n#include <new>\n\n";
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    os << "void *loom_k" << i << "_create();\nvoid loom_k" << i << "_destroy(void *);\n"
+       << "void loom_k" << i
+       << "_start(void *, const uint64_t *, const uint64_t[3], const uint64_t[3]);\n"
+       << "int loom_k" << i << "_cycle(void *, LoomPort *);\n";
+  os << "\nnamespace {\nstruct KernelEntry {\n  const char *name;\n  void *(*create)();\n"
+     << "  void (*destroy)(void *);\n"
+     << "  void (*start)(void *, const uint64_t *, const uint64_t[3], const uint64_t[3]);\n"
+     << "  int (*cycle)(void *, LoomPort *);\n};\n"
+     << "// A model handle remembers its kernel's entry, so destroy/start/cycle need no index.\n"
+     << "struct Handle {\n  const KernelEntry *entry;\n  void *instance;\n};\n"
+     << "const KernelEntry Kernels[] = {\n";
+  for (unsigned i = 0; i < kernels.size(); ++i)
+    os << "  {" << cString(kernels[i].kernelName) << ", loom_k" << i << "_create, loom_k" << i
+       << "_destroy, loom_k" << i << "_start, loom_k" << i << "_cycle},\n";
+  if (kernels.empty())
+    os << "  {nullptr, nullptr, nullptr, nullptr, nullptr},\n";
+  os << "};\nconst uint32_t KernelCount = " << kernels.size() << ";\n}\n\n";
+  os << R"(#define LOOM_EXPORT extern "C" __attribute__((visibility("default")))
+LOOM_EXPORT uint32_t loom_model_abi_version(void) { return LOOM_MODEL_ABI_VERSION; }
+LOOM_EXPORT uint32_t loom_model_kernel_count(void) { return KernelCount; }
+LOOM_EXPORT const char *loom_model_kernel_name(uint32_t kernel) {
+  return kernel < KernelCount ? Kernels[kernel].name : nullptr;
+}
+LOOM_EXPORT void *loom_model_create(uint32_t kernel) {
+  if (kernel >= KernelCount)
+    return nullptr;
+  auto *handle = new (std::nothrow) Handle{&Kernels[kernel], nullptr};
+  if (handle)
+    handle->instance = Kernels[kernel].create();
+  return handle;
+}
+LOOM_EXPORT void loom_model_destroy(void *model) {
+  if (!model)
+    return;
+  auto *handle = static_cast<Handle *>(model);
+  handle->entry->destroy(handle->instance);
+  delete handle;
+}
+LOOM_EXPORT void loom_model_start(void *model, const uint64_t *args, const uint64_t offset[3],
+                                  const uint64_t size[3]) {
+  auto *handle = static_cast<Handle *>(model);
+  handle->entry->start(handle->instance, args, offset, size);
+}
+LOOM_EXPORT int loom_model_cycle(void *model, LoomPort *ports) {
+  auto *handle = static_cast<Handle *>(model);
+  return handle->entry->cycle(handle->instance, ports);
+}
+)";
+  os.flush();
+  return s;
+}
+
+llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
+                                                llvm::ArrayRef<hls::HardwareKernel> kernels) {
+  log_.clear();
+  auto verilator = findTool("LOOM_VERILATOR", LOOM_VERILATOR_EXECUTABLE, "Verilator executable");
+  if (!verilator)
+    return verilator.takeError();
+  auto cxx = findTool("LOOM_HOST_CXX", LOOM_HOST_CXX, "host C++ compiler");
+  if (!cxx)
+    return cxx.takeError();
+  std::string includeDir = LOOM_VERILATOR_INCLUDE_DIR;
+  if (auto root = llvm::sys::Process::GetEnv("VERILATOR_ROOT"))
+    includeDir = *root + "/include";
+
+  TempDir dir;
+  dir.keep = keep_;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("loom-model", dir.path))
+    return error(llvm::formatv("cannot create a temporary directory: {0}", ec.message()));
+  if (keep_)
+    log_ += "model build directory: " + dir.path.str().str() + "\n";
+  auto at = [&](const llvm::Twine &name) {
+    llvm::SmallString<128> p(dir.path);
+    llvm::sys::path::append(p, name);
+    return p.str().str();
+  };
+
+  if (auto err = writeFile(at("program.v"), verilog))
+    return std::move(err);
+  if (auto err = writeFile(at("ModelABI.h"), EmbeddedAbi[0].contents))
+    return std::move(err);
+
+  Runner runner(log_, jobs_);
+
+  // Verilator is quick next to the C++ compiler; one kernel at a time keeps the log readable.
+  if (progress_)
+    progress_("verilating");
+  for (unsigned i = 0; i < kernels.size(); ++i) {
+    Job job;
+    job.argv = {*verilator, "--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+                "--noassert", "-Wno-fatal", "--top-module", kernels[i].topModule,
+                "--prefix", llvm::formatv("Vk{0}", i).str(), "--Mdir", at(llvm::formatv("k{0}", i)),
+                at("program.v")};
+    job.outputPath = at(llvm::formatv("verilator-k{0}.log", i));
+    job.what = llvm::formatv("verilator (kernel '{0}', module '{1}')", kernels[i].kernelName,
+                             kernels[i].topModule)
+                   .str();
+    std::vector<Job> one;
+    one.push_back(std::move(job));
+    if (auto err = runner.runAll(std::move(one)))
+      return std::move(err);
+  }
+
+  std::vector<std::string> common = {
+      *cxx, "-std=gnu++17", "-O2", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
+      "-fno-gnu-unique",
+      "-faligned-new", "-fcf-protection=none", "-w", "-I" + dir.path.str().str(),
+      "-I" + includeDir, "-I" + includeDir + "/vltstd", "-DVM_COVERAGE=0", "-DVM_SC=0",
+      "-DVM_TRACE=0", "-DVM_TRACE_FST=0", "-DVM_TRACE_VCD=0", "-c"};
+  std::vector<Job> compiles;
+  std::vector<std::string> objects;
+  for (unsigned i = 0; i < kernels.size(); ++i) {
+    std::string mdir = at(llvm::formatv("k{0}", i));
+    std::string tu;
+    std::error_code ec;
+    std::vector<std::string> sources;
+    for (llvm::sys::fs::directory_iterator it(mdir, ec), end; it != end && !ec; it.increment(ec))
+      if (llvm::StringRef(it->path()).endswith(".cpp"))
+        sources.push_back(it->path());
+    if (ec)
+      return error(llvm::formatv("cannot list {0}: {1}", mdir, ec.message()));
+    std::sort(sources.begin(), sources.end());
+    for (const auto &source : sources)
+      tu += "#include \"" + source + "\"\n";
+    tu += generateKernelShim(kernels[i], i);
+    std::string tuPath = at(llvm::formatv("kernel{0}.cpp", i));
+    if (auto err = writeFile(tuPath, tu))
+      return std::move(err);
+    Job job;
+    job.argv = common;
+    job.argv.push_back("-I" + mdir);
+    job.argv.push_back(tuPath);
+    job.argv.push_back("-o");
+    job.argv.push_back(at(llvm::formatv("kernel{0}.o", i)));
+    objects.push_back(job.argv.back());
+    job.outputPath = at(llvm::formatv("cxx-k{0}.log", i));
+    job.what = llvm::formatv("the C++ compiler (kernel '{0}')", kernels[i].kernelName).str();
+    compiles.push_back(std::move(job));
+  }
+  {
+    if (auto err = writeFile(at("dispatch.cpp"), generateDispatchShim(kernels)))
+      return std::move(err);
+    Job job;
+    job.argv = common;
+    job.argv.push_back(at("dispatch.cpp"));
+    job.argv.push_back("-o");
+    job.argv.push_back(at("dispatch.o"));
+    objects.push_back(job.argv.back());
+    job.outputPath = at("cxx-dispatch.log");
+    job.what = "the C++ compiler (model dispatch shim)";
+    compiles.push_back(std::move(job));
+  }
+  if (progress_)
+    progress_("compiling");
+  if (auto err = runner.runAll(std::move(compiles)))
+    return std::move(err);
+
+  if (progress_)
+    progress_("linking");
+  std::string modelPath = at("model.so");
+  Job link;
+  link.argv = {*cxx, "-shared", "-fPIC", "-o", modelPath};
+  link.argv.insert(link.argv.end(), objects.begin(), objects.end());
+  link.outputPath = at("link.log");
+  link.what = "the linker (model .so)";
+  std::vector<Job> one;
+  one.push_back(std::move(link));
+  if (auto err = runner.runAll(std::move(one)))
+    return std::move(err);
+
+  auto buffer = llvm::MemoryBuffer::getFile(modelPath, false, false);
+  if (!buffer)
+    return error(llvm::formatv("cannot read the built model {0}: {1}", modelPath,
+                               buffer.getError().message()));
+  return (*buffer)->getBuffer().str();
+}
+
+} // namespace loom::sim

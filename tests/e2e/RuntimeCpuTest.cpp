@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// End-to-end tests of the CPU device through the ICD loader: platform and device queries, vector_add
+// of 1M floats from source against the host result, profiling, 2D/offset launches, binaries,
+// user events and callbacks.
+#include "E2ESupport.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+using namespace e2e;
+
+TEST_CASE("the Loom platform and its devices answer every query", "[e2e][runtime]") {
+  cl_platform_id platform = loomPlatform();
+  CHECK(platformString(platform, CL_PLATFORM_VERSION) == "OpenCL 1.2 Loom 0.1.0");
+  CHECK(platformString(platform, CL_PLATFORM_PROFILE) == "FULL_PROFILE");
+  CHECK(platformString(platform, CL_PLATFORM_EXTENSIONS) == "cl_khr_icd");
+  CHECK(platformString(platform, 0x0920 /* CL_PLATFORM_ICD_SUFFIX_KHR */) == "Loom");
+
+  cl_uint count = 0;
+  REQUIRE(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) == CL_SUCCESS);
+  REQUIRE(count >= 1);
+  std::vector<cl_device_id> devices(count);
+  REQUIRE(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr) == CL_SUCCESS);
+  cl_device_id first = nullptr;
+  cl_uint defaults = 0;
+  REQUIRE(clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &first, &defaults) == CL_SUCCESS);
+  CHECK(defaults == 1);
+  CHECK(first == devices[0]);
+  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &first, nullptr) == CL_DEVICE_NOT_FOUND);
+
+  cl_device_id cpu = cpuDevice();
+  CHECK(deviceString(cpu, CL_DEVICE_NAME).rfind("Loom CPU (", 0) == 0);
+  cl_device_fp_config fp = 0;
+  REQUIRE(clGetDeviceInfo(cpu, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
+  CHECK((fp & CL_FP_DENORM) != 0);
+  cl_bool images = CL_TRUE;
+  REQUIRE(clGetDeviceInfo(cpu, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr) == CL_SUCCESS);
+  CHECK(images == CL_FALSE);
+
+  const cl_device_info queries[] = {
+      CL_DEVICE_TYPE, CL_DEVICE_VENDOR_ID, CL_DEVICE_MAX_COMPUTE_UNITS, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+      CL_DEVICE_MAX_WORK_ITEM_SIZES, CL_DEVICE_MAX_WORK_GROUP_SIZE, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+      CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, CL_DEVICE_MAX_CLOCK_FREQUENCY, CL_DEVICE_ADDRESS_BITS,
+      CL_DEVICE_MAX_MEM_ALLOC_SIZE, CL_DEVICE_GLOBAL_MEM_SIZE, CL_DEVICE_LOCAL_MEM_SIZE,
+      CL_DEVICE_LOCAL_MEM_TYPE, CL_DEVICE_QUEUE_PROPERTIES, CL_DEVICE_PROFILING_TIMER_RESOLUTION,
+      CL_DEVICE_DOUBLE_FP_CONFIG, CL_DEVICE_MEM_BASE_ADDR_ALIGN, CL_DEVICE_PLATFORM, CL_DEVICE_VERSION,
+      CL_DEVICE_OPENCL_C_VERSION, CL_DEVICE_EXTENSIONS, CL_DEVICE_COMPILER_AVAILABLE,
+      CL_DEVICE_PARTITION_PROPERTIES, CL_DEVICE_PARTITION_TYPE, CL_DEVICE_REFERENCE_COUNT,
+      CL_DEVICE_BUILT_IN_KERNELS, CL_DEVICE_PRINTF_BUFFER_SIZE, CL_DEVICE_HOST_UNIFIED_MEMORY};
+  for (cl_device_id device : devices)
+    for (cl_device_info query : queries) {
+      size_t size = 0;
+      INFO("device query 0x" << std::hex << query);
+      CHECK(clGetDeviceInfo(device, query, 0, nullptr, &size) == CL_SUCCESS);
+    }
+  CHECK(clGetDeviceInfo(cpu, 0x7fff, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+}
+
+TEST_CASE("vector_add of 1M floats on the CPU device matches the host", "[e2e][runtime]") {
+  CpuSetup cl(CL_QUEUE_PROFILING_ENABLE);
+  cl_program program = cl.build(VectorAdd);
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "vector_add", &err);
+  REQUIRE(err == CL_SUCCESS);
+
+  const size_t n = 1 << 20;
+  std::vector<float> a(n), b(n), c(n, -1.0f);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = float(i) * 0.5f;
+    b[i] = std::sin(float(i));
+  }
+  const size_t bytes = n * sizeof(float);
+  cl_mem da = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, a.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem db = clCreateBuffer(cl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem dc = clCreateBuffer(cl.context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, db, CL_FALSE, 0, bytes, b.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof(cl_mem), &da) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof(cl_mem), &db) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 2, sizeof(cl_mem), &dc) == CL_SUCCESS);
+
+  cl_ulong best = ~cl_ulong(0);
+  for (int run = 0; run < 5; ++run) {
+    cl_event done = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &done) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
+    cl_ulong start = 0, end = 0;
+    REQUIRE(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS);
+    CHECK(end > start);
+    if (run > 0)
+      best = std::min(best, end - start);
+    REQUIRE(clReleaseEvent(done) == CL_SUCCESS);
+  }
+  REQUIRE(clEnqueueReadBuffer(cl.queue, dc, CL_TRUE, 0, bytes, c.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i)
+    wrong += c[i] != a[i] + b[i];
+  CHECK(wrong == 0);
+  std::printf("vector_add 1M floats on the CPU device: %.3f ms, %.2f GB/s\n", best / 1e6,
+              3.0 * bytes / double(best));
+
+  clReleaseMemObject(da);
+  clReleaseMemObject(db);
+  clReleaseMemObject(dc);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("profiling timestamps are ordered and only available when enabled", "[e2e][runtime]") {
+  cl_int err = CL_SUCCESS;
+  SECTION("without CL_QUEUE_PROFILING_ENABLE") {
+    CpuSetup cl;
+    cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 64, nullptr, &err);
+    cl_event event = nullptr;
+    const int pattern = 7;
+    REQUIRE(clEnqueueFillBuffer(cl.queue, buffer, &pattern, sizeof pattern, 0, 64, 0, nullptr, &event) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
+    cl_ulong stamp = 0;
+    CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof stamp, &stamp, nullptr) ==
+          CL_PROFILING_INFO_NOT_AVAILABLE);
+    clReleaseEvent(event);
+    clReleaseMemObject(buffer);
+  }
+  SECTION("with CL_QUEUE_PROFILING_ENABLE") {
+    CpuSetup cl(CL_QUEUE_PROFILING_ENABLE);
+    cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 1 << 20, nullptr, &err);
+    cl_event event = nullptr;
+    const int pattern = 7;
+    REQUIRE(clEnqueueFillBuffer(cl.queue, buffer, &pattern, sizeof pattern, 0, 1 << 20, 0, nullptr, &event) == CL_SUCCESS);
+    REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+    cl_ulong stamps[4] = {};
+    const cl_profiling_info names[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                        CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+    for (int i = 0; i < 4; ++i)
+      REQUIRE(clGetEventProfilingInfo(event, names[i], sizeof(cl_ulong), &stamps[i], nullptr) == CL_SUCCESS);
+    CHECK(stamps[0] <= stamps[1]);
+    CHECK(stamps[1] <= stamps[2]);
+    CHECK(stamps[2] <= stamps[3]);
+    cl_int status = 0;
+    REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    CHECK(status == CL_COMPLETE);
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_FILL_BUFFER);
+    std::vector<int> back(1 << 18);
+    REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, 1 << 20, back.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(back.front() == 7);
+    CHECK(back.back() == 7);
+    clReleaseEvent(event);
+    clReleaseMemObject(buffer);
+  }
+}
+
+TEST_CASE("2D launches with offsets, local sizes, scalars and __local arguments", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void fill(__global int *out, int width, int bias, __local int *scratch) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  scratch[get_local_id(0)] = (int)(get_group_id(0) * 1000 + get_local_size(0));
+  out[y * width + x] = (int)(y * 100 + x) + bias + scratch[get_local_id(0)] * 0 + (int)get_work_dim() * 0;
+}
+)");
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "fill", &err);
+  REQUIRE(err == CL_SUCCESS);
+  const int width = 16, height = 12;
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, width * height * sizeof(int), nullptr, &err);
+  const int minusOne = -1;
+  REQUIRE(clEnqueueFillBuffer(cl.queue, out, &minusOne, sizeof(int), 0, width * height * sizeof(int), 0, nullptr, nullptr) == CL_SUCCESS);
+  const int bias = 5;
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof(cl_mem), &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof(int), &width) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 2, sizeof(int), &bias) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 3, 64 * sizeof(int), nullptr) == CL_SUCCESS);
+  const size_t offset[2] = {4, 2}, global[2] = {8, 6}, local[2] = {4, 3};
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 2, offset, global, local, 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<int> result(width * height);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, result.size() * sizeof(int), result.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      bool inside = x >= 4 && x < 12 && y >= 2 && y < 8;
+      INFO("x=" << x << " y=" << y);
+      CHECK(result[y * width + x] == (inside ? y * 100 + x + bias : -1));
+    }
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("a program binary from the CPU device loads and runs again", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_program built = cl.build(VectorAdd);
+  size_t size = 0;
+  REQUIRE(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
+  REQUIRE(size > 0);
+  std::vector<unsigned char> binary(size);
+  unsigned char *pointer = binary.data();
+  REQUIRE(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr) == CL_SUCCESS);
+  CHECK(std::memcmp(binary.data(), "\x7f" "ELF", 4) == 0);
+
+  const unsigned char *bytes = binary.data();
+  cl_int status = -1, err = CL_SUCCESS;
+  cl_program loaded = clCreateProgramWithBinary(cl.context, 1, &cl.device, &size, &bytes, &status, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(status == CL_SUCCESS);
+  REQUIRE(clBuildProgram(loaded, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+  size_t kernels = 0;
+  REQUIRE(clGetProgramInfo(loaded, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, nullptr) == CL_SUCCESS);
+  CHECK(kernels == 1);
+  char names[64] = {};
+  REQUIRE(clGetProgramInfo(loaded, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, nullptr) == CL_SUCCESS);
+  CHECK(std::string(names) == "vector_add");
+
+  cl_kernel kernel = clCreateKernel(loaded, "vector_add", &err);
+  REQUIRE(err == CL_SUCCESS);
+  float a[4] = {1, 2, 3, 4}, b[4] = {10, 20, 30, 40}, c[4] = {};
+  cl_mem da = clCreateBuffer(cl.context, CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+  cl_mem db = clCreateBuffer(cl.context, CL_MEM_USE_HOST_PTR, sizeof b, b, &err);
+  cl_mem dc = clCreateBuffer(cl.context, CL_MEM_ALLOC_HOST_PTR, sizeof c, nullptr, &err);
+  clSetKernelArg(kernel, 0, sizeof(cl_mem), &da);
+  clSetKernelArg(kernel, 1, sizeof(cl_mem), &db);
+  clSetKernelArg(kernel, 2, sizeof(cl_mem), &dc);
+  REQUIRE(clEnqueueTask(cl.queue, kernel, 0, nullptr, nullptr) == CL_SUCCESS);
+  const size_t rest = 3, offset = 1;
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, &offset, &rest, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  auto *mapped = static_cast<float *>(clEnqueueMapBuffer(cl.queue, dc, CL_TRUE, CL_MAP_READ, 0, sizeof c, 0, nullptr, nullptr, &err));
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(mapped[0] == 11);
+  CHECK(mapped[3] == 44);
+  cl_uint maps = 0;
+  REQUIRE(clGetMemObjectInfo(dc, CL_MEM_MAP_COUNT, sizeof maps, &maps, nullptr) == CL_SUCCESS);
+  CHECK(maps == 1);
+  REQUIRE(clEnqueueUnmapMemObject(cl.queue, dc, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(clEnqueueUnmapMemObject(cl.queue, dc, mapped, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  REQUIRE(clEnqueueCopyBuffer(cl.queue, dc, da, 0, 0, sizeof c, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, da, CL_TRUE, 0, sizeof c, c, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(c[2] == 33);
+  clReleaseMemObject(da);
+  clReleaseMemObject(db);
+  clReleaseMemObject(dc);
+  clReleaseKernel(kernel);
+  clReleaseProgram(loaded);
+  clReleaseProgram(built);
+}
+
+namespace {
+void CL_CALLBACK countCallback(cl_event, cl_int status, void *data) {
+  if (status == CL_COMPLETE)
+    ++*static_cast<int *>(data);
+}
+} // namespace
+
+TEST_CASE("user events gate commands, callbacks run, markers and barriers order", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(cl.context, &err);
+  REQUIRE(err == CL_SUCCESS);
+  int value = 0;
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, sizeof value, nullptr, &err);
+  const int one = 1;
+  cl_event write = nullptr, marker = nullptr;
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, buffer, CL_FALSE, 0, sizeof one, &one, 1, &gate, &write) == CL_SUCCESS);
+  REQUIRE(clEnqueueMarkerWithWaitList(cl.queue, 0, nullptr, &marker) == CL_SUCCESS);
+  REQUIRE(clEnqueueBarrierWithWaitList(cl.queue, 0, nullptr, nullptr) == CL_SUCCESS);
+  int completions = 0;
+  REQUIRE(clSetEventCallback(marker, CL_COMPLETE, countCallback, &completions) == CL_SUCCESS);
+  cl_int status = 0;
+  REQUIRE(clGetEventInfo(write, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  CHECK(status > CL_COMPLETE); // Still waiting for the gate.
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  CHECK(clSetUserEventStatus(gate, CL_COMPLETE) == CL_INVALID_OPERATION);
+  REQUIRE(clWaitForEvents(1, &marker) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(value == 1);
+  CHECK(completions == 1);
+  cl_command_queue queueOfUser = reinterpret_cast<cl_command_queue>(1);
+  REQUIRE(clGetEventInfo(gate, CL_EVENT_COMMAND_QUEUE, sizeof queueOfUser, &queueOfUser, nullptr) == CL_SUCCESS);
+  CHECK(queueOfUser == nullptr);
+  clReleaseEvent(write);
+  clReleaseEvent(marker);
+  clReleaseEvent(gate);
+  clReleaseMemObject(buffer);
+}

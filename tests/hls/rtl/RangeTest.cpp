@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+// Verilated tests of loom_workitems (NDRange enumeration) and loom_completion (token counting).
+
+#include "RtlTestSupport.h"
+
+#include "Vcompletion.h"
+#include "Vworkitems.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <vector>
+
+using loomrtl::Rng;
+using loomrtl::Sim;
+
+namespace {
+
+using Gid = std::array<uint64_t, 3>;
+
+// Inputs start random in the models: keep start low through reset.
+template <class M> void quiet(M &m) {
+  m.start = 0;
+  m.size0 = m.size1 = m.size2 = 0;
+}
+
+std::vector<Gid> expectedRange(const Gid &offset, const Gid &size) {
+  std::vector<Gid> out;
+  for (uint64_t z = 0; z < size[2]; ++z)
+    for (uint64_t y = 0; y < size[1]; ++y)
+      for (uint64_t x = 0; x < size[0]; ++x)
+        out.push_back({offset[0] + x, offset[1] + y, offset[2] + z});
+  return out;
+}
+
+void startItems(Sim<Vworkitems> &sim, const Gid &offset, const Gid &size) {
+  sim->start = 1;
+  sim->offset0 = offset[0];
+  sim->offset1 = offset[1];
+  sim->offset2 = offset[2];
+  sim->size0 = size[0];
+  sim->size1 = size[1];
+  sim->size2 = size[2];
+}
+
+/// Runs one range with out_ready at probability pReady and returns what was emitted, plus the
+/// number of cycles from the start pulse to the last item.
+std::vector<Gid> runItems(Sim<Vworkitems> &sim, Rng &rng, const Gid &offset, const Gid &size, double pReady,
+                          uint64_t *cycles = nullptr) {
+  startItems(sim, offset, size);
+  sim->out_ready = 0;
+  sim.eval();
+  sim.tick();
+  sim->start = 0;
+  // The inputs are latched: scribbling on them afterwards changes nothing.
+  startItems(sim, {1, 2, 3}, {4, 5, 6});
+  sim->start = 0;
+  std::vector<Gid> out;
+  uint64_t last = 0;
+  for (uint64_t cycle = 1, idle = 0; idle < 20; ++cycle) {
+    sim->out_ready = rng.coin(pReady);
+    sim.eval();
+    if (sim->out_valid && sim->out_ready) {
+      out.push_back({sim->gid0, sim->gid1, sim->gid2});
+      last = cycle;
+    }
+    idle = sim->out_valid ? 0 : idle + 1;
+    sim.tick();
+  }
+  if (cycles)
+    *cycles = last;
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("loom_workitems enumerates dimension 0 fastest with offsets", "[rtl][workitems]") {
+  Sim<Vworkitems> sim(1, quiet<Vworkitems>);
+  Rng rng(1);
+  sim.eval();
+  CHECK_FALSE(sim->out_valid); // idle after reset
+  for (double pReady : {1.0, 0.6, 0.2}) {
+    const Gid offset = {10, 20, 30}, size = {3, 4, 2};
+    CHECK(runItems(sim, rng, offset, size, pReady) == expectedRange(offset, size));
+  }
+  const Gid one = {7, 8, 9}, unit = {1, 1, 1};
+  CHECK(runItems(sim, rng, one, unit, 0.5) == expectedRange(one, unit));
+  const Gid tall = {0, 0, 0}, tallSize = {1, 1, 5};
+  CHECK(runItems(sim, rng, tall, tallSize, 0.5) == expectedRange(tall, tallSize));
+}
+
+TEST_CASE("loom_workitems emits one item per cycle without back-pressure", "[rtl][workitems]") {
+  Sim<Vworkitems> sim(2, quiet<Vworkitems>);
+  Rng rng(2);
+  uint64_t cycles = 0;
+  const Gid offset = {0, 5, 0}, size = {17, 3, 4};
+  CHECK(runItems(sim, rng, offset, size, 1.0, &cycles) == expectedRange(offset, size));
+  CHECK(cycles == 17 * 3 * 4); // first item in the cycle after start, then back to back
+}
+
+TEST_CASE("loom_workitems emits nothing when any size is zero", "[rtl][workitems]") {
+  Sim<Vworkitems> sim(3, quiet<Vworkitems>);
+  Rng rng(3);
+  for (Gid size : {Gid{0, 4, 4}, Gid{4, 0, 4}, Gid{4, 4, 0}, Gid{0, 0, 0}})
+    CHECK(runItems(sim, rng, {1, 1, 1}, size, 1.0).empty());
+  // And works normally afterwards.
+  const Gid size = {2, 2, 2};
+  CHECK(runItems(sim, rng, {0, 0, 0}, size, 1.0) == expectedRange({0, 0, 0}, size));
+}
+
+TEST_CASE("loom_workitems gids wrap modulo 2^64", "[rtl][workitems]") {
+  Sim<Vworkitems> sim(4, quiet<Vworkitems>);
+  Rng rng(4);
+  const Gid offset = {~0ull - 1, ~0ull, 3}, size = {4, 2, 1};
+  CHECK(runItems(sim, rng, offset, size, 0.7) == expectedRange(offset, size));
+}
+
+TEST_CASE("loom_workitems restarts on a start while busy", "[rtl][workitems]") {
+  Sim<Vworkitems> sim(5, quiet<Vworkitems>);
+  Rng rng(5);
+  const Gid firstOffset = {100, 0, 0}, firstSize = {50, 2, 1};
+  startItems(sim, firstOffset, firstSize);
+  sim.tick();
+  sim->start = 0;
+  std::vector<Gid> out;
+  for (int i = 0; i < 10; ++i) {
+    sim->out_ready = rng.coin(0.7);
+    sim.eval();
+    if (sim->out_valid && sim->out_ready)
+      out.push_back({sim->gid0, sim->gid1, sim->gid2});
+    sim.tick();
+  }
+  const size_t taken = out.size();
+  REQUIRE(taken > 0);
+  // Restart: an item handshaken in the start cycle still counts as emitted from the old range.
+  const Gid secondOffset = {1000, 2000, 3000}, secondSize = {2, 3, 1};
+  std::vector<Gid> expected = expectedRange(firstOffset, firstSize);
+  startItems(sim, secondOffset, secondSize);
+  sim->out_ready = 1;
+  sim.eval();
+  REQUIRE(sim->out_valid);
+  out.push_back({sim->gid0, sim->gid1, sim->gid2});
+  sim.tick();
+  sim->start = 0;
+  expected.resize(taken + 1);
+  for (const Gid &g : expectedRange(secondOffset, secondSize))
+    expected.push_back(g);
+  for (int i = 0; i < 40; ++i) {
+    sim->out_ready = rng.coin(0.7);
+    sim.eval();
+    if (sim->out_valid && sim->out_ready)
+      out.push_back({sim->gid0, sim->gid1, sim->gid2});
+    sim.tick();
+  }
+  CHECK(out == expected);
+}
+
+namespace {
+
+void startCompletion(Sim<Vcompletion> &sim, uint64_t s0, uint64_t s1, uint64_t s2) {
+  sim->start = 1;
+  sim->size0 = s0;
+  sim->size1 = s1;
+  sim->size2 = s2;
+  sim->in_valid = 1; // a token in the start cycle belongs to no run and is ignored
+  sim.eval();
+  CHECK(sim->in_ready);
+  sim.tick();
+  sim->start = 0;
+  sim->in_valid = 0;
+  sim->size0 = sim->size1 = sim->size2 = 0; // latched: later changes do not matter
+}
+
+/// Feeds `tokens` tokens at random times and returns the cycle (counted in delivered tokens)
+/// at which done rose, or -1 if it never did; done must stay low until then.
+int feedUntilDone(Sim<Vcompletion> &sim, Rng &rng, int tokens) {
+  int delivered = 0;
+  for (int cycle = 0; cycle < tokens * 10 + 20; ++cycle) {
+    sim.eval();
+    if (sim->done)
+      return delivered;
+    sim->in_valid = delivered < tokens && rng.coin(0.6);
+    sim.eval();
+    CHECK(sim->in_ready);
+    if (sim->in_valid)
+      ++delivered;
+    sim.tick();
+    sim->in_valid = 0;
+  }
+  return -1;
+}
+
+} // namespace
+
+TEST_CASE("loom_completion is done (idle) after reset", "[rtl][completion]") {
+  Sim<Vcompletion> sim(1, quiet<Vcompletion>);
+  sim->in_valid = 1; // tokens while idle are ignored
+  for (int i = 0; i < 5; ++i) {
+    sim.eval();
+    CHECK(sim->done);
+    CHECK(sim->in_ready);
+    sim.tick();
+  }
+}
+
+TEST_CASE("loom_completion rises exactly after size0*size1*size2 tokens", "[rtl][completion]") {
+  Sim<Vcompletion> sim(2, quiet<Vcompletion>);
+  Rng rng(2);
+  for (auto size : {std::array<uint64_t, 3>{3, 4, 2}, {1, 1, 1}, {7, 1, 3}, {1, 5, 1}}) {
+    startCompletion(sim, size[0], size[1], size[2]);
+    sim.eval();
+    CHECK_FALSE(sim->done);
+    const int total = static_cast<int>(size[0] * size[1] * size[2]);
+    CHECK(feedUntilDone(sim, rng, total) == total);
+    // Extra tokens after completion change nothing.
+    sim->in_valid = 1;
+    sim.tick();
+    sim->in_valid = 0;
+    sim.eval();
+    CHECK(sim->done);
+  }
+}
+
+TEST_CASE("loom_completion never finishes early with fewer tokens", "[rtl][completion]") {
+  Sim<Vcompletion> sim(3, quiet<Vcompletion>);
+  Rng rng(3);
+  startCompletion(sim, 5, 2, 3);
+  CHECK(feedUntilDone(sim, rng, 29) == -1);
+  CHECK(feedUntilDone(sim, rng, 1) == 1);
+}
+
+TEST_CASE("loom_completion is done right after a start with a zero size", "[rtl][completion]") {
+  Sim<Vcompletion> sim(4, quiet<Vcompletion>);
+  for (auto size : {std::array<uint64_t, 3>{0, 3, 3}, {3, 0, 3}, {3, 3, 0}}) {
+    startCompletion(sim, 4, 4, 4); // busy first, so the zero start visibly ends it
+    sim.eval();
+    CHECK_FALSE(sim->done);
+    startCompletion(sim, size[0], size[1], size[2]);
+    for (int i = 0; i < 3; ++i) {
+      sim.eval();
+      CHECK(sim->done);
+      sim.tick();
+    }
+  }
+}
+
+TEST_CASE("loom_completion restarts its count on a start while busy", "[rtl][completion]") {
+  Sim<Vcompletion> sim(5, quiet<Vcompletion>);
+  Rng rng(5);
+  startCompletion(sim, 10, 1, 1);
+  CHECK(feedUntilDone(sim, rng, 6) == -1);
+  startCompletion(sim, 2, 2, 1);
+  CHECK(feedUntilDone(sim, rng, 4) == 4);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// Unit tests of the CPU device, called directly: vector_add built from source and run, 2D ranges and
+// work-item builtins, __local variables and arguments, binaries, and the build failures (syntax,
+// barrier, missing builtin, binary without CPU code).
+#include "devices/cpu/CpuDevice.h"
+
+#include "loom/frontend/Binary.h"
+
+#include "../TestSupport.h"
+
+#include <cstring>
+
+using namespace loom::runtime;
+
+namespace {
+
+struct Built {
+  std::unique_ptr<DeviceProgram> program;
+  std::string log;
+};
+
+Built build(Device &device, const char *source, const char *options = "") {
+  Built built;
+  auto program = device.buildFromSource(source, options, built.log);
+  if (!program)
+    FAIL(llvm::toString(program.takeError()) << "\nlog:\n" << built.log);
+  built.program = std::move(*program);
+  return built;
+}
+
+std::string buildError(Device &device, const char *source) {
+  std::string log;
+  auto program = device.buildFromSource(source, "", log);
+  REQUIRE_FALSE(static_cast<bool>(program));
+  llvm::consumeError(program.takeError());
+  return log;
+}
+
+ArgValue bufferArg(const Allocation &allocation) {
+  ArgValue arg;
+  arg.kind = ArgValue::Kind::Buffer;
+  arg.buffer = allocation;
+  return arg;
+}
+
+template <typename T> ArgValue scalarArg(T value) {
+  ArgValue arg;
+  arg.kind = ArgValue::Kind::Scalar;
+  arg.bytes.resize(sizeof value);
+  std::memcpy(arg.bytes.data(), &value, sizeof value);
+  return arg;
+}
+
+} // namespace
+
+TEST_CASE("the CPU device describes itself", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  const DeviceInfo &info = device->info();
+  CHECK(info.kind == DeviceKind::Cpu);
+  CHECK(llvm::StringRef(info.name).startswith("Loom CPU ("));
+  CHECK(info.computeUnits >= 1);
+  CHECK(info.denormals);
+  CHECK(info.compilerAvailable);
+}
+
+TEST_CASE("vector_add builds, runs and matches the host", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, R"(
+__kernel void vector_add(__global const float *a, __global const float *b, __global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+})");
+  REQUIRE(built.program->kernels().size() == 1);
+  CHECK(built.program->kernels()[0].name == "vector_add");
+
+  const size_t n = 100000;
+  auto a = device->allocate(n * sizeof(float));
+  auto b = device->allocate(n * sizeof(float));
+  auto c = device->allocate(n * sizeof(float));
+  REQUIRE_OK(a);
+  REQUIRE_OK(b);
+  REQUIRE_OK(c);
+  auto *pa = static_cast<float *>(a->host), *pb = static_cast<float *>(b->host), *pc = static_cast<float *>(c->host);
+  for (size_t i = 0; i < n; ++i) {
+    pa[i] = float(i);
+    pb[i] = 0.25f * float(i);
+    pc[i] = -1;
+  }
+  NDRange range;
+  range.global = {n, 1, 1};
+  range.local = {1000, 1, 1};
+  auto result = device->launch(*built.program, 0, {bufferArg(*a), bufferArg(*b), bufferArg(*c)}, range);
+  REQUIRE_OK(result);
+  CHECK(result->deviceNs > 0);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i)
+    wrong += pc[i] != pa[i] + pb[i];
+  CHECK(wrong == 0);
+  device->release(*a);
+  device->release(*b);
+  device->release(*c);
+}
+
+TEST_CASE("work-item builtins in 3D, helpers, __local variables and arguments", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, R"(
+static size_t flat(void) {
+  return get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2));
+}
+__kernel void ids(__global uint *out, __local uint *scratch, uint bias) {
+  __local uint tile[8];
+  size_t l = get_local_id(0);
+  tile[l] = (uint)l;
+  scratch[l] = (uint)get_group_id(1);
+  uint d = get_work_dim();
+  out[flat()] = bias + tile[l] + 10 * scratch[l] + 100 * (uint)get_local_id(2) +
+                1000 * (uint)get_num_groups(0) + 10000 * d + (uint)get_local_size(d - 1) * 0 +
+                (uint)get_global_offset(0);
+})");
+  const size_t gx = 8, gy = 4, gz = 2;
+  auto out = device->allocate(gx * gy * gz * sizeof(uint32_t));
+  REQUIRE_OK(out);
+  ArgValue local;
+  local.kind = ArgValue::Kind::Local;
+  local.localBytes = 8 * sizeof(uint32_t);
+  NDRange range;
+  range.dims = 3;
+  range.global = {gx, gy, gz};
+  range.local = {4, 2, 2};
+  auto result = device->launch(*built.program, 0, {bufferArg(*out), local, scalarArg<uint32_t>(7)}, range);
+  REQUIRE_OK(result);
+  auto *values = static_cast<uint32_t *>(out->host);
+  for (size_t z = 0; z < gz; ++z)
+    for (size_t y = 0; y < gy; ++y)
+      for (size_t x = 0; x < gx; ++x) {
+        uint32_t expected = 7 + uint32_t(x % 4) + 10 * uint32_t(y / 2) + 100 * uint32_t(z % 2) + 1000 * 2 + 30000;
+        INFO("x=" << x << " y=" << y << " z=" << z);
+        CHECK(values[x + gx * (y + gy * z)] == expected);
+      }
+  device->release(*out);
+}
+
+TEST_CASE("a program's binary loads back; a binary without CPU code does not", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, "__kernel void k(__global int *p) { p[get_global_id(0)] = 42; }");
+  std::string binary = built.program->binary();
+  std::string log;
+  auto loaded = device->loadBinary(binary, log);
+  REQUIRE_OK(loaded);
+  CHECK((*loaded)->kernels().size() == 1);
+
+  loom::frontend::ProgramBinary boardOnly;
+  boardOnly.meta = llvm::json::Object{{"board", "default"}};
+  auto refused = device->loadBinary(loom::frontend::writeBinary(boardOnly), log);
+  CHECK_THAT(errorMessage(refused), Catch::Contains("binary has no CPU code"));
+  CHECK_THAT(log, Catch::Contains("binary has no CPU code"));
+
+  std::string corrupt = binary;
+  corrupt[corrupt.size() / 2] ^= 0x33;
+  auto bad = device->loadBinary(corrupt, log);
+  CHECK_FALSE(errorMessage(bad).empty());
+  CHECK_FALSE(log.empty());
+}
+
+TEST_CASE("build failures give readable logs", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  std::string syntax = buildError(*device, "__kernel void k(__global int *p) {\n  p[0] = \n}\n");
+  CHECK_THAT(syntax, Catch::Contains("program.cl:3:1: error:"));
+  std::string barrier = buildError(*device, "__kernel void k(__global int *p) {\n"
+                                            "  barrier(CLK_LOCAL_MEM_FENCE);\n  p[0] = 1;\n}\n");
+  CHECK_THAT(barrier, Catch::Contains("barrier is not supported on the CPU device yet"));
+  std::string sine = buildError(*device, "__kernel void k(__global float *p) { p[0] = sin(p[0]); }\n");
+  CHECK_THAT(sine, Catch::Contains("undefined function 'sin'"));
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// The runtime's board device end to end below the OpenCL API: a .loom binary carrying the test
+// model, memfd device memory, a loom-board process per program, launches, and failures.
+#include "SimTestSupport.h"
+#include "TestSupport.h"
+
+#include "devices/board/BoardDevice.h"
+#include "loom/frontend/Binary.h"
+
+#include <csignal>
+#include <cstring>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace loom;
+using namespace loom::runtime;
+
+// Device's one out-of-line member lives in runtime/devices/DeviceList.cpp with the device list, which
+// would pull the whole runtime into this test; the board device only inherits it.
+llvm::Expected<std::unique_ptr<DeviceProgram>>
+loom::runtime::Device::buildFromSource(llvm::StringRef, llvm::StringRef, std::string &log) {
+  log = info().name + " builds programs offline";
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), log);
+}
+
+namespace {
+
+std::string testBinary(const std::string &board) {
+  frontend::ProgramBinary binary;
+  binary.meta["board"] = board;
+  llvm::json::Array kernels;
+  for (const auto &hw : sim::test::testKernels()) {
+    frontend::KernelInfo info;
+    info.name = hw.kernelName;
+    for (const char *name : {"in", "out"}) {
+      frontend::KernelArg arg;
+      arg.name = name;
+      arg.typeName = "uint*";
+      arg.addressSpace = frontend::AddressSpace::Global;
+      arg.isPointer = true;
+      arg.size = 8;
+      info.args.push_back(arg);
+    }
+    frontend::KernelArg k;
+    k.name = "k";
+    k.typeName = "uint";
+    k.size = 4;
+    info.args.push_back(k);
+    llvm::json::Object entry = std::move(*frontend::toJSON(info).getAsObject());
+    entry["hardware"] = hls::toJSON(hw);
+    kernels.push_back(std::move(entry));
+  }
+  binary.meta["kernels"] = std::move(kernels);
+  binary.verilog = sim::test::testVerilog();
+  binary.model = sim::test::testModelBytes();
+  binary.log = "test build log";
+  return frontend::writeBinary(binary);
+}
+
+ArgValue buffer(const Allocation &a) {
+  ArgValue v;
+  v.kind = ArgValue::Kind::Buffer;
+  v.buffer = a;
+  return v;
+}
+ArgValue scalar(uint32_t value) {
+  ArgValue v;
+  v.kind = ArgValue::Kind::Scalar;
+  v.bytes.resize(4);
+  std::memcpy(v.bytes.data(), &value, 4);
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("The board device runs a .loom binary in a loom-board process", "[sim][device]") {
+  setenv("LOOM_BOARD", "unit", 1);
+  auto device = createBoardDevice();
+  unsetenv("LOOM_BOARD");
+  const DeviceInfo &info = device->info();
+  CHECK(info.name == "Loom simulated board (unit)");
+  CHECK(info.kind == DeviceKind::Accelerator);
+  CHECK_FALSE(info.denormals);
+  CHECK_FALSE(info.compilerAvailable);
+  CHECK(info.clockMHz == 100);
+  CHECK(info.globalMemBytes == 256ull << 20);
+
+  const uint32_t n = 777;
+  auto in = device->allocate(n * 4);
+  auto out = device->allocate(n * 4);
+  REQUIRE_OK(in);
+  REQUIRE_OK(out);
+  CHECK(in->deviceAddress != 0);
+  CHECK(in->deviceAddress % 4096 == 0);
+  CHECK(out->deviceAddress >= in->deviceAddress + 4096);
+  for (uint32_t i = 0; i < n; ++i)
+    static_cast<uint32_t *>(in->host)[i] = 5 * i;
+
+  std::string bytes = testBinary("unit");
+  std::string log;
+  auto program = device->loadBinary(bytes, log);
+  REQUIRE_OK(program);
+  CHECK(log == "test build log");
+  CHECK((*program)->binary() == bytes);
+  REQUIRE((*program)->kernels().size() == 2);
+  CHECK((*program)->kernels()[0].name == "add_const");
+
+  NDRange range;
+  range.global = {n, 1, 1};
+  auto result = device->launch(**program, 0, {buffer(*in), buffer(*out), scalar(3)}, range);
+  REQUIRE_OK(result);
+  CHECK(result->cycles >= n);
+  CHECK(result->deviceNs == result->cycles * 10);
+  for (uint32_t i = 0; i < n; ++i)
+    REQUIRE(static_cast<uint32_t *>(out->host)[i] == 5 * i + 3);
+
+  ArgValue local;
+  local.kind = ArgValue::Kind::Local;
+  local.localBytes = 64;
+  auto localLaunch = device->launch(**program, 0, {buffer(*in), local, scalar(3)}, range);
+  CHECK_THAT(errorMessage(localLaunch),
+             Catch::Contains("local memory arguments are not supported on the board yet"));
+
+  SECTION("releasing memory makes it reusable") {
+    uint64_t address = out->deviceAddress;
+    device->release(*out);
+    auto again = device->allocate(100);
+    REQUIRE_OK(again);
+    CHECK(again->deviceAddress == address);
+    CHECK(static_cast<uint32_t *>(again->host)[0] == 0); // released pages were given back
+  }
+  SECTION("a binary for another board is refused with the fix") {
+    std::string other = testBinary("default");
+    std::string otherLog;
+    auto refused = device->loadBinary(other, otherLog);
+    CHECK_THAT(errorMessage(refused),
+               Catch::Contains("binary was compiled for board 'default' but this device is board "
+                               "'unit': recompile with loomc --board unit"));
+    CHECK_THAT(otherLog, Catch::Contains("recompile"));
+  }
+  SECTION("a corrupt binary is an error in the log") {
+    std::string badLog;
+    auto bad = device->loadBinary("not a binary", badLog);
+    CHECK_FALSE(static_cast<bool>(bad));
+    llvm::consumeError(bad.takeError());
+    CHECK_FALSE(badLog.empty());
+  }
+  SECTION("a board process that dies is an error at the next launch, and the program is freed") {
+    // The hang kernel never finishes; kill its process from outside mid-launch.
+    auto second = device->loadBinary(bytes, log);
+    REQUIRE_OK(second);
+    pid_t self = getpid();
+    // The newest loom-board child of this process is the second program's.
+    std::string children;
+    {
+      std::string path = "/proc/" + std::to_string(self) + "/task/" + std::to_string(self) +
+                         "/children";
+      FILE *f = std::fopen(path.c_str(), "r");
+      REQUIRE(f);
+      char text[256] = {};
+      size_t got = std::fread(text, 1, sizeof text - 1, f);
+      std::fclose(f);
+      children.assign(text, got);
+    }
+    llvm::SmallVector<llvm::StringRef> pids;
+    llvm::StringRef(children).split(pids, ' ', -1, false);
+    REQUIRE(pids.size() >= 2);
+    pid_t victim = std::stoi(pids[pids.size() - 1].trim().str());
+    kill(victim, SIGKILL);
+    auto dead = device->launch(**second, 0, {buffer(*in), buffer(*out), scalar(1)}, range);
+    CHECK_THAT(errorMessage(dead), Catch::Contains("killed by signal 9"));
+    second->reset(); // no hang, no zombie
+    CHECK(kill(victim, 0) != 0);
+  }
+  program->reset();
+  device->release(*in);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: Apache-2.0
+// ModelBuilder, LoadedModel, BoardSimulation and the bare harness on the hand-written test kernels.
+#include "SimTestSupport.h"
+#include "TestSupport.h"
+
+#include "loom/board/Board.h"
+#include "loom/sim/BoardSimulation.h"
+#include "loom/sim/LoadedModel.h"
+#include "loom/sim/ModelBuilder.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace loom;
+using namespace loom::sim;
+using namespace loom::sim::test;
+
+namespace {
+
+/// Device memory for in-process simulations: addresses are offsets into the vector.
+struct TestMemory {
+  std::vector<uint8_t> bytes;
+  explicit TestMemory(size_t size) : bytes(size, 0) {}
+  MemoryRegion region() { return {bytes.data(), bytes.size()}; }
+  uint32_t word(uint64_t address) const {
+    uint32_t v;
+    std::memcpy(&v, &bytes[address], 4);
+    return v;
+  }
+  void setWord(uint64_t address, uint32_t v) { std::memcpy(&bytes[address], &v, 4); }
+};
+
+constexpr uint64_t InAddress = 0x1000;
+constexpr uint64_t OutAddress = 0x200000;
+
+void fillInput(TestMemory &memory, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i)
+    memory.setWord(InAddress + 4 * i, static_cast<uint32_t>(3 * i + 1));
+}
+
+board::Board boardNamed(const char *name) {
+  auto board = board::loadBoard(name);
+  if (!board)
+    FAIL(llvm::toString(board.takeError()));
+  return *board;
+}
+
+std::unique_ptr<BoardSimulation> simulationOn(const board::Board &board, TestMemory &memory,
+                                              SimulationOptions options = {}) {
+  auto simulation =
+      BoardSimulation::create(board, testModel(), testKernels(), memory.region(), options);
+  if (!simulation)
+    FAIL(llvm::toString(simulation.takeError()));
+  return std::move(*simulation);
+}
+
+RunStats runAdd(BoardSimulation &simulation, uint64_t offset, uint64_t n, uint32_t addend) {
+  auto stats = simulation.run(0, {InAddress, OutAddress, addend}, {offset, 0, 0}, {n, 1, 1});
+  if (!stats)
+    FAIL(llvm::toString(stats.takeError()));
+  return *stats;
+}
+
+} // namespace
+
+TEST_CASE("ModelBuilder builds a model of the test kernels", "[sim][model]") {
+  const std::string &bytes = testModelBytes();
+  REQUIRE(bytes.size() > 4);
+  CHECK(bytes.compare(0, 4, "\x7f" "ELF") == 0);
+  // A vector_add-sized program must build well under 10 s (measured: see the report line).
+  WARN("model build: " << testModelBuildSeconds() << " s, " << bytes.size() << " bytes");
+  CHECK(testModelBuildSeconds() < 10.0);
+
+  const LoadedModel &model = testModel();
+  REQUIRE(model.kernelCount() == 2);
+  CHECK(model.kernelName(0) == "add_const");
+  CHECK(model.kernelName(1) == "hang");
+}
+
+TEST_CASE("ModelBuilder reports progress and tool failures readably", "[sim][model]") {
+  std::vector<std::string> steps;
+  ModelBuilder builder;
+  builder.setProgress([&](llvm::StringRef step) { steps.push_back(step.str()); });
+
+  SECTION("Verilog errors carry Verilator's message") {
+    std::string bad = "module loom_test_add(input clk, output done);\n  assign done = ;\nendmodule\n";
+    auto built = builder.build(bad, {testKernels()[0]});
+    std::string message = errorMessage(built);
+    CHECK_THAT(message, Catch::Contains("verilator"));
+    CHECK_THAT(message, Catch::Contains("program.v:2"));
+    CHECK(steps == std::vector<std::string>{"verilating"});
+    CHECK_THAT(builder.log(), Catch::Contains("--top-module loom_test_add"));
+  }
+  SECTION("a port the contract requires but the Verilog lacks fails at the C++ compile") {
+    auto kernel = testKernels()[0];
+    kernel.numArgs = 4; // arg_3 does not exist
+    auto built = builder.build(testVerilog(), {kernel});
+    std::string message = errorMessage(built);
+    CHECK_THAT(message, Catch::Contains("C++ compiler"));
+    CHECK_THAT(message, Catch::Contains("arg_3"));
+    CHECK(steps == std::vector<std::string>{"verilating", "compiling"});
+  }
+  SECTION("a missing Verilator is named") {
+    setenv("LOOM_VERILATOR", "/nonexistent/verilator", 1);
+    auto built = builder.build(testVerilog(), testKernels());
+    unsetenv("LOOM_VERILATOR");
+    CHECK_THAT(errorMessage(built), Catch::Contains("/nonexistent/verilator") &&
+                                        Catch::Contains("LOOM_VERILATOR"));
+  }
+}
+
+TEST_CASE("LoadedModel rejects what is not a model", "[sim][model]") {
+  auto garbage = LoadedModel::load("this is not a shared object");
+  CHECK_THAT(errorMessage(garbage), Catch::Contains("not a loadable shared object"));
+
+  auto empty = LoadedModel::load("");
+  CHECK_THAT(errorMessage(empty), Catch::Contains("not a loadable shared object"));
+
+  // A real shared object without the ABI functions.
+  auto library = llvm::MemoryBuffer::getFile(LOOM_VERILATED_LIBRARY, false, false);
+  REQUIRE(static_cast<bool>(library));
+  auto foreign = LoadedModel::load((*library)->getBuffer());
+  CHECK_THAT(errorMessage(foreign), Catch::Contains("lacks the function loom_model_abi_version"));
+}
+
+TEST_CASE("BoardSimulation runs the kernel on the unit board", "[sim][board]") {
+  board::Board unit = boardNamed("unit");
+  TestMemory memory(4 << 20);
+  auto simulation = simulationOn(unit, memory);
+  const uint64_t n = 1000;
+  fillInput(memory, n);
+
+  RunStats stats = runAdd(*simulation, 0, n, 7);
+  for (uint64_t i = 0; i < n; ++i)
+    REQUIRE(memory.word(OutAddress + 4 * i) == 3 * i + 1 + 7);
+  CHECK(memory.word(OutAddress + 4 * n) == 0);
+  // One work-item per cycle at best, plus the memory latency of the first load and the last store.
+  CHECK(stats.cycles >= n + 2 * unit.memory.latencyCycles);
+  CHECK(stats.cycles < 2 * n);
+  CHECK(stats.simulatedNs == Approx(stats.cycles * unit.cycleNs()));
+  REQUIRE(stats.ports.size() == 2);
+  CHECK(stats.ports[0].requests == n);
+  CHECK(stats.ports[1].requests == n);
+  CHECK(stats.ports[1].bytes == 4 * n);
+
+  SECTION("a global offset selects the work-items; launches repeat in one elaboration") {
+    std::memset(memory.bytes.data() + OutAddress, 0, 4 * n);
+    RunStats part = runAdd(*simulation, 100, 50, 1);
+    CHECK(part.ports[0].requests == 50);
+    CHECK(memory.word(OutAddress + 4 * 99) == 0);
+    CHECK(memory.word(OutAddress + 4 * 100) == 3 * 100 + 1 + 1);
+    CHECK(memory.word(OutAddress + 4 * 149) == 3 * 149 + 1 + 1);
+    CHECK(memory.word(OutAddress + 4 * 150) == 0);
+  }
+  SECTION("an empty range completes") {
+    RunStats none = runAdd(*simulation, 0, 0, 1);
+    CHECK(none.ports[0].requests == 0);
+    CHECK(none.cycles <= 3);
+  }
+}
+
+TEST_CASE("BoardSimulation models the default board's latency", "[sim][board]") {
+  board::Board board = boardNamed("default");
+  TestMemory memory(4 << 20);
+  fillInput(memory, 1000);
+  auto simulation = simulationOn(board, memory);
+  RunStats stats = runAdd(*simulation, 0, 1000, 5);
+  for (uint64_t i = 0; i < 1000; ++i)
+    REQUIRE(memory.word(OutAddress + 4 * i) == 3 * i + 1 + 5);
+  // Load and store latencies both show: at least 2 x 80 cycles beyond the work-items.
+  CHECK(stats.cycles >= 1000 + 2 * board.memory.latencyCycles);
+  // 16 loads in flight over an 80-cycle latency: about 16 work-items per 80 cycles.
+  CHECK(stats.cycles >= 1000 * board.memory.latencyCycles / 16);
+  CHECK(stats.simulatedNs == Approx(stats.cycles * 1000.0 / 300.0));
+}
+
+TEST_CASE("BoardSimulation: limited bandwidth costs cycles", "[sim][board]") {
+  const char *json = R"({"name": "narrow", "clock_mhz": 100,
+    "global_memory": {"size_mb": 16, "banks": 1, "width_bytes": 8, "interleave_bytes": 4096,
+                      "latency_cycles": 2, "bandwidth_gbps": %s},
+    "operator_latency": {}})";
+  auto make = [&](const char *bandwidth) {
+    char text[512];
+    std::snprintf(text, sizeof text, json, bandwidth);
+    auto board = board::parseBoard(text, "narrow.json");
+    if (!board)
+      FAIL(llvm::toString(board.takeError()));
+    return *board;
+  };
+  TestMemory memory(4 << 20);
+  const uint64_t n = 2000;
+  fillInput(memory, n);
+  auto unlimited = simulationOn(make("0"), memory);
+  uint64_t fast = runAdd(*unlimited, 0, n, 1).cycles;
+  // 0.4 GB/s at 100 MHz: 4 bytes per cycle, one bank; each work-item moves 8 bytes.
+  auto narrow = simulationOn(make("0.4"), memory);
+  uint64_t slow = runAdd(*narrow, 0, n, 1).cycles;
+  CHECK(slow >= 2 * n);
+  CHECK(slow > fast + n / 2);
+  for (uint64_t i = 0; i < n; ++i)
+    REQUIRE(memory.word(OutAddress + 4 * i) == 3 * i + 1 + 1);
+  // Two banks interleaved per 4 KiB, each as fast as the single one above: requests to different
+  // banks overlap.
+  auto banked = board::parseBoard(R"({"name": "banked", "clock_mhz": 100,
+    "global_memory": {"size_mb": 16, "banks": 2, "width_bytes": 8, "interleave_bytes": 4096,
+                      "latency_cycles": 2, "bandwidth_gbps": 0.8},
+    "operator_latency": {}})",
+                                  "banked.json");
+  REQUIRE_OK(banked);
+  auto twoBanks = simulationOn(*banked, memory);
+  uint64_t split = runAdd(*twoBanks, 0, n, 1).cycles;
+  CHECK(split < slow);
+}
+
+TEST_CASE("BoardSimulation fails cleanly on an access outside device memory", "[sim][board]") {
+  TestMemory memory(1 << 20);
+  auto simulation = simulationOn(boardNamed("unit"), memory);
+  auto stats = simulation->run(0, {memory.bytes.size() - 8, 0x1000, 1}, {0, 0, 0}, {100, 1, 1});
+  std::string message = errorMessage(stats);
+  CHECK_THAT(message, Catch::Contains("port 0 (load at add.cl:3:14)"));
+  CHECK_THAT(message, Catch::Contains("outside device memory"));
+  CHECK_THAT(message, Catch::Contains("0x100000"));
+  // The simulation stays usable.
+  fillInput(memory, 10);
+  auto again = simulation->run(0, {InAddress, 0x8000, 2}, {0, 0, 0}, {10, 1, 1});
+  REQUIRE_OK(again);
+  CHECK(memory.word(0x8000 + 4 * 9) == 3 * 9 + 1 + 2);
+}
+
+TEST_CASE("BoardSimulation's watchdog diagnoses a kernel that never finishes", "[sim][board]") {
+  TestMemory memory(4 << 20);
+  SimulationOptions options;
+  options.watchdogCycles = 20000;
+  auto simulation = simulationOn(boardNamed("unit"), memory, options);
+  auto stats = simulation->run(1, {InAddress, OutAddress, 0}, {0, 0, 0}, {64, 1, 1});
+  std::string message = errorMessage(stats);
+  CHECK_THAT(message, Catch::Contains("kernel 'hang' made no progress for 20000 cycles"));
+  CHECK_THAT(message, Catch::Contains("port 0 (load at hang.cl:2:9) has 64 requests, 64 responses, "
+                                      "0 outstanding"));
+  CHECK_THAT(message, Catch::Contains("port 1 (store at hang.cl:2:3)"));
+
+  auto badIndex = simulation->run(5, {}, {0, 0, 0}, {1, 1, 1});
+  CHECK_THAT(errorMessage(badIndex), Catch::Contains("no kernel 5"));
+  auto badArgs = simulation->run(0, {1, 2}, {0, 0, 0}, {1, 1, 1});
+  CHECK_THAT(errorMessage(badArgs), Catch::Contains("takes 3 arguments"));
+}
+
+TEST_CASE("BoardSimulation checks the kernels against the model", "[sim][board]") {
+  TestMemory memory(1 << 20);
+  auto kernels = testKernels();
+  kernels.pop_back();
+  auto fewer = BoardSimulation::create(boardNamed("unit"), testModel(), kernels, memory.region());
+  CHECK_THAT(errorMessage(fewer), Catch::Contains("describes 1 kernels but its simulation model has 2"));
+}
+
+TEST_CASE("The board model agrees with the bare harness and costs little more", "[sim][bench]") {
+  board::Board unit = boardNamed("unit");
+  const uint64_t n = 300000;
+  TestMemory memory(8 << 20);
+  fillInput(memory, n);
+  auto kernel = testKernels()[0];
+  auto simulation = simulationOn(unit, memory);
+  runAdd(*simulation, 0, 1000, 0); // warm up (elaboration, first-touch pages)
+
+  auto time = [](auto &&fn) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Best of three against noise from other processes on the machine.
+  double bareSeconds = 1e9, boardSeconds = 1e9;
+  uint64_t bareCycles = 0, boardCycles = 0;
+  for (int round = 0; round < 3; ++round) {
+    bareSeconds = std::min(bareSeconds, time([&] {
+      auto cycles = runBare(testModel(), kernel, 0, memory.region(), {InAddress, OutAddress, 9},
+                            {0, 0, 0}, {n, 1, 1}, unit.memory.latencyCycles);
+      if (!cycles)
+        FAIL(llvm::toString(cycles.takeError()));
+      bareCycles = *cycles;
+    }));
+    boardSeconds = std::min(boardSeconds, time([&] { boardCycles = runAdd(*simulation, 0, n, 9).cycles; }));
+  }
+  // Unlimited bandwidth and the same fixed latency: both loops see the same memory.
+  CHECK(boardCycles == bareCycles);
+  CHECK(memory.word(OutAddress + 4 * (n - 1)) == 3 * (n - 1) + 1 + 9);
+  double ratio = boardSeconds / bareSeconds;
+  WARN("bare: " << bareCycles / bareSeconds / 1e6 << " Mcycles/s, board: "
+                << boardCycles / boardSeconds / 1e6 << " Mcycles/s, board/bare time " << ratio);
+  // The target is 1.3; the bound leaves room for a loaded machine.
+  CHECK(ratio < 2.0);
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Builds the test model once per test executable: Verilating and compiling takes seconds.
+#include "SimTestSupport.h"
+
+#include "loom/sim/ModelBuilder.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+
+namespace loom::sim::test {
+namespace {
+double buildSeconds = 0;
+}
+
+std::vector<hls::HardwareKernel> testKernels() {
+  hls::HardwareKernel add;
+  add.kernelName = "add_const";
+  add.topModule = "loom_test_add";
+  add.numArgs = 3;
+  add.ports = {{hls::MemoryPort::Kind::Load, 4, "add.cl:3:14"},
+               {hls::MemoryPort::Kind::Store, 4, "add.cl:3:5"}};
+  hls::HardwareKernel hang = add;
+  hang.kernelName = "hang";
+  hang.topModule = "loom_test_hang";
+  hang.ports = {{hls::MemoryPort::Kind::Load, 4, "hang.cl:2:9"},
+                {hls::MemoryPort::Kind::Store, 4, "hang.cl:2:3"}};
+  return {add, hang};
+}
+
+std::string testVerilog() {
+  auto buffer = llvm::MemoryBuffer::getFile(LOOM_SIM_TEST_VERILOG);
+  REQUIRE(static_cast<bool>(buffer));
+  return (*buffer)->getBuffer().str();
+}
+
+const std::string &testModelBytes() {
+  static const std::string bytes = [] {
+    ModelBuilder builder;
+    auto start = std::chrono::steady_clock::now();
+    auto built = builder.build(testVerilog(), testKernels());
+    buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!built)
+      FAIL("building the test model failed: " << llvm::toString(built.takeError()));
+    return built ? *built : std::string();
+  }();
+  return bytes;
+}
+
+double testModelBuildSeconds() {
+  testModelBytes();
+  return buildSeconds;
+}
+
+const LoadedModel &testModel() {
+  static std::unique_ptr<LoadedModel> model = [] {
+    auto loaded = LoadedModel::load(testModelBytes());
+    if (!loaded)
+      FAIL("loading the test model failed: " << llvm::toString(loaded.takeError()));
+    return loaded ? std::move(*loaded) : std::unique_ptr<LoadedModel>();
+  }();
+  return *model;
+}
+
+} // namespace loom::sim::test

@@ -1,0 +1,79 @@
+// Hand-written kernels for the simulator tests.
+// SPDX-License-Identifier: Apache-2.0
+//
+// They obey the top-module contract of hls/include/loom/hls/HardwareKernel.h without using the HLS
+// library, so sim/ can be tested while the code generator is written. loom_test_add computes
+// out[i] = in[i] + arg_2 for i in [global_offset_0, global_offset_0 + global_size_0) with one load
+// port (m0) and one store port (m1), keeping up to 16 loads in flight so memory latency overlaps.
+// loom_test_hang is the same circuit waiting for one store response too many: it never raises done,
+// which is what the watchdog tests need.
+
+module loom_test_core #(parameter EXTRA = 0) (
+  input clk, input rst, input start, output reg done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
+  input m0_resp_valid, input [31:0] m0_resp_rdata,
+  output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
+  input m1_resp_valid);
+
+  reg running;
+  reg [63:0] issued, stored, completed, total;
+  reg [31:0] fifo [0:15];
+  reg [3:0] head, tail;
+  reg [4:0] count, inflight;   // loaded values waiting for their store; loads awaiting a response
+
+  // A load may issue only if the FIFO has room for its response (the port's credits).
+  assign m0_req_valid = running && issued != total && ({1'b0, inflight} + {1'b0, count}) < 6'd16;
+  assign m0_req_addr = arg_0 + ((global_offset_0 + issued) << 2);
+  assign m1_req_valid = running && count != 5'd0;
+  assign m1_req_addr = arg_1 + ((global_offset_0 + stored) << 2);
+  assign m1_req_wdata = fifo[head] + arg_2[31:0];
+
+  wire load_fire = m0_req_valid && m0_req_ready;
+  wire store_fire = m1_req_valid && m1_req_ready;
+  wire [63:0] completed_next = completed + {63'd0, m1_resp_valid};
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0;
+      issued <= 64'd0; stored <= 64'd0; completed <= 64'd0; total <= global_size_0;
+      head <= 4'd0; tail <= 4'd0; count <= 5'd0; inflight <= 5'd0;
+    end else if (running) begin
+      if (load_fire) issued <= issued + 64'd1;
+      if (m0_resp_valid) begin fifo[tail] <= m0_resp_rdata; tail <= tail + 4'd1; end
+      if (store_fire) begin head <= head + 4'd1; stored <= stored + 64'd1; end
+      count <= count + {4'd0, m0_resp_valid} - {4'd0, store_fire};
+      inflight <= inflight + {4'd0, load_fire} - {4'd0, m0_resp_valid};
+      completed <= completed_next;
+      if (completed_next == total + EXTRA) begin running <= 1'b0; done <= 1'b1; end
+    end
+  end
+endmodule
+
+module loom_test_add (
+  input clk, input rst, input start, output done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
+  input m0_resp_valid, input [31:0] m0_resp_rdata,
+  output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
+  input m1_resp_valid);
+  loom_test_core #(.EXTRA(0)) core(.*);
+endmodule
+
+module loom_test_hang (
+  input clk, input rst, input start, output done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
+  input m0_resp_valid, input [31:0] m0_resp_rdata,
+  output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
+  input m1_resp_valid);
+  loom_test_core #(.EXTRA(1)) core(.*);
+endmodule
