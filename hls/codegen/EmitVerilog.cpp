@@ -14,6 +14,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <optional>
 
 namespace loom::hls {
 namespace {
@@ -87,7 +88,9 @@ private:
     case OpKind::Constant: return constant(node.width, node.constant);
     case OpKind::GlobalSize: return ref("global_size_" + std::to_string(node.index));
     case OpKind::GlobalOffset: return ref("global_offset_" + std::to_string(node.index));
-    case OpKind::GlobalId: return slice(a(), 64 * node.index + 63, 64 * node.index);
+    case OpKind::GlobalId:
+      gidDimsUsed_[node.index] = true;
+      return slice(a(), 64 * node.index + 63, 64 * node.index);
     case OpKind::Add: return binary("+", a(), b());
     case OpKind::Sub: return binary("-", a(), b());
     case OpKind::Mul: return binary("*", a(), b());
@@ -220,6 +223,7 @@ private:
     auto out = [&](const char *s) { return ref(n(id, s)); };
 
     if (node.kind == OpKind::WorkItems) {
+      workItems_ = id;
       auto conns = clocking();
       conns.push_back({"start", ref("start")});
       for (unsigned d = 0; d < 3; ++d) {
@@ -310,10 +314,15 @@ private:
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
   }
 
-  /// Argument bits the kernel never reads are still ports (the host ABI passes 64 bits); fold them
-  /// into a wire Verilator's lint recognises as intentionally unused.
+  /// Argument bits the kernel never reads are still ports (the host ABI passes 64 bits), and the
+  /// work-item generator yields all three ids; fold what is not read into a wire Verilator's lint
+  /// recognises as intentionally unused.
   void consumeUnusedInputs() {
     std::vector<ExprRef> bits;
+    if (workItems_)
+      for (unsigned d = 0; d < 3; ++d)
+        if (!gidDimsUsed_[d])
+          bits.push_back(slice(ref(n(*workItems_, "data")), 64 * d + 63, 64 * d));
     for (unsigned i = 0; i < k_.numArgs; ++i) {
       auto arg = ref("arg_" + std::to_string(i));
       if (argBitsUsed_[i] == 0)
@@ -330,6 +339,8 @@ private:
   Module m_;
   std::map<NodeId, ExprRef> data_;
   std::vector<unsigned> argBitsUsed_;
+  std::optional<NodeId> workItems_;
+  bool gidDimsUsed_[3] = {false, false, false};
 };
 
 } // namespace
