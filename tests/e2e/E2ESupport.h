@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Helpers for the end-to-end tests: the Loom platform and its CPU device through the ICD loader, and
+// Helpers for the end-to-end tests: the Loom platform and its devices through the ICD loader, and
 // building a program from source with its log.
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ inline cl_device_id cpuDevice() {
   return device;
 }
 
+inline cl_device_id boardDevice() {
+  cl_device_id device = nullptr;
+  REQUIRE(clGetDeviceIDs(loomPlatform(), CL_DEVICE_TYPE_ACCELERATOR, 1, &device, nullptr) == CL_SUCCESS);
+  return device;
+}
+
 inline std::string buildLog(cl_program program, cl_device_id device) {
   size_t size = 0;
   REQUIRE(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS);
@@ -60,24 +67,26 @@ inline std::string buildLog(cl_program program, cl_device_id device) {
   return log;
 }
 
-/// A context with the CPU device, a queue and the program built from `source`.
-struct CpuSetup {
+/// A context with one device, an in-order queue, and programs built from source or loaded from a binary.
+struct Setup {
   cl_device_id device = nullptr;
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
 
-  explicit CpuSetup(cl_command_queue_properties properties = 0) {
-    device = cpuDevice();
+  explicit Setup(cl_device_id onDevice, cl_command_queue_properties properties = 0) : device(onDevice) {
     cl_int err = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     REQUIRE(err == CL_SUCCESS);
     queue = clCreateCommandQueue(context, device, properties, &err);
     REQUIRE(err == CL_SUCCESS);
   }
-  ~CpuSetup() {
+  ~Setup() {
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
   }
+  Setup(const Setup &) = delete;
+  Setup &operator=(const Setup &) = delete;
+
   cl_program build(const std::string &source, const char *options = "") {
     const char *text = source.c_str();
     cl_int err = CL_SUCCESS;
@@ -88,7 +97,39 @@ struct CpuSetup {
       FAIL("clBuildProgram returned " << built << ", log:\n" << buildLog(program, device));
     return program;
   }
+
+  /// Loads and builds a program binary (a .loom file's bytes); fails the test with the log on error.
+  cl_program load(const std::string &binary) {
+    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
+    size_t size = binary.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(context, 1, &device, &size, &bytes, &status, &err);
+    if (err != CL_SUCCESS)
+      FAIL("clCreateProgramWithBinary returned " << err << ", log:\n"
+                                                 << (program ? buildLog(program, device) : ""));
+    cl_int built = clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+    if (built != CL_SUCCESS)
+      FAIL("clBuildProgram returned " << built << ", log:\n" << buildLog(program, device));
+    return program;
+  }
 };
+
+/// The CPU device's Setup.
+struct CpuSetup : Setup {
+  explicit CpuSetup(cl_command_queue_properties properties = 0) : Setup(cpuDevice(), properties) {}
+};
+
+/// A whole file's bytes.
+inline std::string readFile(const std::string &path) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  REQUIRE(file != nullptr);
+  std::string bytes;
+  char chunk[65536];
+  for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;)
+    bytes.append(chunk, got);
+  std::fclose(file);
+  return bytes;
+}
 
 inline const char *VectorAdd = R"(
 __kernel void vector_add(__global const float *a, __global const float *b, __global float *c) {

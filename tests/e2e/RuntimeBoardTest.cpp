@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: Apache-2.0
+// End-to-end tests of the simulated board through the ICD loader, on binaries loomc wrote at build
+// time: device queries, vector_add with its simulated time, differential runs (board == CPU == host,
+// bit for bit), two programs loaded at once, and the failure paths (a binary for another board, a
+// truncated binary, building from source, wrong argument sizes, missing arguments).
+#include "E2ESupport.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+
+using namespace e2e;
+
+namespace {
+
+/// A device buffer initialised from (or sized like) a host vector.
+template <typename T> cl_mem buffer(Setup &cl, const std::vector<T> &host, cl_mem_flags flags) {
+  cl_int err = CL_SUCCESS;
+  void *init = (flags & CL_MEM_COPY_HOST_PTR) ? const_cast<T *>(host.data()) : nullptr;
+  cl_mem mem = clCreateBuffer(cl.context, flags, host.size() * sizeof(T), init, &err);
+  REQUIRE(err == CL_SUCCESS);
+  return mem;
+}
+
+template <typename T> void setArg(cl_kernel kernel, cl_uint index, const T &value) {
+  REQUIRE(clSetKernelArg(kernel, index, sizeof(T), &value) == CL_SUCCESS);
+}
+
+/// Runs `kernel` over `global` (1 or 2 dimensions) and waits; returns the kernel's event.
+cl_event launch(Setup &cl, cl_kernel kernel, std::vector<size_t> global) {
+  cl_event event = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, cl_uint(global.size()), nullptr, global.data(), nullptr, 0,
+                                 nullptr, &event) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
+  cl_int status = CL_QUEUED;
+  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  CHECK(status == CL_COMPLETE);
+  return event;
+}
+
+template <typename T> std::vector<T> readBack(Setup &cl, cl_mem mem, size_t count) {
+  std::vector<T> host(count);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, mem, CL_TRUE, 0, count * sizeof(T), host.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  return host;
+}
+
+/// The index of the first element where `got` and `want` differ bitwise, or -1.
+template <typename T> long firstMismatch(const std::vector<T> &got, const std::vector<T> &want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0)
+      return long(i);
+  return -1;
+}
+
+/// A program on one device: the board's from the .loom binary, the CPU's from the same source.
+struct Target {
+  const char *name;
+  std::function<cl_device_id()> device;
+  bool fromBinary;
+};
+const Target Targets[] = {{"board", boardDevice, true}, {"cpu", cpuDevice, false}};
+
+cl_program programFor(Setup &cl, const Target &target) {
+  return target.fromBinary ? cl.load(readFile(LOOM_E2E_DIFFERENTIAL_LOOM))
+                           : cl.build(readFile(LOOM_E2E_DIFFERENTIAL_CL));
+}
+
+cl_kernel kernelNamed(cl_program program, const char *name) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, name, &err);
+  REQUIRE(err == CL_SUCCESS);
+  return kernel;
+}
+
+} // namespace
+
+TEST_CASE("the simulated board is an accelerator that loads binaries only", "[e2e][board]") {
+  cl_device_id board = boardDevice();
+  cl_device_type type = 0;
+  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+  CHECK(type == CL_DEVICE_TYPE_ACCELERATOR);
+  CHECK(deviceString(board, CL_DEVICE_NAME) == "Loom simulated board (default)");
+  cl_bool compiler = CL_TRUE;
+  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr) == CL_SUCCESS);
+  CHECK(compiler == CL_FALSE);
+  cl_device_fp_config fp = 0;
+  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
+  CHECK((fp & CL_FP_ROUND_TO_NEAREST) != 0);
+  CHECK((fp & CL_FP_DENORM) == 0); // The board's float units flush denormals to zero.
+  cl_uint clock = 0;
+  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, nullptr) == CL_SUCCESS);
+  CHECK(clock == 300);
+
+  Setup cl(board);
+  const char *source = VectorAdd;
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(cl.context, 1, &source, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_COMPILER_NOT_AVAILABLE);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("vector_add on the board matches the host and reports simulated time", "[e2e][board]") {
+  Setup cl(boardDevice(), CL_QUEUE_PROFILING_ENABLE);
+  cl_program program = cl.load(readFile(LOOM_E2E_VECTOR_ADD_LOOM));
+  cl_kernel kernel = kernelNamed(program, "vector_add");
+
+  const size_t n = 100003; // Not a multiple of any burst or bank size.
+  std::vector<float> a(n), b(n), want(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = float(i) * 0.25f - 7.0f;
+    b[i] = std::cos(float(i)) * 100.0f;
+    want[i] = a[i] + b[i];
+  }
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dc = buffer(cl, want, CL_MEM_WRITE_ONLY);
+  setArg(kernel, 0, da);
+  setArg(kernel, 1, db);
+  setArg(kernel, 2, dc);
+  cl_event event = launch(cl, kernel, {n});
+  CHECK(firstMismatch(readBack<float>(cl, dc, n), want) == -1);
+
+  cl_ulong start = 0, end = 0;
+  REQUIRE(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS);
+  REQUIRE(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS);
+  // Simulated time at 300 MHz: at least one work-item per cycle, and close to it (II = 1).
+  const double cycles = double(end - start) * 300.0 / 1000.0;
+  CHECK(cycles >= double(n));
+  CHECK(cycles < 1.1 * double(n) + 1000.0);
+
+  clReleaseEvent(event);
+  for (cl_mem mem : {da, db, dc})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("integer kernel: board == CPU == host", "[e2e][board][differential]") {
+  const size_t n = 10007;
+  const int k = -77;
+  std::mt19937 random(1);
+  std::vector<int> a(n), b(n), want(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = int(random());
+    b[i] = int(random());
+    // The kernel's wrap-around arithmetic, done on unsigned values (signed overflow is undefined in C++).
+    int m = int(uint32_t(a[i]) * uint32_t(k) + uint32_t(b[i] >> 3));
+    int s = a[i] < b[i] ? m : (a[i] ^ b[i]);
+    want[i] = int(uint32_t(s) - uint32_t(i & 7) + (uint32_t(b[i]) >> 5));
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target);
+    cl_kernel kernel = kernelNamed(program, "int_mix");
+    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
+    setArg(kernel, 0, da);
+    setArg(kernel, 1, db);
+    setArg(kernel, 2, dout);
+    setArg(kernel, 3, k);
+    clReleaseEvent(launch(cl, kernel, {n}));
+    CHECK(firstMismatch(readBack<int>(cl, dout, n), want) == -1);
+    for (cl_mem mem : {da, db, dout})
+      clReleaseMemObject(mem);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE("float kernel: board == CPU == host, bit for bit on normal numbers", "[e2e][board][differential]") {
+  const size_t n = 10007;
+  const float s = 1.7f;
+  std::mt19937 random(2);
+  std::uniform_real_distribution<float> values(-1000.0f, 1000.0f);
+  std::vector<float> a(n), b(n), want(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = values(random);
+    b[i] = values(random);
+    volatile float d = (a[i] - b[i]) * s; // volatile: no fused multiply-add on the host either
+    want[i] = d + -a[i];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target);
+    cl_kernel kernel = kernelNamed(program, "float_mix");
+    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
+    setArg(kernel, 0, da);
+    setArg(kernel, 1, db);
+    setArg(kernel, 2, dout);
+    setArg(kernel, 3, s);
+    clReleaseEvent(launch(cl, kernel, {n}));
+    auto got = readBack<float>(cl, dout, n);
+    long bad = firstMismatch(got, want);
+    CHECK(bad == -1);
+    if (bad >= 0)
+      FAIL_CHECK("element " << bad << ": got " << got[bad] << ", want " << want[bad]);
+    for (cl_mem mem : {da, db, dout})
+      clReleaseMemObject(mem);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differential]") {
+  const size_t n = 4099, w = 96, h = 40;
+  const long bias = -(1L << 40);
+  const float scale = 0.5f;
+  std::vector<short> narrow(n);
+  std::vector<long> wide(n);
+  for (size_t i = 0; i < n; ++i) {
+    narrow[i] = short(i * 37 - 30000);
+    wide[i] = long(narrow[i]) * 3 + bias;
+  }
+  std::vector<float> image(w * h), transposed(w * h);
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      image[y * w + x] = float(y * 1000 + x);
+      transposed[x * h + y] = image[y * w + x] * scale;
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target);
+
+    cl_kernel widen = kernelNamed(program, "widen");
+    cl_mem din = buffer(cl, narrow, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, wide, CL_MEM_WRITE_ONLY);
+    setArg(widen, 0, din);
+    setArg(widen, 1, dout);
+    setArg(widen, 2, bias);
+    clReleaseEvent(launch(cl, widen, {n}));
+    CHECK(firstMismatch(readBack<long>(cl, dout, n), wide) == -1);
+
+    cl_kernel transpose = kernelNamed(program, "transpose_scale");
+    cl_mem dimage = buffer(cl, image, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dtransposed = buffer(cl, transposed, CL_MEM_WRITE_ONLY);
+    setArg(transpose, 0, dimage);
+    setArg(transpose, 1, dtransposed);
+    setArg(transpose, 2, scale);
+    clReleaseEvent(launch(cl, transpose, {w, h}));
+    CHECK(firstMismatch(readBack<float>(cl, dtransposed, w * h), transposed) == -1);
+
+    for (cl_mem mem : {din, dout, dimage, dtransposed})
+      clReleaseMemObject(mem);
+    clReleaseKernel(widen);
+    clReleaseKernel(transpose);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE("two programs stay loaded on the board at once", "[e2e][board]") {
+  Setup cl(boardDevice());
+  cl_program first = cl.load(readFile(LOOM_E2E_VECTOR_ADD_LOOM));
+  cl_program second = cl.load(readFile(LOOM_E2E_DIFFERENTIAL_LOOM));
+  cl_kernel add = kernelNamed(first, "vector_add");
+  cl_kernel widen = kernelNamed(second, "widen");
+  const size_t n = 1000;
+  std::vector<float> a(n, 1.5f), sum(n, 3.0f);
+  std::vector<short> narrow(n, 7);
+  std::vector<long> wide(n, 21);
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dsum = buffer(cl, sum, CL_MEM_WRITE_ONLY);
+  cl_mem dnarrow = buffer(cl, narrow, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dwide = buffer(cl, wide, CL_MEM_WRITE_ONLY);
+  setArg(add, 0, da);
+  setArg(add, 1, da);
+  setArg(add, 2, dsum);
+  setArg(widen, 0, dnarrow);
+  setArg(widen, 1, dwide);
+  setArg(widen, 2, long(0));
+  for (int round = 0; round < 2; ++round) {
+    clReleaseEvent(launch(cl, add, {n}));
+    clReleaseEvent(launch(cl, widen, {n}));
+  }
+  CHECK(firstMismatch(readBack<float>(cl, dsum, n), sum) == -1);
+  CHECK(firstMismatch(readBack<long>(cl, dwide, n), wide) == -1);
+  for (cl_mem mem : {da, dsum, dnarrow, dwide})
+    clReleaseMemObject(mem);
+  clReleaseKernel(add);
+  clReleaseKernel(widen);
+  clReleaseProgram(first);
+  clReleaseProgram(second);
+}
+
+TEST_CASE("a binary for another board or a truncated one is CL_INVALID_BINARY with a log",
+          "[e2e][board][errors]") {
+  Setup cl(boardDevice());
+  auto rejected = [&](const std::string &binary) {
+    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
+    size_t size = binary.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithBinary(cl.context, 1, &cl.device, &size, &bytes, &status, &err);
+    CHECK(err == CL_INVALID_BINARY);
+    CHECK(status == CL_INVALID_BINARY);
+    REQUIRE(program != nullptr);
+    std::string log = buildLog(program, cl.device);
+    CHECK(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_INVALID_BINARY);
+    clReleaseProgram(program);
+    return log;
+  };
+  std::string otherBoard = rejected(readFile(LOOM_E2E_VECTOR_ADD_UNIT_LOOM));
+  CHECK_THAT(otherBoard, Catch::Contains("compiled for board 'unit'"));
+  CHECK_THAT(otherBoard, Catch::Contains("loomc --board default"));
+
+  std::string binary = readFile(LOOM_E2E_VECTOR_ADD_LOOM);
+  std::string truncated = rejected(binary.substr(0, binary.size() / 2));
+  INFO(truncated);
+  CHECK(truncated.size() > 10);
+
+  std::string flipped = binary;
+  flipped[flipped.size() / 3] ^= 0x40;
+  CHECK_FALSE(rejected(flipped).empty());
+}
+
+TEST_CASE("board kernels check argument sizes and missing arguments", "[e2e][board][errors]") {
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(LOOM_E2E_DIFFERENTIAL_LOOM));
+  cl_kernel kernel = kernelNamed(program, "int_mix");
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const double wide = 1.0;
+  CHECK(clSetKernelArg(kernel, 3, sizeof wide, &wide) == CL_INVALID_ARG_SIZE);
+  CHECK(clSetKernelArg(kernel, 0, 4, &mem) == CL_INVALID_ARG_SIZE);
+  CHECK(clSetKernelArg(kernel, 4, sizeof(int), &err) == CL_INVALID_ARG_INDEX);
+  setArg(kernel, 0, mem);
+  setArg(kernel, 1, mem);
+  size_t global = 16;
+  CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+        CL_INVALID_KERNEL_ARGS);
+  clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}

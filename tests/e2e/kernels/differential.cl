@@ -1,0 +1,26 @@
+// Kernels run on the board, the CPU device and the host, and compared bit for bit.
+__kernel void int_mix(__global const int *a, __global const int *b, __global int *out, int k) {
+  size_t i = get_global_id(0);
+  int x = a[i], y = b[i];
+  int m = x * k + (y >> 3);
+  int s = x < y ? m : (x ^ y);
+  out[i] = s - (int)(i & 7) + (int)((unsigned)y >> 5);
+}
+
+__kernel void float_mix(__global const float *a, __global const float *b, __global float *out, float s) {
+  size_t i = get_global_id(0);
+  float x = a[i], y = b[i];
+  float d = (x - y) * s;
+  out[i] = d + -x;
+}
+
+__kernel void widen(__global const short *in, __global long *out, long bias) {
+  size_t i = get_global_id(0);
+  out[i] = (long)in[i] * 3 + bias;
+}
+
+__kernel void transpose_scale(__global const float *in, __global float *out, float s) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  size_t w = get_global_size(0), h = get_global_size(1);
+  out[x * h + y] = in[y * w + x] * s;
+}
