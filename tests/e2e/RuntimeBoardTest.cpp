@@ -76,6 +76,30 @@ cl_kernel kernelNamed(cl_program program, const char *name) {
   return kernel;
 }
 
+/// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over a.size()
+/// work-items on `target`; returns `out`.
+template <typename T, typename Scalar>
+std::vector<T> runTwoInputs(const Target &target, const char *name, const std::vector<T> &a,
+                            const std::vector<T> &b, Scalar scalar) {
+  Setup cl(target.device());
+  cl_program program = programFor(cl, target);
+  cl_kernel kernel = kernelNamed(program, name);
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dout = buffer(cl, a, CL_MEM_WRITE_ONLY);
+  setArg(kernel, 0, da);
+  setArg(kernel, 1, db);
+  setArg(kernel, 2, dout);
+  setArg(kernel, 3, scalar);
+  clReleaseEvent(launch(cl, kernel, {a.size()}));
+  auto out = readBack<T>(cl, dout, a.size());
+  for (cl_mem mem : {da, db, dout})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("the simulated board is an accelerator that loads binaries only", "[e2e][board]") {
@@ -155,22 +179,7 @@ TEST_CASE("integer kernel: board == CPU == host", "[e2e][board][differential]") 
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    Setup cl(target.device());
-    cl_program program = programFor(cl, target);
-    cl_kernel kernel = kernelNamed(program, "int_mix");
-    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
-    setArg(kernel, 0, da);
-    setArg(kernel, 1, db);
-    setArg(kernel, 2, dout);
-    setArg(kernel, 3, k);
-    clReleaseEvent(launch(cl, kernel, {n}));
-    CHECK(firstMismatch(readBack<int>(cl, dout, n), want) == -1);
-    for (cl_mem mem : {da, db, dout})
-      clReleaseMemObject(mem);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
+    CHECK(firstMismatch(runTwoInputs(target, "int_mix", a, b, k), want) == -1);
   }
 }
 
@@ -188,26 +197,11 @@ TEST_CASE("float kernel: board == CPU == host, bit for bit on normal numbers", "
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    Setup cl(target.device());
-    cl_program program = programFor(cl, target);
-    cl_kernel kernel = kernelNamed(program, "float_mix");
-    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
-    setArg(kernel, 0, da);
-    setArg(kernel, 1, db);
-    setArg(kernel, 2, dout);
-    setArg(kernel, 3, s);
-    clReleaseEvent(launch(cl, kernel, {n}));
-    auto got = readBack<float>(cl, dout, n);
+    auto got = runTwoInputs(target, "float_mix", a, b, s);
     long bad = firstMismatch(got, want);
     CHECK(bad == -1);
     if (bad >= 0)
       FAIL_CHECK("element " << bad << ": got " << got[bad] << ", want " << want[bad]);
-    for (cl_mem mem : {da, db, dout})
-      clReleaseMemObject(mem);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
   }
 }
 
