@@ -122,6 +122,8 @@ void KernelRunner::execute(Launch &l) {
   // double conversions are out-of-line library calls): this loop runs per cycle and per request.
   const sc_core::sc_time::value_type periodValue = l.period.value();
   sc_core::sc_time local = sc_core::SC_ZERO_TIME; // == sinceSync x period
+  sc_core::sc_time::value_type lastDelay = 0;
+  uint64_t lastWait = 1;
 
   instance.start(l.args.data(), l.offset, l.size);
   uint64_t cycle = 0, sinceSync = 0, lastProgress = 0;
@@ -167,7 +169,12 @@ void KernelRunner::execute(Launch &l) {
       }
       // The response is usable from the first cycle boundary at or after the memory's answer.
       const sc_core::sc_time::value_type memoryDelay = (delay - issued).value();
-      uint64_t wait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
+      // Most requests see the same delay (latency, no bank wait): reuse the last division.
+      if (memoryDelay != lastDelay) {
+        lastDelay = memoryDelay;
+        lastWait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
+      }
+      const uint64_t wait = lastWait;
       // In order, at most one response per port per cycle.
       uint64_t at = std::max(cycle + wait, lastResponseAt[p] + 1);
       lastResponseAt[p] = at;

@@ -3,7 +3,10 @@
 //===----------------------------------------------------------------------===//
 #include "GlobalMemory.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace loom::sim {
@@ -24,18 +27,36 @@ inline void copy(void *to, const void *from, unsigned length) {
 
 GlobalMemory::GlobalMemory(sc_core::sc_module_name name)
     : sc_core::sc_module(name), socket("socket") {
-  socket.register_b_transport(this, &GlobalMemory::b_transport);
+  socket.bind(*this);
 }
+
+tlm::tlm_sync_enum GlobalMemory::nb_transport_fw(tlm::tlm_generic_payload &trans, tlm::tlm_phase &,
+                                                 sc_core::sc_time &) {
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return tlm::TLM_COMPLETED;
+}
+
+bool GlobalMemory::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &) {
+  return false; // Every access must be timed by b_transport.
+}
+
+unsigned int GlobalMemory::transport_dbg(tlm::tlm_generic_payload &) { return 0; }
 
 void GlobalMemory::configure(MemoryRegion memory, const board::Board &board,
                              sc_core::sc_time period) {
   memory_ = memory;
-  period_ = period;
   latency_ = period * static_cast<double>(board.memory.latencyCycles);
+  timeUnit_ = sc_core::sc_time::from_value(1);
   interleave_ = board.memory.interleaveBytes ? board.memory.interleaveBytes : 1;
   unsigned banks = board.memory.banks ? board.memory.banks : 1;
-  bankBytesPerCycle_ = board.memoryBytesPerCycle() / banks;
-  bankFreeAt_.assign(banks, 0.0);
+  bool powersOfTwo = llvm::isPowerOf2_64(interleave_) && llvm::isPowerOf2_32(banks);
+  bankShift_ = powersOfTwo ? int(llvm::Log2_64(interleave_)) : -1;
+  bankMask_ = banks - 1;
+  double bankBytesPerCycle = board.memoryBytesPerCycle() / banks;
+  busyPerByte_ = bankBytesPerCycle > 0
+                     ? uint64_t(std::llround(double(period.value()) * double(1u << FixedBits) / bankBytesPerCycle))
+                     : 0;
+  bankFreeAt_.assign(banks, 0);
 }
 
 void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -51,20 +72,19 @@ void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
     copy(data, device, length);
   else if (trans.is_write())
     copy(device, data, length);
-
-  if (bankBytesPerCycle_ <= 0) {
-    delay += latency_; // unlimited bandwidth: the fixed latency only
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
-
-  // The initiator's local time offset says when, within its quantum, the request was made.
-  double now = (sc_core::sc_time_stamp() + delay) / period_;
-  size_t bank = (address / interleave_) % bankFreeAt_.size();
-  double start = std::max(now, bankFreeAt_[bank]);
-  bankFreeAt_[bank] = start + length / bankBytesPerCycle_;
-  delay += period_ * (start - now) + latency_;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+
+  if (busyPerByte_) {
+    // The initiator's local time offset says when, within its quantum, the request was made.
+    uint64_t now = uint64_t((sc_core::sc_time_stamp() + delay).value()) << FixedBits;
+    uint64_t &freeAt = bankFreeAt_[bankOf(address)];
+    uint64_t start = std::max(now, freeAt);
+    freeAt = start + length * busyPerByte_;
+    uint64_t wait = (start - now + (uint64_t(1) << FixedBits) - 1) >> FixedBits;
+    if (wait)
+      delay += timeUnit_ * double(wait);
+  }
+  delay += latency_;
 }
 
 } // namespace loom::sim

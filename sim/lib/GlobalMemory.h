@@ -14,30 +14,48 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <vector>
 
 namespace loom::sim {
 
-class GlobalMemory : public sc_core::sc_module {
+/// The module implements the forward interface itself (a plain tlm_target_socket bound to it), which
+/// saves simple_target_socket's extra indirection on every request.
+class GlobalMemory : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
-  tlm_utils::simple_target_socket<GlobalMemory> socket;
+  tlm::tlm_target_socket<> socket;
 
   explicit GlobalMemory(sc_core::sc_module_name name);
 
   /// Points the target at a memory region and a board's figures; clears the banks' queues.
   void configure(MemoryRegion memory, const board::Board &board, sc_core::sc_time period);
 
+  // tlm_fw_transport_if: loosely timed, blocking transport only.
+  void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload &trans, tlm::tlm_phase &phase,
+                                     sc_core::sc_time &delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload &trans, tlm::tlm_dmi &dmi) override;
+  unsigned int transport_dbg(tlm::tlm_generic_payload &trans) override;
+
 private:
-  void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+  unsigned bankOf(uint64_t address) const {
+    if (bankShift_ >= 0)
+      return unsigned(address >> bankShift_) & bankMask_;
+    return unsigned((address / interleave_) % bankFreeAt_.size());
+  }
+
+  // b_transport runs once per memory request: its arithmetic is integer and division-free. Times are
+  // in SystemC time units scaled by 2^FixedBits, so fractional bank occupancies add up exactly enough.
+  static constexpr unsigned FixedBits = 12;
 
   MemoryRegion memory_;
-  sc_core::sc_time period_;
   sc_core::sc_time latency_;
+  sc_core::sc_time timeUnit_;      ///< One SystemC time unit (the resolution).
   uint64_t interleave_ = 4096;
-  double bankBytesPerCycle_ = 0; ///< 0: unlimited.
-  std::vector<double> bankFreeAt_; ///< Absolute time, in cycles, when each bank is next free.
+  int bankShift_ = -1;             ///< log2(interleave) when interleave and bank count are powers of 2.
+  unsigned bankMask_ = 0;
+  uint64_t busyPerByte_ = 0;       ///< Bank occupancy per byte, fixed point; 0: unlimited bandwidth.
+  std::vector<uint64_t> bankFreeAt_; ///< When each bank is next free, fixed point.
 };
 
 } // namespace loom::sim
