@@ -19,10 +19,12 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace loom::runtime {
@@ -33,6 +35,7 @@ using cpu::CpuProgram;
 /// The file name diagnostics show for program source (clCreateProgramWithSource has no file).
 constexpr const char *ProgramFileName = "program.cl";
 constexpr size_t MemoryAlignment = 128; ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits.
+constexpr size_t HugePageBytes = size_t(2) << 20;
 
 llvm::Error deviceError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -93,10 +96,15 @@ public:
   const DeviceInfo &info() const override { return deviceInfo; }
 
   llvm::Expected<Allocation> allocate(size_t bytes) override {
-    size_t rounded = llvm::alignTo(std::max<size_t>(bytes, 1), MemoryAlignment);
-    void *memory = std::aligned_alloc(MemoryAlignment, rounded);
+    // Large buffers sit on 2 MiB boundaries and ask for transparent huge pages: kernels stream
+    // through them, and 4 KiB pages would cost a TLB miss every 4 KiB.
+    const size_t alignment = bytes >= HugePageBytes ? HugePageBytes : MemoryAlignment;
+    size_t rounded = llvm::alignTo(std::max<size_t>(bytes, 1), alignment);
+    void *memory = std::aligned_alloc(alignment, rounded);
     if (!memory)
       return deviceError("out of host memory allocating " + llvm::Twine(bytes) + " bytes");
+    if (alignment == HugePageBytes)
+      madvise(memory, rounded, MADV_HUGEPAGE); // Advice only: without THP, plain pages serve.
     return Allocation{memory, reinterpret_cast<uintptr_t>(memory), bytes};
   }
 
@@ -217,6 +225,14 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
     }
   }
 
+  // Threads claim runs of consecutive work-groups: a claim per group would make the shared counter's
+  // cache line bounce between cores on every small group. A run covers some 16K work-items, and there
+  // are still several runs per thread to even out the load.
+  const uint64_t threads = std::min<uint64_t>(pool.getThreadCount(), totalGroups);
+  const uint64_t groupItems = info[cpu::WorkGroupInfo::LocalSize] * info[cpu::WorkGroupInfo::LocalSize + 1] *
+                              info[cpu::WorkGroupInfo::LocalSize + 2];
+  const uint64_t claim = std::clamp<uint64_t>(llvm::divideCeil(16384, groupItems), 1,
+                                              std::max<uint64_t>(1, totalGroups / (8 * threads)));
   std::atomic<uint64_t> nextGroup{0};
   auto work = [&] {
     std::unique_ptr<uint8_t, FreeDeleter> scratch(
@@ -231,18 +247,20 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
     uint64_t ownInfo[cpu::WorkGroupInfo::Count];
     std::copy(std::begin(info), std::end(info), std::begin(ownInfo));
     for (;;) {
-      uint64_t group = nextGroup.fetch_add(1, std::memory_order_relaxed);
-      if (group >= totalGroups)
+      uint64_t first = nextGroup.fetch_add(claim, std::memory_order_relaxed);
+      if (first >= totalGroups)
         break;
-      ownInfo[cpu::WorkGroupInfo::GroupId] = group % groups[0];
-      ownInfo[cpu::WorkGroupInfo::GroupId + 1] = (group / groups[0]) % groups[1];
-      ownInfo[cpu::WorkGroupInfo::GroupId + 2] = group / (groups[0] * groups[1]);
-      entry.function(ownArgs.data(), ownInfo, scratch.get());
+      for (uint64_t group = first, last = std::min(first + claim, totalGroups); group < last; ++group) {
+        ownInfo[cpu::WorkGroupInfo::GroupId] = group % groups[0];
+        ownInfo[cpu::WorkGroupInfo::GroupId + 1] = (group / groups[0]) % groups[1];
+        ownInfo[cpu::WorkGroupInfo::GroupId + 2] = group / (groups[0] * groups[1]);
+        entry.function(ownArgs.data(), ownInfo, scratch.get());
+      }
     }
   };
 
   auto start = std::chrono::steady_clock::now();
-  uint64_t helpers = std::min<uint64_t>(pool.getThreadCount(), totalGroups) - 1;
+  uint64_t helpers = threads - 1;
   std::vector<std::shared_future<void>> running;
   for (uint64_t i = 0; i < helpers; ++i)
     running.push_back(pool.async(work));
