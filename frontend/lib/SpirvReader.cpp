@@ -12,6 +12,7 @@
 // that exits, crashes or hangs becomes an llvm::Error.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/Optimize.h"
 
 #include "LLVMSPIRVLib.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -198,6 +199,9 @@ llvm::Expected<std::unique_ptr<llvm::Module>> readSpirv(llvm::LLVMContext &conte
   if (!module)
     return spirvError("invalid SPIR-V binary: the translated module does not load: " +
                       llvm::toString(module.takeError()));
+  // The translator's output is unoptimised (work-item builtins rebuilt element by element into
+  // vectors, locals in allocas); -O2 makes it the IR compileOpenCL gives.
+  optimizeModule(**module, llvm::OptimizationLevel::O2);
   return std::move(*module);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the simulated board through the ICD loader, on binaries loomc wrote at build
-// time: device queries, vector_add with its simulated time, differential runs (board == CPU == host,
+// time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time, differential runs (board == CPU == host,
 // bit for bit), two programs loaded at once, and the failure paths (a binary for another board, a
 // truncated binary, building from source, wrong argument sizes, missing arguments).
 #include "E2ESupport.h"
@@ -129,8 +129,11 @@ TEST_CASE("the simulated board is an accelerator that loads binaries only", "[e2
 }
 
 TEST_CASE("vector_add on the board matches the host and reports simulated time", "[e2e][board]") {
+  // loomc's input was OpenCL C, or SPIR-V that Clang and llvm-spirv made from the same source.
+  const char *binaryPath = GENERATE(LOOM_E2E_VECTOR_ADD_LOOM, LOOM_E2E_VECTOR_ADD_SPIRV_LOOM);
+  INFO("binary: " << binaryPath);
   Setup cl(boardDevice(), CL_QUEUE_PROFILING_ENABLE);
-  cl_program program = cl.load(readFile(LOOM_E2E_VECTOR_ADD_LOOM));
+  cl_program program = cl.load(readFile(binaryPath));
   cl_kernel kernel = kernelNamed(program, "vector_add");
 
   const size_t n = 100003; // Not a multiple of any burst or bank size.

@@ -9,13 +9,13 @@
 #include "devices/cpu/CpuProgram.h"
 
 #include "loom/frontend/Binary.h"
+#include "loom/frontend/Optimize.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,23 +44,6 @@ void initializeHost() {
 
 bool processDefines(StringRef symbol) {
   return sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()) != nullptr;
-}
-
-void optimize(Module &module, TargetMachine &machine) {
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager cgsccs;
-  ModuleAnalysisManager modules;
-  PipelineTuningOptions tuning;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
-  PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3).run(module, modules);
 }
 
 /// Owns a module and its context, and destroys them in the right order on every path.
@@ -134,7 +117,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   if (verifyModule(m, &verifierStream))
     return compileError("internal error: the CPU device produced invalid IR (please report):\n" +
                         verifierStream.str());
-  optimize(m, **machine);
+  frontend::optimizeModule(m, OptimizationLevel::O3, machine->get());
 
   auto jit = orc::LLJITBuilder().setJITTargetMachineBuilder(*target).create();
   if (!jit)

@@ -1,0 +1,20 @@
+//===- Optimize.h - LLVM's default optimisation pipeline, set up once -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// For modules that did not come out of Clang's own pipeline: SPIR-V read back by the translator
+// (readSpirv) and the CPU device's work-group functions.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace loom::frontend {
+
+/// Runs LLVM's default per-module pipeline at `level`, with the loop and SLP vectorisers on from O2
+/// as Clang has them, and `machine`'s cost model when one is given.
+void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level,
+                    llvm::TargetMachine *machine = nullptr);
+
+} // namespace loom::frontend

@@ -1,0 +1,27 @@
+//===- Optimize.cpp - LLVM's default optimisation pipeline ----------------===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+#include "loom/frontend/Optimize.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+namespace loom::frontend {
+
+void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::TargetMachine *machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgsccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = level.getSpeedupLevel() >= 2;
+  tuning.SLPVectorization = level.getSpeedupLevel() >= 2;
+  llvm::PassBuilder builder(machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  builder.buildPerModuleDefaultPipeline(level).run(module, modules);
+}
+
+} // namespace loom::frontend

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// The loomc tool as a user runs it: boards listed, a kernel compiled to a .loom (with -D, the Verilog,
+// the report and progress), SPIR-V input, --dump-after, and the failures: a syntax error, a kernel
+// the hardware flow cannot build, an unknown board and a missing file exit non-zero with a readable
+// message and write no output.
+#include "TestSupport.h"
+
+#include "loom/frontend/Binary.h"
+#include "loom/frontend/OpenCLCompiler.h"
+#include "loom/hls/Pipeline.h"
+
+#include "LLVMSPIRVLib.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace {
+
+/// A scratch directory, removed with everything in it.
+struct ScratchDir {
+  llvm::SmallString<128> path;
+  ScratchDir() { REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loomc-test", path)); }
+  ~ScratchDir() { llvm::sys::fs::remove_directories(path); }
+  std::string file(llvm::StringRef name) const {
+    llvm::SmallString<128> full(path);
+    llvm::sys::path::append(full, name);
+    return full.str().str();
+  }
+  std::string write(llvm::StringRef name, llvm::StringRef contents) const {
+    std::string full = file(name);
+    std::ofstream(full, std::ios::binary) << contents.str();
+    return full;
+  }
+};
+
+std::string readAll(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+struct Run {
+  int exitCode;
+  std::string out, err;
+};
+
+/// Runs loomc with `args`, capturing its standard output and error.
+Run loomc(const ScratchDir &dir, std::vector<std::string> args) {
+  args.insert(args.begin(), LOOMC_EXECUTABLE);
+  std::vector<llvm::StringRef> argv(args.begin(), args.end());
+  std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+  llvm::Optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(out), llvm::StringRef(err)};
+  std::string message;
+  int code = llvm::sys::ExecuteAndWait(LOOMC_EXECUTABLE, argv, llvm::None, redirects, 120, 0, &message);
+  INFO(message);
+  REQUIRE(code >= 0);
+  return {code, readAll(out), readAll(err)};
+}
+
+const char *ScaleKernel = R"(__kernel void scale(__global const float *in, __global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * SCALE;
+}
+)";
+
+} // namespace
+
+TEST_CASE("loomc --list-boards names every board") {
+  ScratchDir dir;
+  Run run = loomc(dir, {"--list-boards"});
+  CHECK(run.exitCode == 0);
+  CHECK(std::regex_search(run.out, std::regex("^default +300 MHz", std::regex::multiline)));
+  CHECK(std::regex_search(run.out, std::regex("\nunit ")));
+}
+
+TEST_CASE("loomc compiles a kernel into a .loom binary, with the Verilog and the report") {
+  ScratchDir dir;
+  std::string source = dir.write("scale.cl", ScaleKernel);
+  std::string output = dir.file("scale.loom"), verilog = dir.file("scale.v");
+  Run run = loomc(dir, {source, "-o", output, "--board", "unit", "-DSCALE=3.0f", "--emit-verilog", verilog,
+                        "--report"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  // Progress on the slow steps, with elapsed times.
+  CHECK(std::regex_search(run.err, std::regex(R"(loomc: \[ *[0-9.]+s\] verilating)")));
+  CHECK_THAT(run.err, Catch::Contains("for board 'unit'"));
+  CHECK_THAT(run.out, Catch::Contains("kernel scale: II 1"));
+  CHECK_THAT(run.out, Catch::Contains("load of 4 bytes at " + source + ":3:"));
+  CHECK_THAT(readAll(verilog), Catch::Contains("module loom_kernel_scale ("));
+
+  auto binary = loom::frontend::readBinary(readAll(output));
+  REQUIRE_OK(binary);
+  CHECK(binary->board() == "unit");
+  CHECK_FALSE(binary->model.empty());
+  CHECK_FALSE(binary->cpuBitcode.empty());
+  CHECK(binary->verilog == readAll(verilog));
+  const auto *kernels = binary->meta.getArray("kernels");
+  REQUIRE(kernels);
+  REQUIRE(kernels->size() == 1);
+  CHECK((*kernels)[0].getAsObject()->getString("name") == llvm::StringRef("scale"));
+  CHECK((*kernels)[0].getAsObject()->getObject("hardware") != nullptr);
+}
+
+TEST_CASE("loomc reads SPIR-V") {
+  ScratchDir dir;
+  llvm::LLVMContext context;
+  auto compiled = loom::frontend::compileOpenCL(context, {ScaleKernel, "scale.cl", "-DSCALE=2.0f"},
+                                                loom::frontend::Target::Hardware);
+  REQUIRE_OK(compiled);
+  std::ostringstream spirv;
+  std::string message;
+  REQUIRE(llvm::writeSpirv(compiled->module.get(), SPIRV::TranslatorOpts(), spirv, message));
+  std::string input = dir.write("scale.spv", spirv.str()), output = dir.file("scale.loom");
+  Run run = loomc(dir, {input, "-o", output, "--board", "unit", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK(run.err.empty()); // -q
+  auto binary = loom::frontend::readBinary(readAll(output));
+  REQUIRE_OK(binary);
+  CHECK_FALSE(binary->model.empty());
+  CHECK(binary->cpuBitcode.empty()); // SPIR-V carries no CPU code.
+  CHECK_THAT(binary->verilog, Catch::Contains("module loom_kernel_scale ("));
+}
+
+TEST_CASE("loomc --dump-after=all prints the graph after every hardware pass") {
+  ScratchDir dir;
+  std::string source = dir.write("scale.cl", ScaleKernel);
+  Run run = loomc(dir, {source, "-o", dir.file("scale.loom"), "--board", "unit", "-DSCALE=2.0f",
+                        "--dump-after=all", "-q"});
+  REQUIRE(run.exitCode == 0);
+  for (const std::string &pass : loom::hls::passNames())
+    CHECK_THAT(run.out, Catch::Contains("// ----- after " + pass + " (scale)"));
+}
+
+TEST_CASE("loomc failures exit non-zero with a readable message and write nothing") {
+  ScratchDir dir;
+  std::string output = dir.file("out.loom");
+  SECTION("a syntax error gives file:line:col") {
+    std::string source = dir.write("broken.cl", "__kernel void k(__global int *p) {\n  p[0] = 1\n}\n");
+    Run run = loomc(dir, {source, "-o", output});
+    CHECK(run.exitCode == 1);
+    CHECK(std::regex_search(run.err, std::regex(std::regex_replace(source, std::regex(R"([.+])"), R"(\$&)") +
+                                                ":2:[0-9]+: error:")));
+    CHECK_THAT(run.err, Catch::Contains("loomc: compilation failed"));
+  }
+  SECTION("an undefined macro is a compile error, not a crash") {
+    std::string source = dir.write("scale.cl", ScaleKernel);
+    Run run = loomc(dir, {source, "-o", output});
+    CHECK(run.exitCode == 1);
+    CHECK_THAT(run.err, Catch::Contains("use of undeclared identifier 'SCALE'"));
+  }
+  SECTION("a kernel the hardware flow cannot build names the place") {
+    std::string source = dir.write("loop.cl", "__kernel void k(__global int *p, int n) {\n"
+                                              "  for (int i = 0; i < n; ++i)\n"
+                                              "    p[i] += i;\n"
+                                              "}\n");
+    Run run = loomc(dir, {source, "-o", output, "--board", "unit"});
+    CHECK(run.exitCode == 1);
+    CHECK_THAT(run.err, Catch::Contains("loop.cl:"));
+    CHECK_THAT(run.err, Catch::Contains("not supported"));
+  }
+  SECTION("an unknown board lists the known ones") {
+    std::string source = dir.write("scale.cl", ScaleKernel);
+    Run run = loomc(dir, {source, "-o", output, "--board", "no-such-board"});
+    CHECK(run.exitCode == 1);
+    CHECK_THAT(run.err, Catch::Contains("no-such-board"));
+    CHECK_THAT(run.err, Catch::Contains("unit"));
+  }
+  SECTION("a missing input file") {
+    Run run = loomc(dir, {dir.file("missing.cl"), "-o", output});
+    CHECK(run.exitCode == 1);
+    CHECK_THAT(run.err, Catch::Contains("cannot read"));
+  }
+  CHECK_FALSE(llvm::sys::fs::exists(output));
+}
