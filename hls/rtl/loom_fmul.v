@@ -112,19 +112,5 @@ module loom_fmul #(
   reg [31:0] res_q;
   always @(posedge clk) if (en) res_q <= s2_out;
 
-  generate
-    if (EXTRA > 0) begin : g_delay
-      // Plain delay registers for latencies above the natural depth (retiming may pull them in).
-      reg [32*EXTRA-1:0] dly_q;
-      integer k;
-      always @(posedge clk)
-        if (en) begin
-          dly_q[31:0] <= res_q;
-          for (k = 1; k < EXTRA; k = k + 1) dly_q[32*k +: 32] <= dly_q[32*(k-1) +: 32];
-        end
-      assign result = dly_q[32*(EXTRA-1) +: 32];
-    end else begin : g_nodelay
-      assign result = res_q;
-    end
-  endgenerate
+  loom_delay #(.WIDTH(32), .DEPTH(EXTRA)) u_extra (.clk(clk), .en(en), .in(res_q), .out(result));
 endmodule
