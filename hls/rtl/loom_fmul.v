@@ -28,22 +28,10 @@ module loom_fmul #(
   localparam integer PW = 61;  // multiply -> normalise bundle width
 
   // ---- Pipeline control: all registers advance together unless the output is held. ----
-  reg [LATENCY-1:0] valid_q;
-  wire en = !valid_q[LATENCY-1] || out_ready;
-  assign in_ready  = en;
-  assign out_valid = valid_q[LATENCY-1];
-
-  generate
-    if (LATENCY == 1) begin : g_valid1
-      always @(posedge clk)
-        if (rst) valid_q <= 1'b0;
-        else if (en) valid_q <= in_valid;
-    end else begin : g_validn
-      always @(posedge clk)
-        if (rst) valid_q <= {LATENCY{1'b0}};
-        else if (en) valid_q <= {valid_q[LATENCY-2:0], in_valid};
-    end
-  endgenerate
+  wire en;
+  loom_lockstep #(.LATENCY(LATENCY)) u_control (
+      .clk(clk), .rst(rst), .in_valid(in_valid), .out_ready(out_ready), .en(en), .out_valid(out_valid));
+  assign in_ready = en;
 
   // ---- Step 1: unpack and multiply. ----
   wire a_max  = a[30:23] == 8'hff;
