@@ -6,10 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "loom/sim/BoardSimulation.h"
 
+#include "PortResponses.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
-#include <deque>
 
 namespace loom::sim {
 
@@ -32,13 +33,8 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
     return fail("the model could not create a kernel instance");
 
   const unsigned numPorts = static_cast<unsigned>(kernel.ports.size());
-  struct Pending {
-    uint64_t cycle;
-    uint64_t data;
-  };
   std::vector<LoomPort> ports(numPorts, LoomPort{});
-  std::vector<std::deque<Pending>> queues(numPorts);
-  std::vector<uint64_t> lastResponseAt(numPorts, 0);
+  PortResponses responses(numPorts);
   for (auto &port : ports)
     port.req_ready = 1;
   const uint64_t latency = latencyCycles ? latencyCycles : 1;
@@ -48,18 +44,7 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
   instance.start(args.data(), off, sz);
   uint64_t cycle = 0, lastProgress = 0;
   for (;;) {
-    bool progress = false;
-    for (unsigned p = 0; p < numPorts; ++p) {
-      auto &queue = queues[p];
-      if (!queue.empty() && queue.front().cycle <= cycle) {
-        ports[p].resp_valid = 1;
-        ports[p].resp_rdata = queue.front().data;
-        queue.pop_front();
-        progress = true;
-      } else {
-        ports[p].resp_valid = 0;
-      }
-    }
+    bool progress = responses.deliver(ports, cycle);
     int done = instance.cycle(ports.data());
     for (unsigned p = 0; p < numPorts; ++p) {
       if (!ports[p].req_fire)
@@ -78,9 +63,7 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
         std::memcpy(memory.base + address, &data, bytes);
         data = 0;
       }
-      uint64_t at = std::max(cycle + latency, lastResponseAt[p] + 1);
-      lastResponseAt[p] = at;
-      queues[p].push_back({at, data});
+      responses.schedule(p, cycle, latency, data);
     }
     ++cycle;
     if (done)

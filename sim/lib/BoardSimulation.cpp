@@ -14,6 +14,7 @@
 #include "loom/sim/BoardSimulation.h"
 
 #include "GlobalMemory.h"
+#include "PortResponses.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -23,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <mutex>
 
 namespace loom::sim {
@@ -77,12 +77,6 @@ private:
   void execute(Launch &l);
 };
 
-/// Response waiting for its cycle on a port.
-struct Pending {
-  uint64_t cycle;
-  uint64_t data;
-};
-
 void KernelRunner::execute(Launch &l) {
   const hls::HardwareKernel &kernel = *l.kernel;
   const unsigned numPorts = static_cast<unsigned>(kernel.ports.size());
@@ -96,9 +90,7 @@ void KernelRunner::execute(Launch &l) {
     return;
   }
   std::vector<LoomPort> ports(numPorts, LoomPort{});
-  std::vector<std::deque<Pending>> queues(numPorts);
-  std::vector<uint64_t> lastResponseAt(numPorts, 0);
-  std::vector<uint64_t> responses(numPorts, 0);
+  PortResponses responses(numPorts);
   std::vector<uint8_t> isLoad(numPorts);
   std::vector<unsigned> bytes(numPorts);
   for (unsigned p = 0; p < numPorts; ++p) {
@@ -128,19 +120,7 @@ void KernelRunner::execute(Launch &l) {
   instance.start(l.args.data(), l.offset, l.size);
   uint64_t cycle = 0, sinceSync = 0, lastProgress = 0;
   for (;;) {
-    bool progress = false;
-    for (unsigned p = 0; p < numPorts; ++p) {
-      auto &queue = queues[p];
-      if (!queue.empty() && queue.front().cycle <= cycle) {
-        ports[p].resp_valid = 1;
-        ports[p].resp_rdata = queue.front().data;
-        queue.pop_front();
-        ++responses[p];
-        progress = true;
-      } else {
-        ports[p].resp_valid = 0;
-      }
-    }
+    bool progress = responses.deliver(ports, cycle);
 
     int done = instance.cycle(ports.data());
 
@@ -175,10 +155,7 @@ void KernelRunner::execute(Launch &l) {
         lastWait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
       }
       const uint64_t wait = lastWait;
-      // In order, at most one response per port per cycle.
-      uint64_t at = std::max(cycle + wait, lastResponseAt[p] + 1);
-      lastResponseAt[p] = at;
-      queues[p].push_back({at, isLoad[p] ? data : 0});
+      responses.schedule(p, cycle, wait, isLoad[p] ? data : 0);
       ++l.stats.ports[p].requests;
       l.stats.ports[p].bytes += bytes[p];
     }
@@ -195,7 +172,8 @@ void KernelRunner::execute(Launch &l) {
       for (unsigned p = 0; p < numPorts; ++p)
         portState += llvm::formatv("; {0} has {1} requests, {2} responses, {3} outstanding",
                                    describePort(kernel, p), l.stats.ports[p].requests,
-                                   responses[p], l.stats.ports[p].requests - responses[p])
+                                   responses.delivered(p),
+                                   l.stats.ports[p].requests - responses.delivered(p))
                          .str();
       if (numPorts == 0)
         portState = "; the kernel has no memory ports";
