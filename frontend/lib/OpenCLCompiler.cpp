@@ -39,6 +39,7 @@ llvm::Error buildError(const llvm::Twine &message) {
 struct ParsedOptions {
   std::string clStd = "CL1.2";
   bool optDisable = false;
+  bool allowContraction = false; ///< -cl-mad-enable or an option implying it.
   std::vector<std::string> passThrough;
 };
 
@@ -80,6 +81,9 @@ llvm::Expected<ParsedOptions> parseOptions(llvm::StringRef options) {
     }
     if (token == "-g")
       continue; // Line tables are always generated.
+    if (token == "-cl-mad-enable" || token == "-cl-unsafe-math-optimizations" ||
+        token == "-cl-fast-relaxed-math")
+      parsed.allowContraction = true;
     // -cl-* flags are checked by Clang itself: an unknown one becomes an "unknown argument" error.
     if (token == "-w" || token.startswith("-W") || token.startswith("-cl-")) {
       parsed.passThrough.push_back(token.str());
@@ -149,6 +153,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   } else {
     args.push_back("-O2");
   }
+  // a * b + c keeps both roundings unless the options allow a mad: the board's float units round
+  // each operation (as Intel's aoc does by default), so board and CPU agree bit for bit.
+  args.push_back(parsed->allowContraction ? "-ffp-contract=on" : "-ffp-contract=off");
   for (const std::string &arg : parsed->passThrough)
     args.push_back(arg.c_str());
   args.push_back(fileName.c_str());

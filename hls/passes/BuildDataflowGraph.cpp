@@ -22,6 +22,19 @@
 namespace loom::hls {
 namespace {
 
+/// Operations done by a pipelined library unit or a memory port rather than a wire expression: they
+/// are dynamic even on static operands.
+bool isUnit(OpKind kind) {
+  switch (kind) {
+  case OpKind::FAdd:
+  case OpKind::FSub:
+  case OpKind::FMul:
+  case OpKind::Load:
+  case OpKind::Store: return true;
+  default: return false;
+  }
+}
+
 std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel) {
   if (const auto &loc = inst.getDebugLoc())
     return llvm::formatv("{0}:{1}:{2}", loc->getFilename(), loc.getLine(), loc.getCol());
@@ -87,9 +100,12 @@ private:
   NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands) {
     node.location = locationOf(inst, kernel_);
     node.name = inst.getName().str();
-    node.isStatic = node.kind != OpKind::Load && node.kind != OpKind::Store &&
-                    std::all_of(operands.begin(), operands.end(),
-                                [&](NodeId op) { return result_.graph[op].isStatic; });
+    const bool staticOperands = std::all_of(operands.begin(), operands.end(),
+                                            [&](NodeId op) { return result_.graph[op].isStatic; });
+    node.isStatic = staticOperands && !isUnit(node.kind);
+    // A unit on static operands still runs once per work-item: the work-item token starts it.
+    if (staticOperands && isUnit(node.kind))
+      operands.push_back(workItems());
     NodeId id = result_.addNode(std::move(node));
     for (unsigned i = 0; i < operands.size(); ++i)
       result_.connect(operands[i], id, i);
@@ -176,6 +192,8 @@ private:
   llvm::Error call(const llvm::CallInst &call) {
     if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd())
       return llvm::Error::success();
+    if (call.getIntrinsicID() == llvm::Intrinsic::fmuladd && call.getType()->isFloatTy())
+      return multiplyAdd(call);
     const llvm::Function *callee = call.getCalledFunction();
     llvm::StringRef name = callee ? callee->getName() : "";
     struct Builtin {
@@ -204,6 +222,21 @@ private:
     }
     std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
     return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
+  }
+
+  /// llvm.fmuladd (a mad the options allowed) as a multiply and an add, each rounded: the
+  /// intrinsic leaves fusing to the implementation.
+  llvm::Error multiplyAdd(const llvm::CallInst &call) {
+    std::vector<NodeId> ops;
+    for (unsigned i = 0; i < 3; ++i) {
+      auto id = valueOf(call.getArgOperand(i), call);
+      if (!id)
+        return id.takeError();
+      ops.push_back(*id);
+    }
+    NodeId product = add(Node{OpKind::FMul, 32}, call, {ops[0], ops[1]});
+    values_[&call] = add(Node{OpKind::FAdd, 32}, call, {product, ops[2]});
+    return llvm::Error::success();
   }
 
   llvm::Error address(const llvm::GetElementPtrInst &gep) {
@@ -257,9 +290,6 @@ private:
         return data.takeError();
       ops.push_back(*data);
     }
-    // An access whose operands are all static still happens once per work-item.
-    if (std::all_of(ops.begin(), ops.end(), [&](NodeId op) { return result_.graph[op].isStatic; }))
-      ops.push_back(workItems());
     NodeId id = add(n, inst, ops);
     if (!isStore)
       values_[&inst] = id;

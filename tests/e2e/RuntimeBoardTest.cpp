@@ -208,6 +208,28 @@ TEST_CASE("float kernel: board == CPU == host, bit for bit on normal numbers", "
   }
 }
 
+TEST_CASE("multiply-add and static float products: board == CPU == host", "[e2e][board][differential]") {
+  const size_t n = 5003;
+  const float s = -2.75f;
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> values(-100.0f, 100.0f);
+  std::vector<float> a(n), b(n), saxpy(n), scaled(n);
+  const volatile float square = s * s; // volatile: each product rounded on the host, as on the devices
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = values(random);
+    b[i] = values(random);
+    volatile float product = s * a[i];
+    saxpy[i] = product + b[i];
+    volatile float scaledProduct = a[i] * square;
+    scaled[i] = scaledProduct - b[i];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs(target, "saxpy", a, b, s), saxpy) == -1);
+    CHECK(firstMismatch(runTwoInputs(target, "scaled_difference", a, b, s), scaled) == -1);
+  }
+}
+
 TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differential]") {
   const size_t n = 4099, w = 96, h = 40;
   const long bias = -(1L << 40);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // OpenCL C compiles in-process for both targets: typed pointers, line tables, build logs with
-// file:line:col and carets, -cl-std and -D handling, bad options as errors, concurrent builds.
+// file:line:col and carets, -cl-std and -D handling, contraction only with -cl-mad-enable, bad options
+// as errors, concurrent builds.
 #include "loom/frontend/OpenCLCompiler.h"
 
 #include "../TestSupport.h"
@@ -187,6 +188,21 @@ TEST_CASE("-D, -cl-opt-disable and -cl-* options reach the compiler") {
       CHECK(kernel->size() >= 1); // -O0 keeps allocas; the value may be stored through them.
     else
       CHECK(storesConstant);
+  }
+}
+
+TEST_CASE("a * b + c is contracted only when the options allow a mad") {
+  const std::string source = "__kernel void k(__global float *p, float a) { p[0] = a * p[1] + p[2]; }\n";
+  auto hasMad = [&](const std::string &options, Target target) {
+    llvm::LLVMContext context;
+    auto compiled = compile(context, source, options, target);
+    REQUIRE_OK(compiled);
+    return compiled->module->getFunction("llvm.fmuladd.f32") != nullptr;
+  };
+  for (Target target : {Target::Hardware, Target::Host}) {
+    CHECK_FALSE(hasMad("", target));
+    CHECK(hasMad("-cl-mad-enable", target));
+    CHECK(hasMad("-cl-fast-relaxed-math", target));
   }
 }
 

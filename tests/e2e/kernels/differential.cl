@@ -24,3 +24,15 @@ __kernel void transpose_scale(__global const float *in, __global float *out, flo
   size_t w = get_global_size(0), h = get_global_size(1);
   out[x * h + y] = in[y * w + x] * s;
 }
+
+// a * x + y: two roundings on both devices (no contraction unless -cl-mad-enable).
+__kernel void saxpy(__global const float *x, __global const float *y, __global float *out, float a) {
+  size_t i = get_global_id(0);
+  out[i] = a * x[i] + y[i];
+}
+
+// s * s depends on arguments only, yet the board computes it in a float unit per work-item.
+__kernel void scaled_difference(__global const float *a, __global const float *b, __global float *out, float s) {
+  size_t i = get_global_id(0);
+  out[i] = a[i] * (s * s) - b[i];
+}

@@ -190,6 +190,39 @@ entry:
   CHECK(log.empty());
 }
 
+TEST_CASE("float operations on static operands, and mads, run in float units per work-item") {
+  auto ir = parse(R"(
+declare float @llvm.fmuladd.f32(float, float, float)
+define spir_kernel void @scaled(float addrspace(1)* %out, float %a, float %b) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %ab = fmul float %a, %b
+  %p = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  %v = load float, float addrspace(1)* %p, align 4
+  %r = call float @llvm.fmuladd.f32(float %v, float %ab, float %a)
+  store float %r, float addrspace(1)* %p, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "static fmul") == 0); // a float unit, not a wire expression
+  // a * b waits for the work-item token: its operands are the two arguments and the work-items node.
+  auto product = built.substr(built.find("= fmul i32"));
+  product = product.substr(0, product.find('\n'));
+  CHECK(count(product, "%") == 3);
+  // The mad is a multiply and an add: two fmul units and one fadd in all.
+  CHECK(count(built, "= fmul i32") == 2);
+  CHECK(count(built, "= fadd i32") == 1);
+  CHECK(count(program->verilog, "loom_fmul #(.LATENCY(") == 2); // instances, not the definition
+  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", "loom_kernel_scaled", "$SRC"},
+                           program->verilog, "loom_kernel_scaled");
+  INFO(log);
+  CHECK(rc == 0);
+}
+
 TEST_CASE("a load after a store to memory waits for the store; rerunning ordering adds nothing") {
   auto ir = parse(R"(
 define spir_kernel void @rmw(i32 addrspace(1)* %a, i32 addrspace(1)* %b) {
