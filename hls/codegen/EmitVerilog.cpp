@@ -152,6 +152,35 @@ private:
     }
   }
 
+  static bool isFloatFunction(OpKind kind) {
+    return kind == OpKind::FCmp || kind == OpKind::SIToFP || kind == OpKind::UIToFP ||
+           kind == OpKind::FPToSI || kind == OpKind::FPToUI;
+  }
+
+  /// A combinational library function (loom_fcmp, loom_itof, loom_ftoi) on the operands' data; its
+  /// result wire, which the node's pipe then registers like an expression.
+  ExprRef floatFunction(NodeId id, const std::vector<NodeId> &ops) {
+    const Node &node = g_[id];
+    ExprRef result = m_.wire(n(id, "fn"), node.width);
+    switch (node.kind) {
+    case OpKind::FCmp:
+      m_.instance("loom_fcmp", n(id, "fcmp"), {{"PREDICATE", int64_t(node.predicate)}},
+                  {{"a", data(ops[0])}, {"b", data(ops[1])}, {"result", result}});
+      break;
+    case OpKind::SIToFP:
+    case OpKind::UIToFP:
+      m_.instance("loom_itof", n(id, "itof"),
+                  {{"WIDTH", int64_t(g_[ops[0]].width)}, {"SIGNED", int64_t(node.kind == OpKind::SIToFP)}},
+                  {{"in", data(ops[0])}, {"result", result}});
+      break;
+    default:
+      m_.instance("loom_ftoi", n(id, "ftoi"),
+                  {{"WIDTH", int64_t(node.width)}, {"SIGNED", int64_t(node.kind == OpKind::FPToSI)}},
+                  {{"a", data(ops[0])}, {"result", result}});
+    }
+    return result;
+  }
+
   void emitStatic(NodeId id) {
     if (boost::out_degree(id, g_) == 0)
       return; // An unused argument: its port bits are consumed in consumeUnusedInputs.
@@ -300,7 +329,7 @@ private:
     default:
       break;
     }
-    ExprRef value = expression(id, ops);
+    ExprRef value = isFloatFunction(node.kind) ? floatFunction(id, ops) : expression(id, ops);
     if (node.latency == 0) {
       m_.assign(out("valid"), in.valid);
       m_.assign(in.ready, out("ready"));

@@ -43,6 +43,11 @@ const char *opName(OpKind kind) {
   case OpKind::FSub: return "fsub";
   case OpKind::FMul: return "fmul";
   case OpKind::FNeg: return "fneg";
+  case OpKind::FCmp: return "fcmp";
+  case OpKind::SIToFP: return "sitofp";
+  case OpKind::UIToFP: return "uitofp";
+  case OpKind::FPToSI: return "fptosi";
+  case OpKind::FPToUI: return "fptoui";
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
   case OpKind::Fifo: return "fifo";
@@ -98,6 +103,7 @@ std::string printGraph(const KernelGraph &kernel) {
       out += llvm::formatv(" {0}", n.constant);
       break;
     case OpKind::ICmp:
+    case OpKind::FCmp:
       out += llvm::formatv(" pred={0}", n.predicate);
       break;
     case OpKind::Address: {

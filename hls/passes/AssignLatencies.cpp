@@ -33,6 +33,11 @@ const char *operatorClass(OpKind kind) {
   case OpKind::FAdd:
   case OpKind::FSub: return "float_add";
   case OpKind::FMul: return "float_mul";
+  case OpKind::FCmp: return "float_compare";
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI: return "float_convert";
   default: return "";
   }
 }

@@ -29,6 +29,11 @@ bool isUnit(OpKind kind) {
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
+  case OpKind::FCmp:
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI:
   case OpKind::Load:
   case OpKind::Store: return true;
   default: return false;
@@ -156,7 +161,7 @@ private:
     if (!ops)
       return ops.takeError();
     Node n{kind, *width};
-    if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&inst))
+    if (auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&inst))
       n.predicate = cmp->getPredicate();
     values_[&inst] = add(n, inst, *ops);
     return llvm::Error::success();
@@ -177,6 +182,34 @@ private:
       values_[&inst] = *op;
     else
       values_[&inst] = add(Node{*to > *from ? widen : OpKind::Trunc, *to}, inst, {*op});
+    return llvm::Error::success();
+  }
+
+  /// Integer <-> float conversions. The units convert 32- and 64-bit integers; narrower ones are
+  /// widened first or truncated after, as C's conversions through int would.
+  llvm::Error convert(const llvm::Instruction &inst, OpKind kind) {
+    const bool toFloat = kind == OpKind::SIToFP || kind == OpKind::UIToFP;
+    llvm::Type *intType = toFloat ? inst.getOperand(0)->getType() : inst.getType();
+    llvm::Type *floatType = toFloat ? inst.getType() : inst.getOperand(0)->getType();
+    if (!intType->isIntegerTy() || intType->getIntegerBitWidth() > 64 || !floatType->isFloatTy())
+      return fail(inst, llvm::Twine("operation '") + inst.getOpcodeName() +
+                            "' is supported between float and integers of up to 64 bits only");
+    const unsigned intWidth = intType->getIntegerBitWidth();
+    const unsigned unitWidth = intWidth <= 32 ? 32 : 64;
+    auto op = valueOf(inst.getOperand(0), inst);
+    if (!op)
+      return op.takeError();
+    if (toFloat) {
+      NodeId in = *op;
+      if (intWidth < unitWidth)
+        in = add(Node{kind == OpKind::SIToFP ? OpKind::SExt : OpKind::ZExt, unitWidth}, inst, {in});
+      values_[&inst] = add(Node{kind, 32}, inst, {in});
+    } else {
+      NodeId out = add(Node{kind, unitWidth}, inst, {*op});
+      if (intWidth < unitWidth)
+        out = add(Node{OpKind::Trunc, intWidth}, inst, {out});
+      values_[&inst] = out;
+    }
     return llvm::Error::success();
   }
 
@@ -318,6 +351,11 @@ private:
     case I::FSub: return simple(inst, OpKind::FSub);
     case I::FMul: return simple(inst, OpKind::FMul);
     case I::FNeg: return simple(inst, OpKind::FNeg);
+    case I::FCmp: return simple(inst, OpKind::FCmp);
+    case I::SIToFP: return convert(inst, OpKind::SIToFP);
+    case I::UIToFP: return convert(inst, OpKind::UIToFP);
+    case I::FPToSI: return convert(inst, OpKind::FPToSI);
+    case I::FPToUI: return convert(inst, OpKind::FPToUI);
     case I::ZExt: return resize(inst, OpKind::ZExt);
     case I::SExt: return resize(inst, OpKind::SExt);
     case I::Trunc: return resize(inst, OpKind::Trunc);

@@ -78,21 +78,21 @@ cl_kernel kernelNamed(cl_program program, const char *name) {
 
 /// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over a.size()
 /// work-items on `target`; returns `out`.
-template <typename T, typename Scalar>
-std::vector<T> runTwoInputs(const Target &target, const char *name, const std::vector<T> &a,
-                            const std::vector<T> &b, Scalar scalar) {
+template <typename Out, typename A, typename B, typename Scalar>
+std::vector<Out> runTwoInputs(const Target &target, const char *name, const std::vector<A> &a,
+                              const std::vector<B> &b, Scalar scalar) {
   Setup cl(target.device());
   cl_program program = programFor(cl, target);
   cl_kernel kernel = kernelNamed(program, name);
   cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
   cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-  cl_mem dout = buffer(cl, a, CL_MEM_WRITE_ONLY);
+  cl_mem dout = buffer(cl, std::vector<Out>(a.size()), CL_MEM_WRITE_ONLY);
   setArg(kernel, 0, da);
   setArg(kernel, 1, db);
   setArg(kernel, 2, dout);
   setArg(kernel, 3, scalar);
   clReleaseEvent(launch(cl, kernel, {a.size()}));
-  auto out = readBack<T>(cl, dout, a.size());
+  auto out = readBack<Out>(cl, dout, a.size());
   for (cl_mem mem : {da, db, dout})
     clReleaseMemObject(mem);
   clReleaseKernel(kernel);
@@ -182,7 +182,7 @@ TEST_CASE("integer kernel: board == CPU == host", "[e2e][board][differential]") 
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs(target, "int_mix", a, b, k), want) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(target, "int_mix", a, b, k), want) == -1);
   }
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("float kernel: board == CPU == host, bit for bit on normal numbers", "
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    auto got = runTwoInputs(target, "float_mix", a, b, s);
+    auto got = runTwoInputs<float>(target, "float_mix", a, b, s);
     long bad = firstMismatch(got, want);
     CHECK(bad == -1);
     if (bad >= 0)
@@ -225,8 +225,37 @@ TEST_CASE("multiply-add and static float products: board == CPU == host", "[e2e]
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs(target, "saxpy", a, b, s), saxpy) == -1);
-    CHECK(firstMismatch(runTwoInputs(target, "scaled_difference", a, b, s), scaled) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(target, "saxpy", a, b, s), saxpy) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(target, "scaled_difference", a, b, s), scaled) == -1);
+  }
+}
+
+TEST_CASE("float comparisons and conversions: board == CPU == host", "[e2e][board][differential]") {
+  const size_t n = 5003;
+  std::mt19937 random(4);
+  std::uniform_real_distribution<float> values(-1.0e6f, 1.0e6f), positive(0.0f, 1.0e6f);
+  std::vector<float> a(n), b(n), selected(n), converted(n);
+  std::vector<int> ints(n), truncated(n);
+  std::vector<unsigned> uints(n);
+  const float s = 0.375f;
+  const int k = 3;
+  for (size_t i = 0; i < n; ++i) {
+    // Every fifth pair equal and some at the threshold, so the comparison's edges are exercised.
+    a[i] = i % 5 == 0 ? s : values(random);
+    b[i] = positive(random);
+    volatile float scaled = b[i] * s;
+    selected[i] = a[i] >= s ? a[i] : scaled;
+    ints[i] = int(random()) >> int(random() % 31);
+    uints[i] = unsigned(random()) >> (random() % 32);
+    volatile float product = float(ints[i]) * s;
+    converted[i] = product + float(uints[i]);
+    truncated[i] = int(a[i]) * k + int(int64_t(b[i] * 4096.0f) >> 8);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<float>(target, "select_compare", a, b, s), selected) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(target, "int_to_float", ints, uints, s), converted) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(target, "float_to_int", a, b, k), truncated) == -1);
   }
 }
 

@@ -36,3 +36,22 @@ __kernel void scaled_difference(__global const float *a, __global const float *b
   size_t i = get_global_id(0);
   out[i] = a[i] * (s * s) - b[i];
 }
+
+// Float comparison feeding a select.
+__kernel void select_compare(__global const float *a, __global const float *b, __global float *out, float s) {
+  size_t i = get_global_id(0);
+  float x = a[i], y = b[i] * s; // both loads happen: no branch around one of them
+  out[i] = x >= s ? x : y;
+}
+
+// Signed and unsigned integers to float (round to nearest even).
+__kernel void int_to_float(__global const int *a, __global const uint *b, __global float *out, float s) {
+  size_t i = get_global_id(0);
+  out[i] = (float)a[i] * s + (float)b[i];
+}
+
+// Float to 32- and 64-bit integers (toward zero).
+__kernel void float_to_int(__global const float *a, __global const float *b, __global int *out, int s) {
+  size_t i = get_global_id(0);
+  out[i] = (int)a[i] * s + (int)((long)(b[i] * 4096.0f) >> 8);
+}

@@ -35,6 +35,9 @@ enum class OpKind {
   ZExt, SExt, Trunc, ///< Width changes: pure wiring.
   Address,    ///< operand 0 (pointer) + constant + sum(operand i * scales[i-1]).
   FAdd, FSub, FMul, FNeg,
+  FCmp,       ///< Predicate in `predicate` (LLVM's FCmpInst numbering).
+  SIToFP, UIToFP, ///< 32- or 64-bit integer operand to float.
+  FPToSI, FPToUI, ///< Float operand to a 32- or 64-bit integer, toward zero.
   // Memory.
   Load,       ///< operand 0 = address; further operands are ordering tokens.
   Store,      ///< operand 0 = address, 1 = data; further operands are ordering tokens. Output: token.
@@ -52,7 +55,7 @@ struct Node {
   uint64_t index = 0;          ///< Argument number, dimension, or memory port number.
   uint64_t constant = 0;       ///< Constant value, or Address's constant offset.
   std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
-  unsigned predicate = 0;      ///< ICmp predicate.
+  unsigned predicate = 0;      ///< ICmp or FCmp predicate.
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
   unsigned depth = 0;          ///< Fifo entries; Load/Store credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
