@@ -32,7 +32,7 @@ static double gigabytesPerSecond(cl_platform_id platform, const std::string &sou
   clSetKernelArg(kernel, 1, sizeof(cl_mem), &db);
   clSetKernelArg(kernel, 2, sizeof(cl_mem), &dc);
   cl_ulong best = ~cl_ulong(0);
-  for (int run = 0; run < 6; ++run) {
+  for (int run = 0; run < 21; ++run) {
     cl_event event;
     check(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &event), "enqueue");
     check(clWaitForEvents(1, &event), "clWaitForEvents");
