@@ -18,6 +18,7 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 namespace loom::hls {
 namespace {
@@ -40,11 +41,25 @@ bool isUnit(OpKind kind) {
   }
 }
 
+/// The source file as the user named it. For an absolute name Clang moves the prefix it shares with
+/// the compilation directory ("/tmp" of "/tmp/x/k.cl" when compiling in "/tmp/build") into the file's
+/// directory; put it back. Names relative to the compilation directory stay as they are.
+std::string fileOf(const llvm::DIScope &scope, const llvm::Function &kernel) {
+  llvm::StringRef file = scope.getFilename(), directory = scope.getDirectory();
+  const llvm::DISubprogram *sub = kernel.getSubprogram();
+  llvm::StringRef compilationDir = sub && sub->getUnit() ? sub->getUnit()->getDirectory() : "";
+  if (directory.empty() || directory == compilationDir || llvm::sys::path::is_absolute(file))
+    return file.str();
+  llvm::SmallString<128> path(directory);
+  llvm::sys::path::append(path, file);
+  return path.str().str();
+}
+
 std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel) {
   if (const auto &loc = inst.getDebugLoc())
-    return llvm::formatv("{0}:{1}:{2}", loc->getFilename(), loc.getLine(), loc.getCol());
+    return llvm::formatv("{0}:{1}:{2}", fileOf(*loc->getScope(), kernel), loc.getLine(), loc.getCol());
   if (auto *sub = kernel.getSubprogram())
-    return llvm::formatv("{0}:{1}", sub->getFilename(), sub->getLine());
+    return llvm::formatv("{0}:{1}", fileOf(*sub, kernel), sub->getLine());
   return kernel.getName().str();
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the simulated board through the ICD loader, on binaries loomc wrote at build
-// time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time, differential runs (board == CPU == host,
-// bit for bit), two programs loaded at once, and the failure paths (a binary for another board, a
-// truncated binary, building from source, wrong argument sizes, missing arguments).
+// time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time,
+// differential runs (board == CPU == host, bit for bit), two programs loaded at once, and the failure
+// paths (a binary for another board, a truncated binary, building from source, wrong argument sizes,
+// missing arguments, an access outside device memory).
 #include "E2ESupport.h"
 
 #include <cmath>
@@ -389,4 +390,62 @@ TEST_CASE("board kernels check argument sizes and missing arguments", "[e2e][boa
   clReleaseMemObject(mem);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
+}
+
+TEST_CASE("an access outside device memory fails the event with a diagnosis; the board goes on",
+          "[e2e][board][errors]") {
+  cl_device_id board = boardDevice();
+  std::vector<std::string> notes;
+  auto notify = [](const char *message, const void *, size_t, void *user) {
+    static_cast<std::vector<std::string> *>(user)->push_back(message);
+  };
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &board, notify, &notes, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueue(context, board, 0, &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::string binary = readFile(LOOM_E2E_FAULTS_LOOM);
+  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
+  size_t size = binary.size();
+  cl_program program = clCreateProgramWithBinary(context, 1, &board, &size, &bytes, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel kernel = kernelNamed(program, "wild_store");
+  std::vector<int> host(64, 0);
+  cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(int),
+                              host.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  setArg(kernel, 0, mem);
+  const cl_long far = cl_long(1) << 40; // 4 TiB past the buffer: the board has 4 GiB
+  setArg(kernel, 1, far);
+  size_t global = 16;
+  cl_event event = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &event) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  cl_int status = CL_COMPLETE;
+  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  CHECK(status < 0);
+  std::string diagnosis;
+  for (const std::string &note : notes)
+    diagnosis += note + "\n";
+  INFO(diagnosis);
+  CHECK_THAT(diagnosis, Catch::Contains("outside device memory"));
+  CHECK_THAT(diagnosis, Catch::Contains("faults.cl:6:"));
+  clReleaseEvent(event);
+
+  // The same program runs again on a fresh queue with an offset inside the buffer.
+  cl_command_queue fresh = clCreateCommandQueue(context, board, 0, &err);
+  REQUIRE(err == CL_SUCCESS);
+  setArg(kernel, 1, cl_long(8));
+  REQUIRE(clEnqueueNDRangeKernel(fresh, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(fresh, mem, CL_TRUE, 0, host.size() * sizeof(int), host.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  for (size_t i = 0; i < host.size(); ++i)
+    CHECK(host[i] == ((i >= 8 && i < 24) ? 1 : 0));
+  clReleaseCommandQueue(fresh);
+  clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
 }
