@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh
+# What the example needs: the compiler, the ICD, the board process and the example (tests build with
+# scripts/test.sh).
+bash scripts/build.sh loomc LoomOpenCL loom-board vector_add vector_add_binary
 bash scripts/run-example.sh vector_add 1000000
