@@ -91,14 +91,21 @@ void KernelRunner::execute(Launch &l) {
   }
   std::vector<LoomPort> ports(numPorts, LoomPort{});
   PortResponses responses(numPorts);
-  std::vector<uint8_t> isLoad(numPorts);
-  std::vector<unsigned> bytes(numPorts);
+  // Per-port facts, and every per-port array, used through raw pointers in the loop: after the virtual
+  // b_transport call the compiler would reload each vector's data pointer on every access.
+  struct PortInfo {
+    bool isLoad;
+    unsigned bytes;
+  };
+  std::vector<PortInfo> infos(numPorts);
   for (unsigned p = 0; p < numPorts; ++p) {
-    isLoad[p] = kernel.ports[p].kind == hls::MemoryPort::Kind::Load;
-    bytes[p] = kernel.ports[p].bytes;
+    infos[p] = {kernel.ports[p].kind == hls::MemoryPort::Kind::Load, kernel.ports[p].bytes};
     // The board accepts a request every cycle; contention shows up as response delay instead.
     ports[p].req_ready = 1;
   }
+  LoomPort *const port = ports.data();
+  const PortInfo *const info = infos.data();
+  PortStats *const stats = l.stats.ports.data();
 
   uint64_t data = 0;
   tlm::tlm_generic_payload trans;
@@ -122,20 +129,21 @@ void KernelRunner::execute(Launch &l) {
   for (;;) {
     bool progress = responses.deliver(ports, cycle);
 
-    int done = instance.cycle(ports.data());
+    int done = instance.cycle(port);
 
     for (unsigned p = 0; p < numPorts; ++p) {
-      if (!ports[p].req_fire)
+      if (!port[p].req_fire)
         continue;
       progress = true;
-      const uint64_t address = ports[p].req_addr;
-      data = isLoad[p] ? 0 : ports[p].req_wdata;
-      trans.set_command(isLoad[p] ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
+      const uint64_t address = port[p].req_addr;
+      data = info[p].isLoad ? 0 : port[p].req_wdata;
+      trans.set_command(info[p].isLoad ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
       trans.set_address(address);
-      trans.set_data_length(bytes[p]);
-      trans.set_streaming_width(bytes[p]);
+      trans.set_data_length(info[p].bytes);
+      trans.set_streaming_width(info[p].bytes);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      keeper.set(local);
+      // The request's time is the quantum keeper's local offset; the keeper itself is only told at
+      // a synchronisation.
       const sc_core::sc_time &issued = local;
       sc_core::sc_time delay = issued;
       socket->b_transport(trans, delay);
@@ -143,7 +151,7 @@ void KernelRunner::execute(Launch &l) {
         l.stats.cycles = cycle + 1;
         l.error = llvm::formatv("kernel '{0}': {1} accessed device address {2:x} ({3} bytes), "
                                 "outside device memory of {4} bytes, at cycle {5}",
-                                kernel.kernelName, describePort(kernel, p), address, bytes[p],
+                                kernel.kernelName, describePort(kernel, p), address, info[p].bytes,
                                 l.memorySize, cycle);
         return;
       }
@@ -155,9 +163,9 @@ void KernelRunner::execute(Launch &l) {
         lastWait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
       }
       const uint64_t wait = lastWait;
-      responses.schedule(p, cycle, wait, isLoad[p] ? data : 0);
-      ++l.stats.ports[p].requests;
-      l.stats.ports[p].bytes += bytes[p];
+      responses.schedule(p, cycle, wait, info[p].isLoad ? data : 0);
+      ++stats[p].requests;
+      stats[p].bytes += info[p].bytes;
     }
 
     ++cycle;
