@@ -3,12 +3,18 @@
 // time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time,
 // differential runs (board == CPU == host, bit for bit), two programs loaded at once, and the failure
 // paths (a binary for another board, a truncated binary, building from source, wrong argument sizes,
-// missing arguments, an access outside device memory).
+// missing arguments, an access outside device memory, a board process killed mid-kernel).
 #include "E2ESupport.h"
 
 #include <cmath>
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <thread>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
+#include <chrono>
 #include <functional>
 #include <random>
 
@@ -447,5 +453,104 @@ TEST_CASE("an access outside device memory fails the event with a diagnosis; the
   clReleaseKernel(kernel);
   clReleaseProgram(program);
   clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+
+namespace {
+
+/// Process ids of this process's children whose command name is `name` (the board processes).
+std::vector<pid_t> childrenNamed(const std::string &name) {
+  std::vector<pid_t> found;
+  DIR *tasks = opendir("/proc/self/task");
+  REQUIRE(tasks != nullptr);
+  while (dirent *entry = readdir(tasks)) {
+    if (entry->d_name[0] == '.')
+      continue;
+    std::ifstream children(std::string("/proc/self/task/") + entry->d_name + "/children");
+    for (pid_t child; children >> child;) {
+      std::string comm;
+      std::getline(std::ifstream("/proc/" + std::to_string(child) + "/comm"), comm);
+      if (comm == name)
+        found.push_back(child);
+    }
+  }
+  closedir(tasks);
+  return found;
+}
+
+} // namespace
+
+TEST_CASE("a board process that dies fails its kernel's event; the application and the board go on",
+          "[e2e][board][errors]") {
+  cl_device_id board = boardDevice();
+  std::vector<std::string> notes;
+  auto notify = [](const char *message, const void *, size_t, void *user) {
+    static_cast<std::vector<std::string> *>(user)->push_back(message);
+  };
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &board, notify, &notes, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueue(context, board, 0, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const std::string binary = readFile(LOOM_E2E_VECTOR_ADD_LOOM);
+  auto load = [&] {
+    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
+    size_t size = binary.size();
+    cl_program program = clCreateProgramWithBinary(context, 1, &board, &size, &bytes, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_SUCCESS);
+    return program;
+  };
+  const std::vector<pid_t> before = childrenNamed("loom-board");
+  cl_program program = load();
+  std::vector<pid_t> boards = childrenNamed("loom-board");
+  REQUIRE(boards.size() == before.size() + 1);
+  pid_t spawned = 0;
+  for (pid_t pid : boards)
+    if (std::find(before.begin(), before.end(), pid) == before.end())
+      spawned = pid;
+
+  // Some seconds of simulation, killed a moment after it starts.
+  const size_t n = size_t(40) << 20;
+  cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, n * sizeof(float), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_kernel kernel = kernelNamed(program, "vector_add");
+  for (cl_uint i = 0; i < 3; ++i)
+    setArg(kernel, i, mem);
+  cl_event event = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &event) == CL_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(::kill(spawned, SIGKILL) == 0);
+  CHECK(clWaitForEvents(1, &event) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  cl_int status = CL_COMPLETE;
+  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  CHECK(status < 0);
+  std::string diagnosis;
+  for (const std::string &note : notes)
+    diagnosis += note + "\n";
+  INFO(diagnosis);
+  CHECK_THAT(diagnosis, Catch::Contains("killed by signal 9"));
+  clReleaseEvent(event);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseMemObject(mem);
+  clReleaseCommandQueue(queue);
+
+  // Loading the binary again reprograms the board with a fresh process.
+  Setup cl(board);
+  cl_program again = cl.load(binary);
+  cl_kernel add = kernelNamed(again, "vector_add");
+  std::vector<float> a(1000, 2.0f), sum(1000, 4.0f);
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dsum = buffer(cl, sum, CL_MEM_WRITE_ONLY);
+  setArg(add, 0, da);
+  setArg(add, 1, da);
+  setArg(add, 2, dsum);
+  clReleaseEvent(launch(cl, add, {a.size()}));
+  CHECK(firstMismatch(readBack<float>(cl, dsum, a.size()), sum) == -1);
+  clReleaseMemObject(da);
+  clReleaseMemObject(dsum);
+  clReleaseKernel(add);
+  clReleaseProgram(again);
   clReleaseContext(context);
 }
