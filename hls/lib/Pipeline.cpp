@@ -72,6 +72,42 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
   return area;
 }
 
+/// Adds the program's share of the board's resources to the report; a program that does not fit
+/// is an error, as it is for a real FPGA compile.
+llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &board) {
+  AreaEstimate total;
+  for (const auto &kernel : program.kernels) {
+    total.luts += kernel.area.luts;
+    total.ffs += kernel.area.ffs;
+    total.dsps += kernel.area.dsps;
+  }
+  struct Use {
+    const char *name;
+    uint64_t used, available;
+  };
+  const Use uses[] = {{"LUTs", total.luts, board.resources.luts},
+                      {"FFs", total.ffs, board.resources.ffs},
+                      {"DSPs", total.dsps, board.resources.dsps}};
+  std::string line = "program: estimated";
+  std::string overflow;
+  for (const Use &use : uses) {
+    if (!use.available)
+      continue; // The board file gives no budget for this resource.
+    line += llvm::formatv(" {0} {1} ({2:f1}% of {3}),", use.used, use.name,
+                          100.0 * double(use.used) / double(use.available), use.available);
+    if (use.used > use.available)
+      overflow += llvm::formatv("{0}{1} {2} where board '{3}' has {4}", overflow.empty() ? "" : ", ",
+                                use.used, use.name, board.name, use.available);
+  }
+  line.back() = '\n';
+  program.report += line;
+  if (!overflow.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   program.report + "error: the program does not fit the board: it needs an "
+                                                    "estimated " + overflow);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<std::string> passNames() {
@@ -137,6 +173,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
     return llvm::createStringError(llvm::inconvertibleErrorCode(), errors);
   if (program.kernels.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: the program has no kernels");
+  if (auto err = reportUtilization(program, board))
+    return std::move(err);
   // One file holds every module, so library module names cannot match the file name.
   program.verilog += "/* verilator lint_off DECLFILENAME */\n" + rtlLibrary();
   return program;

@@ -248,6 +248,29 @@ entry:
   CHECK(count(dumps["add-completion"], "= completion") == 1);
 }
 
+TEST_CASE("the report gives the board's share; a program that does not fit is an error") {
+  auto ir = parse(R"(
+define spir_kernel void @square(i64 addrspace(1)* %a) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i64, i64 addrspace(1)* %a, i64 %gid
+  %v = load i64, i64 addrspace(1)* %p, align 8
+  %s = mul i64 %v, %v
+  store i64 %s, i64 addrspace(1)* %p, align 8
+  ret void
+}
+)");
+  board::Board board = unitBoard();
+  auto fits = hls::synthesizeProgram(*ir->module, board);
+  REQUIRE_OK(fits);
+  // A 64 x 64-bit multiply takes 16 of the unit board's 100 DSPs.
+  CHECK_THAT(fits->report, Catch::Contains("16 DSPs (16.0% of 100)"));
+  board.resources.dsps = 8;
+  auto tooBig = hls::synthesizeProgram(*ir->module, board);
+  CHECK_THAT(errorMessage(tooBig), Catch::Contains("does not fit the board: it needs an estimated 16 DSPs "
+                                                   "where board 'unit' has 8"));
+}
+
 TEST_CASE("unsupported kernels fail with the source location and what is missing") {
   SECTION("branches") {
     auto ir = parse(R"(
