@@ -67,15 +67,21 @@ inline std::string buildLog(cl_program program, cl_device_id device) {
   return log;
 }
 
-/// A context with one device, an in-order queue, and programs built from source or loaded from a binary.
+/// A context with one device, an in-order queue, and programs built from source or loaded from a
+/// binary. What the runtime tells the context's pfn_notify is kept in `notes` (the runtime reports a
+/// failed command before it completes the command's event).
 struct Setup {
   cl_device_id device = nullptr;
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
+  std::vector<std::string> notes;
 
   explicit Setup(cl_device_id onDevice, cl_command_queue_properties properties = 0) : device(onDevice) {
     cl_int err = CL_SUCCESS;
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    auto notify = [](const char *message, const void *, size_t, void *self) {
+      static_cast<Setup *>(self)->notes.push_back(message);
+    };
+    context = clCreateContext(nullptr, 1, &device, notify, this, &err);
     REQUIRE(err == CL_SUCCESS);
     queue = clCreateCommandQueue(context, device, properties, &err);
     REQUIRE(err == CL_SUCCESS);
@@ -86,6 +92,14 @@ struct Setup {
   }
   Setup(const Setup &) = delete;
   Setup &operator=(const Setup &) = delete;
+
+  /// Everything pfn_notify received, one message per line.
+  std::string diagnosis() const {
+    std::string text;
+    for (const std::string &note : notes)
+      text += note + "\n";
+    return text;
+  }
 
   cl_program build(const std::string &source, const char *options = "") {
     const char *text = source.c_str();

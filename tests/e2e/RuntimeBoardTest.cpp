@@ -400,47 +400,29 @@ TEST_CASE("board kernels check argument sizes and missing arguments", "[e2e][boa
 
 TEST_CASE("an access outside device memory fails the event with a diagnosis; the board goes on",
           "[e2e][board][errors]") {
-  cl_device_id board = boardDevice();
-  std::vector<std::string> notes;
-  auto notify = [](const char *message, const void *, size_t, void *user) {
-    static_cast<std::vector<std::string> *>(user)->push_back(message);
-  };
-  cl_int err = CL_SUCCESS;
-  cl_context context = clCreateContext(nullptr, 1, &board, notify, &notes, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_command_queue queue = clCreateCommandQueue(context, board, 0, &err);
-  REQUIRE(err == CL_SUCCESS);
-  std::string binary = readFile(LOOM_E2E_FAULTS_LOOM);
-  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
-  size_t size = binary.size();
-  cl_program program = clCreateProgramWithBinary(context, 1, &board, &size, &bytes, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  REQUIRE(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_SUCCESS);
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(LOOM_E2E_FAULTS_LOOM));
   cl_kernel kernel = kernelNamed(program, "wild_store");
   std::vector<int> host(64, 0);
-  cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(int),
-                              host.data(), &err);
-  REQUIRE(err == CL_SUCCESS);
+  cl_mem mem = buffer(cl, host, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
   setArg(kernel, 0, mem);
   const cl_long far = cl_long(1) << 40; // 4 TiB past the buffer: the board has 4 GiB
   setArg(kernel, 1, far);
   size_t global = 16;
   cl_event event = nullptr;
-  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &event) == CL_SUCCESS);
   CHECK(clWaitForEvents(1, &event) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   cl_int status = CL_COMPLETE;
   REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
   CHECK(status < 0);
-  std::string diagnosis;
-  for (const std::string &note : notes)
-    diagnosis += note + "\n";
-  INFO(diagnosis);
-  CHECK_THAT(diagnosis, Catch::Contains("outside device memory"));
-  CHECK_THAT(diagnosis, Catch::Contains("faults.cl:6:"));
+  INFO(cl.diagnosis());
+  CHECK_THAT(cl.diagnosis(), Catch::Contains("outside device memory"));
+  CHECK_THAT(cl.diagnosis(), Catch::Contains("faults.cl:6:"));
   clReleaseEvent(event);
 
   // The same program runs again on a fresh queue with an offset inside the buffer.
-  cl_command_queue fresh = clCreateCommandQueue(context, board, 0, &err);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue fresh = clCreateCommandQueue(cl.context, cl.device, 0, &err);
   REQUIRE(err == CL_SUCCESS);
   setArg(kernel, 1, cl_long(8));
   REQUIRE(clEnqueueNDRangeKernel(fresh, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
@@ -452,8 +434,6 @@ TEST_CASE("an access outside device memory fails the event with a diagnosis; the
   clReleaseMemObject(mem);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
-  clReleaseCommandQueue(queue);
-  clReleaseContext(context);
 }
 
 namespace {
@@ -482,27 +462,10 @@ std::vector<pid_t> childrenNamed(const std::string &name) {
 
 TEST_CASE("a board process that dies fails its kernel's event; the application and the board go on",
           "[e2e][board][errors]") {
-  cl_device_id board = boardDevice();
-  std::vector<std::string> notes;
-  auto notify = [](const char *message, const void *, size_t, void *user) {
-    static_cast<std::vector<std::string> *>(user)->push_back(message);
-  };
-  cl_int err = CL_SUCCESS;
-  cl_context context = clCreateContext(nullptr, 1, &board, notify, &notes, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_command_queue queue = clCreateCommandQueue(context, board, 0, &err);
-  REQUIRE(err == CL_SUCCESS);
+  Setup cl(boardDevice());
   const std::string binary = readFile(LOOM_E2E_VECTOR_ADD_LOOM);
-  auto load = [&] {
-    const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());
-    size_t size = binary.size();
-    cl_program program = clCreateProgramWithBinary(context, 1, &board, &size, &bytes, nullptr, &err);
-    REQUIRE(err == CL_SUCCESS);
-    REQUIRE(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_SUCCESS);
-    return program;
-  };
   const std::vector<pid_t> before = childrenNamed("loom-board");
-  cl_program program = load();
+  cl_program program = cl.load(binary);
   std::vector<pid_t> boards = childrenNamed("loom-board");
   REQUIRE(boards.size() == before.size() + 1);
   pid_t spawned = 0;
@@ -512,45 +475,41 @@ TEST_CASE("a board process that dies fails its kernel's event; the application a
 
   // Some seconds of simulation, killed a moment after it starts.
   const size_t n = size_t(40) << 20;
-  cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, n * sizeof(float), nullptr, &err);
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, n * sizeof(float), nullptr, &err);
   REQUIRE(err == CL_SUCCESS);
   cl_kernel kernel = kernelNamed(program, "vector_add");
   for (cl_uint i = 0; i < 3; ++i)
     setArg(kernel, i, mem);
   cl_event event = nullptr;
-  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &event) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &event) == CL_SUCCESS);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   REQUIRE(::kill(spawned, SIGKILL) == 0);
   CHECK(clWaitForEvents(1, &event) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
   cl_int status = CL_COMPLETE;
   REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
   CHECK(status < 0);
-  std::string diagnosis;
-  for (const std::string &note : notes)
-    diagnosis += note + "\n";
-  INFO(diagnosis);
-  CHECK_THAT(diagnosis, Catch::Contains("killed by signal 9"));
+  INFO(cl.diagnosis());
+  CHECK_THAT(cl.diagnosis(), Catch::Contains("killed by signal 9"));
   clReleaseEvent(event);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
   clReleaseMemObject(mem);
-  clReleaseCommandQueue(queue);
 
   // Loading the binary again reprograms the board with a fresh process.
-  Setup cl(board);
-  cl_program again = cl.load(binary);
-  cl_kernel add = kernelNamed(again, "vector_add");
+  Setup again(cl.device);
+  cl_program reloaded = again.load(binary);
+  cl_kernel add = kernelNamed(reloaded, "vector_add");
   std::vector<float> a(1000, 2.0f), sum(1000, 4.0f);
-  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-  cl_mem dsum = buffer(cl, sum, CL_MEM_WRITE_ONLY);
+  cl_mem da = buffer(again, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dsum = buffer(again, sum, CL_MEM_WRITE_ONLY);
   setArg(add, 0, da);
   setArg(add, 1, da);
   setArg(add, 2, dsum);
-  clReleaseEvent(launch(cl, add, {a.size()}));
-  CHECK(firstMismatch(readBack<float>(cl, dsum, a.size()), sum) == -1);
+  clReleaseEvent(launch(again, add, {a.size()}));
+  CHECK(firstMismatch(readBack<float>(again, dsum, a.size()), sum) == -1);
   clReleaseMemObject(da);
   clReleaseMemObject(dsum);
   clReleaseKernel(add);
-  clReleaseProgram(again);
-  clReleaseContext(context);
+  clReleaseProgram(reloaded);
 }

@@ -2,6 +2,7 @@
 // Verilated tests of the combinational float functions (loom_fcmp, loom_itof, loom_ftoi) through the
 // float_functions wrapper: bit-exact against the host's IEEE comparisons and C conversions (round to
 // nearest even into float, toward zero out of it), on special values and random bit patterns.
+#include "RtlTestSupport.h"
 #include "Vfloat_functions.h"
 
 #include <catch2/catch.hpp>
@@ -13,18 +14,11 @@
 #include <random>
 #include <vector>
 
+using loomrtl::toBits;
+using loomrtl::toFloat;
+
 namespace {
 
-float toFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-uint32_t toBits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
 
 /// A Verilated model of the wrapper and its context.
 struct Model {

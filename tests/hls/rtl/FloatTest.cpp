@@ -30,6 +30,8 @@
 
 using loomrtl::Rng;
 using loomrtl::Sim;
+using loomrtl::toBits;
+using loomrtl::toFloat;
 
 namespace {
 
@@ -38,16 +40,6 @@ using RefFn = uint32_t (*)(uint32_t, uint32_t);
 
 constexpr uint32_t kQuietNaN = 0x7fc00000u;
 
-float toFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-uint32_t toBits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  return bits;
-}
 /// Denormal inputs read as zero of the same sign.
 float flushIn(uint32_t bits) { return toFloat((bits & 0x7f800000u) == 0 ? bits & 0x80000000u : bits); }
 bool isDenormal(float f) { return std::fpclassify(f) == FP_SUBNORMAL; }

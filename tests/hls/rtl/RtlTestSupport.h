@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Small helpers for the Verilated testbenches of hls/rtl: a clocked wrapper and random coins.
+// Small helpers for the Verilated testbenches of hls/rtl: a clocked wrapper, random coins, float bits.
 #pragma once
 
 #include <verilated.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <random>
@@ -67,5 +68,17 @@ public:
 private:
   std::mt19937 engine;
 };
+
+/// binary32 bit patterns and floats, both ways.
+inline float toFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+inline uint32_t toBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  return bits;
+}
 
 } // namespace loomrtl
