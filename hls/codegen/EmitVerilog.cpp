@@ -296,8 +296,29 @@ private:
     case OpKind::Store: {
       unsigned p = node.index;
       bool store = node.kind == OpKind::Store;
+      Channel unitIn = in;
+      Channel unitOut{out("valid"), out("ready")};
+      ExprRef unitData = node.width ? out("data") : nullptr;
+      if (node.predicated) {
+        // loom_skip_merge passes the predicated-on items to the unit and the rest around it, in order.
+        unitIn = {m_.wire(n(id, "unit_in_valid")), m_.wire(n(id, "unit_in_ready"))};
+        unitOut = {m_.wire(n(id, "unit_out_valid")), m_.wire(n(id, "unit_out_ready"))};
+        unsigned dw = std::max(1u, node.width);
+        if (node.width)
+          unitData = m_.wire(n(id, "unit_out_data"), node.width);
+        auto merge = clocking();
+        merge.insert(merge.end(),
+                     {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_pred", data(ops[store ? 2 : 1])},
+                      {"unit_in_valid", unitIn.valid}, {"unit_in_ready", unitIn.ready},
+                      {"unit_out_valid", unitOut.valid}, {"unit_out_ready", unitOut.ready},
+                      {"unit_out_data", node.width ? unitData : constant(1, 0)},
+                      {"out_valid", out("valid")}, {"out_ready", out("ready")},
+                      {"out_data", node.width ? out("data") : m_.wire(n(id, "unused_token_data"))}});
+        m_.instance("loom_skip_merge", n(id, "skip"), {{"DW", int64_t(dw)}, {"DEPTH", int64_t(node.depth + 2)}},
+                    merge);
+      }
       auto conns = clocking();
-      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_addr", data(ops[0])}});
+      conns.insert(conns.end(), {{"in_valid", unitIn.valid}, {"in_ready", unitIn.ready}, {"in_addr", data(ops[0])}});
       if (store)
         conns.push_back({"in_data", data(ops[1])});
       conns.insert(conns.end(), {{"m_req_valid", ref(port(p, "req_valid"))},
@@ -308,9 +329,9 @@ private:
       conns.push_back({"m_resp_valid", ref(port(p, "resp_valid"))});
       if (!store)
         conns.push_back({"m_resp_rdata", ref(port(p, "resp_rdata"))});
-      conns.insert(conns.end(), {{"out_valid", out("valid")}, {"out_ready", out("ready")}});
+      conns.insert(conns.end(), {{"out_valid", unitOut.valid}, {"out_ready", unitOut.ready}});
       if (!store)
-        conns.push_back({"out_data", out("data")});
+        conns.push_back({"out_data", unitData});
       m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : "load"),
                   {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
       return;

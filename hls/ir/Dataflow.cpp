@@ -56,6 +56,23 @@ const char *opName(OpKind kind) {
   return "?";
 }
 
+unsigned dataOperandCount(const Node &node) {
+  switch (node.kind) {
+  case OpKind::Load: return node.predicated ? 2 : 1;
+  case OpKind::Store: return node.predicated ? 3 : 2;
+  case OpKind::FAdd:
+  case OpKind::FSub:
+  case OpKind::FMul:
+  case OpKind::FCmp: return 2;
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI: return 1;
+  case OpKind::Completion: return 0;
+  default: return ~0u;
+  }
+}
+
 std::vector<NodeId> KernelGraph::operands(NodeId node) const {
   std::vector<std::pair<unsigned, NodeId>> sorted;
   for (auto [it, end] = boost::in_edges(node, graph); it != end; ++it)
@@ -114,7 +131,7 @@ std::string printGraph(const KernelGraph &kernel) {
     }
     case OpKind::Load:
     case OpKind::Store:
-      out += llvm::formatv(" port={0} credits={1}", n.index, n.depth);
+      out += llvm::formatv(" port={0} credits={1}{2}", n.index, n.depth, n.predicated ? " predicated" : "");
       break;
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);

@@ -28,7 +28,9 @@ void balancePaths(KernelGraph &kernel) {
   for (const auto &ins : insertions) {
     boost::remove_edge(ins.from, ins.to, kernel.graph);
     const Node &f = kernel.graph[ins.from];
-    Node fifo{OpKind::Fifo, f.width};
+    // A token operand needs no data through the FIFO.
+    const bool carriesData = ins.operand < dataOperandCount(kernel.graph[ins.to]);
+    Node fifo{OpKind::Fifo, carriesData ? f.width : 0u};
     fifo.depth = ins.slack + 2;
     // Its tokens wait out the slack there, so the edge now arrives on time (and a rerun adds nothing).
     fifo.latency = ins.slack;

@@ -1,14 +1,19 @@
 //===- BuildDataflowGraph.cpp - LLVM IR kernel to dataflow graph ----------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Before: a spir_kernel function of straight-line code (one basic block) in typed-pointer LLVM IR.
-// After: a KernelGraph with one node per operation, a WorkItems source feeding get_global_id, static
-// nodes for arguments, constants and NDRange sizes, and one memory port per global load or store.
+// Before: a spir_kernel function in typed-pointer LLVM IR whose branches form no loop. After: a
+// KernelGraph with one node per operation, a WorkItems source feeding get_global_id, static nodes
+// for arguments, constants and NDRange sizes, and one memory port per global load or store. Branches
+// become predicates (if-conversion): every block computes for every work-item, phis become selects,
+// and a load or store in a block not every work-item reaches is predicated on reaching it.
 // Anything the hardware flow cannot build yet is an error naming the source location and what to do.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/DataLayout.h"
@@ -19,6 +24,8 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 namespace loom::hls {
 namespace {
@@ -81,14 +88,27 @@ public:
       n.name = arg.getName().str();
       values_[&arg] = result_.addNode(n);
     }
-    if (kernel_.size() != 1) {
-      const auto &term = *kernel_.getEntryBlock().getTerminator();
-      return fail(term, "loops and branches are not supported by the hardware flow yet; this kernel "
-                        "has " + std::to_string(kernel_.size()) + " basic blocks");
+    // Branches without loops become predicates: every block's instructions run for every work-item,
+    // phis become selects, and a block's memory accesses happen only when its predicate holds.
+    llvm::ReversePostOrderTraversal<const llvm::Function *> order(&kernel_);
+    auto &position = reachable_;
+    for (const llvm::BasicBlock *block : order)
+      position[block] = position.size();
+    for (const llvm::BasicBlock *block : order) {
+      const llvm::Instruction *term = block->getTerminator();
+      for (const llvm::BasicBlock *next : llvm::successors(block))
+        if (position.lookup(next) <= position.lookup(block))
+          return fail(*term, "loops are not supported by the hardware flow yet");
+      if (!llvm::isa<llvm::BranchInst>(term) && !llvm::isa<llvm::ReturnInst>(term) &&
+          !llvm::isa<llvm::UnreachableInst>(term))
+        return fail(*term, llvm::Twine("'") + term->getOpcodeName() +
+                               "' control flow is not supported by the hardware flow yet");
     }
-    for (const auto &inst : kernel_.getEntryBlock())
-      if (auto err = visit(inst))
-        return std::move(err);
+    postDominators_.recalculate(const_cast<llvm::Function &>(kernel_));
+    for (const llvm::BasicBlock *block : order)
+      for (const auto &inst : *block)
+        if (auto err = visit(inst))
+          return std::move(err);
     return std::move(result_);
   }
 
@@ -228,6 +248,90 @@ private:
     return llvm::Error::success();
   }
 
+  /// An i1 operation on predicates, located at `at`.
+  NodeId logic(OpKind kind, const llvm::Instruction &at, std::vector<NodeId> operands) {
+    return add(Node{kind, 1}, at, std::move(operands));
+  }
+
+  /// When control passes from `from` to `to`: None if always (as far as the work-item gets to `from`).
+  llvm::Expected<llvm::Optional<NodeId>> edgePredicate(const llvm::BasicBlock &from, const llvm::BasicBlock &to) {
+    auto key = std::make_pair(&from, &to);
+    if (auto it = edgePredicates_.find(key); it != edgePredicates_.end())
+      return it->second;
+    auto fromPredicate = blockPredicate(from);
+    if (!fromPredicate)
+      return fromPredicate.takeError();
+    llvm::Optional<NodeId> result = *fromPredicate;
+    const auto *branch = llvm::dyn_cast<llvm::BranchInst>(from.getTerminator());
+    if (branch && branch->isConditional() && branch->getSuccessor(0) != branch->getSuccessor(1)) {
+      auto condition = valueOf(branch->getCondition(), *branch);
+      if (!condition)
+        return condition.takeError();
+      NodeId taken = *condition;
+      if (branch->getSuccessor(1) == &to) {
+        auto one = valueOf(llvm::ConstantInt::getTrue(from.getContext()), *branch);
+        if (!one)
+          return one.takeError();
+        taken = logic(OpKind::Xor, *branch, {taken, *one});
+      }
+      result = *fromPredicate ? logic(OpKind::And, *branch, {**fromPredicate, taken}) : taken;
+    }
+    edgePredicates_[key] = result;
+    return result;
+  }
+
+  /// Whether a work-item reaches `block`: None for the entry and the blocks every path passes
+  /// (post-dominators of the entry), else the OR of the incoming edges' predicates. Built on demand,
+  /// so no predicate is computed that nothing uses.
+  llvm::Expected<llvm::Optional<NodeId>> blockPredicate(const llvm::BasicBlock &block) {
+    if (&block == &kernel_.getEntryBlock() || postDominators_.dominates(&block, &kernel_.getEntryBlock()))
+      return llvm::None;
+    if (auto it = blockPredicates_.find(&block); it != blockPredicates_.end())
+      return it->second;
+    llvm::Optional<NodeId> predicate;
+    bool always = false;
+    for (const llvm::BasicBlock *from : llvm::predecessors(&block)) {
+      if (!reachable_.count(from))
+        continue;
+      auto edge = edgePredicate(*from, block);
+      if (!edge)
+        return edge.takeError();
+      if (!*edge)
+        always = true;
+      else
+        predicate = predicate ? logic(OpKind::Or, *from->getTerminator(), {*predicate, **edge}) : **edge;
+    }
+    if (always)
+      predicate = llvm::None;
+    blockPredicates_[&block] = predicate;
+    return predicate;
+  }
+
+  /// A phi as a chain of selects on the incoming edges' predicates.
+  llvm::Error phi(const llvm::PHINode &node) {
+    auto width = widthOf(node.getType(), &node);
+    if (!width)
+      return width.takeError();
+    llvm::Optional<NodeId> result;
+    for (unsigned i = node.getNumIncomingValues(); i-- > 0;) {
+      if (!reachable_.count(node.getIncomingBlock(i)))
+        continue;
+      auto value = valueOf(node.getIncomingValue(i), node);
+      if (!value)
+        return value.takeError();
+      if (!result) {
+        result = *value;
+        continue;
+      }
+      auto edge = edgePredicate(*node.getIncomingBlock(i), *node.getParent());
+      if (!edge)
+        return edge.takeError();
+      result = *edge ? add(Node{OpKind::Select, *width}, node, {**edge, *value, *result}) : *value;
+    }
+    values_[&node] = *result;
+    return llvm::Error::success();
+  }
+
   NodeId workItems() {
     if (!workItems_) {
       Node n{OpKind::WorkItems, 192};
@@ -338,6 +442,13 @@ private:
         return data.takeError();
       ops.push_back(*data);
     }
+    auto predicate = blockPredicate(*inst.getParent());
+    if (!predicate)
+      return predicate.takeError();
+    if (*predicate) {
+      n.predicated = true;
+      ops.push_back(**predicate);
+    }
     NodeId id = add(n, inst, ops);
     if (!isStore)
       values_[&inst] = id;
@@ -386,6 +497,9 @@ private:
       return memory(inst, store.getPointerOperand(), store.getValueOperand()->getType(), true);
     }
     case I::Call: return call(llvm::cast<llvm::CallInst>(inst));
+    case I::PHI: return phi(llvm::cast<llvm::PHINode>(inst));
+    case I::Br:
+    case I::Unreachable:
     case I::Ret: return llvm::Error::success();
     default:
       return fail(inst, llvm::Twine("operation '") + inst.getOpcodeName() +
@@ -397,6 +511,12 @@ private:
   const llvm::DataLayout &layout_;
   KernelGraph result_;
   llvm::DenseMap<const llvm::Value *, NodeId> values_;
+  /// Reachable blocks, by position in reverse post-order.
+  llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;
+  llvm::PostDominatorTree postDominators_;
+  /// When a work-item reaches a block, for the blocks asked about so far.
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::Optional<NodeId>> blockPredicates_;
+  std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, llvm::Optional<NodeId>> edgePredicates_;
   llvm::Optional<NodeId> workItems_;
 };
 

@@ -84,7 +84,8 @@ cl_kernel kernelNamed(cl_program program, const char *name) {
 }
 
 /// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over a.size()
-/// work-items on `target`; returns `out`.
+/// work-items on `target`; returns `out`, which starts as all bits set, so what a work-item did not
+/// write shows.
 template <typename Out, typename A, typename B, typename Scalar>
 std::vector<Out> runTwoInputs(const Target &target, const char *name, const std::vector<A> &a,
                               const std::vector<B> &b, Scalar scalar) {
@@ -93,7 +94,9 @@ std::vector<Out> runTwoInputs(const Target &target, const char *name, const std:
   cl_kernel kernel = kernelNamed(program, name);
   cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
   cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-  cl_mem dout = buffer(cl, std::vector<Out>(a.size()), CL_MEM_WRITE_ONLY);
+  std::vector<Out> unwritten(a.size());
+  std::memset(unwritten.data(), 0xff, unwritten.size() * sizeof(Out));
+  cl_mem dout = buffer(cl, unwritten, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
   setArg(kernel, 0, da);
   setArg(kernel, 1, db);
   setArg(kernel, 2, dout);
@@ -263,6 +266,34 @@ TEST_CASE("float comparisons and conversions: board == CPU == host", "[e2e][boar
     CHECK(firstMismatch(runTwoInputs<float>(target, "select_compare", a, b, s), selected) == -1);
     CHECK(firstMismatch(runTwoInputs<float>(target, "int_to_float", ints, uints, s), converted) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(target, "float_to_int", a, b, k), truncated) == -1);
+  }
+}
+
+TEST_CASE("branches (guards, if/else, early return): board == CPU == host", "[e2e][board][differential]") {
+  const size_t n = 4096;
+  const int limit = 4000, k = 1;
+  std::mt19937 random(5);
+  std::vector<float> fa(n), fb(n), guarded(n);
+  std::vector<int> a(n), b(n), branchy(n), early(n);
+  const int unwritten = -1; // all bits set
+  float unwrittenFloat;
+  std::memset(&unwrittenFloat, 0xff, sizeof unwrittenFloat);
+  for (size_t i = 0; i < n; ++i) {
+    fa[i] = float(int(random() % 2001) - 1000) / 8.0f;
+    fb[i] = float(int(random() % 2001) - 1000) / 16.0f;
+    a[i] = int(random() % 201) - 100;
+    b[i] = int(random() % 201) - 100;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    guarded[i] = int(i) < limit ? fa[i] * fb[i] : unwrittenFloat;
+    branchy[i] = a[i] > k ? a[i] - b[i] : b[i / 2] * 3;
+    early[i] = a[i] % 4 == k ? unwritten : a[i] + b[i];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<float>(target, "guarded_product", fa, fb, limit), guarded) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(target, "branchy", a, b, k), branchy) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(target, "early_exit", a, b, k), early) == -1);
   }
 }
 

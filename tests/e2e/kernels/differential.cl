@@ -55,3 +55,30 @@ __kernel void float_to_int(__global const float *a, __global const float *b, __g
   size_t i = get_global_id(0);
   out[i] = (int)a[i] * s + (int)((long)(b[i] * 4096.0f) >> 8);
 }
+
+// An if guard: work-items past n touch nothing (host code rounds launches up).
+__kernel void guarded_product(__global const float *a, __global const float *b, __global float *out, int n) {
+  size_t i = get_global_id(0);
+  if (i < n)
+    out[i] = a[i] * b[i];
+}
+
+// if/else with a load on one side only; the two results meet in a phi.
+__kernel void branchy(__global const int *a, __global const int *b, __global int *out, int k) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  int r;
+  if (x > k)
+    r = x - b[i];
+  else
+    r = b[i / 2] * 3;
+  out[i] = r;
+}
+
+// An early return.
+__kernel void early_exit(__global const int *a, __global const int *b, __global int *out, int k) {
+  size_t i = get_global_id(0);
+  if (a[i] % 4 == k)
+    return;
+  out[i] = a[i] + b[i];
+}

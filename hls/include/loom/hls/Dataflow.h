@@ -39,14 +39,21 @@ enum class OpKind {
   SIToFP, UIToFP, ///< 32- or 64-bit integer operand to float.
   FPToSI, FPToUI, ///< Float operand to a 32- or 64-bit integer, toward zero.
   // Memory.
-  Load,       ///< operand 0 = address; further operands are ordering tokens.
-  Store,      ///< operand 0 = address, 1 = data; further operands are ordering tokens. Output: token.
+  Load,       ///< operand 0 = address, then the predicate if `predicated`; further operands are
+              ///< ordering tokens. A false predicate makes no request and yields 0.
+  Store,      ///< operand 0 = address, 1 = data, then the predicate if `predicated`; further operands
+              ///< are ordering tokens. Output: token (also for a false predicate, which writes nothing).
   // Inserted by passes.
   Fifo,       ///< Elastic buffer of `depth` entries, inserted to balance path latencies.
   Completion, ///< Consumes one token per finished work-item and raises `done`.
 };
 
 const char *opName(OpKind kind);
+
+struct Node;
+/// How many leading operands of `node` carry data; the operands after them are tokens that only
+/// order or trigger it (memory ordering, the work-item token of a unit on static operands).
+unsigned dataOperandCount(const Node &node);
 
 struct Node {
   OpKind kind = OpKind::Constant;
@@ -56,6 +63,7 @@ struct Node {
   uint64_t constant = 0;       ///< Constant value, or Address's constant offset.
   std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
   unsigned predicate = 0;      ///< ICmp or FCmp predicate.
+  bool predicated = false;     ///< Load/Store: the access happens only when its predicate operand is 1.
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
   unsigned depth = 0;          ///< Fifo entries; Load/Store credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
