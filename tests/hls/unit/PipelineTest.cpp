@@ -105,6 +105,14 @@ std::pair<int, std::string> runTool(llvm::StringRef program, std::vector<std::st
   return {rc, log};
 }
 
+/// Verilator's lint with every warning on passes `verilog` (top module `top`) silently.
+void checkLintClean(const std::string &verilog, const std::string &top) {
+  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", top, "$SRC"}, verilog, top);
+  INFO(log);
+  CHECK(rc == 0);
+  CHECK(log.empty());
+}
+
 } // namespace
 
 TEST_CASE("vector_add becomes a balanced dataflow graph with three memory ports") {
@@ -146,12 +154,7 @@ TEST_CASE("generated Verilog passes verilator lint -Wall and yosys synthesis") {
   std::map<std::string, std::string> dumps;
   auto program = synthesize(*ir->module, dumps);
   REQUIRE_OK(program);
-  auto [lintRc, lintLog] = runTool(VERILATOR_EXECUTABLE,
-                                   {"--lint-only", "-Wall", "--top-module", "loom_kernel_vector_add", "$SRC"},
-                                   program->verilog, "loom_kernel_vector_add");
-  INFO(lintLog);
-  CHECK(lintRc == 0);
-  CHECK(lintLog.empty());
+  checkLintClean(program->verilog, "loom_kernel_vector_add");
   auto [synthRc, synthLog] =
       runTool(YOSYS_EXECUTABLE, {"-q", "-p", "synth -top loom_kernel_vector_add", "$SRC"}, program->verilog,
               "loom_kernel_vector_add");
@@ -183,11 +186,7 @@ entry:
   auto program = synthesize(*ir->module, dumps);
   REQUIRE_OK(program);
   CHECK(count(dumps["build-dataflow"], "static add i64") == 1); // get_global_size(0) - 1 is a wire
-  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", "loom_kernel_scale", "$SRC"},
-                           program->verilog, "loom_kernel_scale");
-  INFO(log);
-  CHECK(rc == 0);
-  CHECK(log.empty());
+  checkLintClean(program->verilog, "loom_kernel_scale");
 }
 
 TEST_CASE("float operations on static operands, and mads, run in float units per work-item") {
@@ -217,10 +216,7 @@ entry:
   CHECK(count(built, "= fmul i32") == 2);
   CHECK(count(built, "= fadd i32") == 1);
   CHECK(count(program->verilog, "loom_fmul #(.LATENCY(") == 2); // instances, not the definition
-  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", "loom_kernel_scaled", "$SRC"},
-                           program->verilog, "loom_kernel_scaled");
-  INFO(log);
-  CHECK(rc == 0);
+  checkLintClean(program->verilog, "loom_kernel_scaled");
 }
 
 TEST_CASE("a load after a store to memory waits for the store; rerunning ordering adds nothing") {
@@ -308,10 +304,7 @@ done:
   CHECK(count(built, "= store port=2 credits=0 (") == 1);
   CHECK(count(built, "= select i32") == 1); // the phi
   CHECK(count(program->verilog, "loom_skip_merge #(.DW") == 2); // instances, not the definition
-  auto [rc, log] = runTool(VERILATOR_EXECUTABLE, {"--lint-only", "-Wall", "--top-module", "loom_kernel_branchy", "$SRC"},
-                           program->verilog, "loom_kernel_branchy");
-  INFO(log);
-  CHECK(rc == 0);
+  checkLintClean(program->verilog, "loom_kernel_branchy");
 }
 
 TEST_CASE("unsupported kernels fail with the source location and what is missing") {
