@@ -63,7 +63,8 @@ std::string fileOf(const llvm::DIScope &scope, const llvm::Function &kernel) {
 }
 
 std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel) {
-  if (const auto &loc = inst.getDebugLoc())
+  // Line 0 marks code merged from several lines (a phi after an if/else): name the kernel instead.
+  if (const auto &loc = inst.getDebugLoc(); loc && loc.getLine() != 0)
     return llvm::formatv("{0}:{1}:{2}", fileOf(*loc->getScope(), kernel), loc.getLine(), loc.getCol());
   if (auto *sub = kernel.getSubprogram())
     return llvm::formatv("{0}:{1}", fileOf(*sub, kernel), sub->getLine());
