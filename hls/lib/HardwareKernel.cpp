@@ -56,6 +56,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"kernel", kernel.kernelName},
       {"top", kernel.topModule},
       {"args", kernel.numArgs},
+      {"work_group_args", kernel.workGroupArgs},
       {"ports", kernel.ports},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
@@ -71,6 +72,7 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
       !mapUnsigned(value, "ii", kernel.initiationInterval, path) ||
       !mapUnsigned(value, "depth", kernel.pipelineDepth, path))
     return false;
+  kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
   if (const auto *area = value.getAsObject()->getObject("area")) {
     kernel.area.luts = area->getInteger("luts").value_or(0);
     kernel.area.ffs = area->getInteger("ffs").value_or(0);

@@ -104,7 +104,7 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   if (!overflow.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    program.report + "error: the program does not fit the board: it needs an "
-                                                    "estimated " + overflow);
+                                                    "estimated " + overflow + "\n");
   return llvm::Error::success();
 }
 
@@ -152,6 +152,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
     hw.kernelName = kernel.kernelName;
     hw.topModule = "loom_kernel_" + kernel.kernelName;
     hw.numArgs = kernel.numArgs;
+    hw.workGroupArgs = kernel.workGroupArgs;
     hw.ports = kernel.ports;
     hw.initiationInterval = 1;
     for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)

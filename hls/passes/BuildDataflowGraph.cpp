@@ -373,8 +373,71 @@ private:
       values_[&call] = id;
       return llvm::Error::success();
     }
+    if (auto handled = workGroupFunction(call, name))
+      return std::move(*handled);
     std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
     return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
+  }
+
+  /// Work-group argument `k` (0-2: local size of that dimension, 3: work dimension), added to the
+  /// kernel's arguments on first use.
+  NodeId workGroupArg(unsigned k) {
+    if (!result_.workGroupArgs) {
+      result_.workGroupArgs = true;
+      for (unsigned i = 0; i < 4; ++i) {
+        Node n{OpKind::Argument, 64, true};
+        n.index = kernel_.arg_size() + i;
+        n.name = i < 3 ? "local_size_" + std::to_string(i) : "work_dim";
+        workGroupArgs_[i] = result_.addNode(n);
+      }
+      result_.numArgs = kernel_.arg_size() + 4;
+    }
+    return workGroupArgs_[k];
+  }
+
+  /// get_local_size, get_num_groups, get_local_id, get_group_id and get_work_dim from the global id
+  /// and the work-group arguments; None when `name` is none of them.
+  llvm::Optional<llvm::Error> workGroupFunction(const llvm::CallInst &call, llvm::StringRef name) {
+    enum class Fn { LocalSize, NumGroups, LocalId, GroupId, WorkDim };
+    Fn fn;
+    if (name == "_Z14get_local_sizej") fn = Fn::LocalSize;
+    else if (name == "_Z14get_num_groupsj") fn = Fn::NumGroups;
+    else if (name == "_Z12get_local_idj") fn = Fn::LocalId;
+    else if (name == "_Z12get_group_idj") fn = Fn::GroupId;
+    else if (name == "_Z12get_work_dimv") fn = Fn::WorkDim;
+    else return llvm::None;
+    auto width = widthOf(call.getType(), &call);
+    if (!width)
+      return width.takeError();
+    NodeId value;
+    if (fn == Fn::WorkDim) {
+      value = workGroupArg(3);
+    } else {
+      auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
+      if (!dim || dim->getZExtValue() > 2)
+        return fail(call, "the dimension argument of a work-item function must be a constant 0, 1 or 2 "
+                          "in hardware");
+      unsigned d = dim->getZExtValue();
+      NodeId local = workGroupArg(d);
+      auto axis = [&](OpKind kind) {
+        Node n{kind, 64};
+        n.index = d;
+        NodeId id = add(n, call, kind == OpKind::GlobalId ? std::vector<NodeId>{workItems()} : std::vector<NodeId>{});
+        result_.graph[id].isStatic = kind != OpKind::GlobalId;
+        return id;
+      };
+      if (fn == Fn::LocalSize) {
+        value = local;
+      } else if (fn == Fn::NumGroups) {
+        value = add(Node{OpKind::UDiv, 64}, call, {axis(OpKind::GlobalSize), local});
+      } else {
+        // The work-item's position from the NDRange's origin, split into group and local id.
+        NodeId position = add(Node{OpKind::Sub, 64}, call, {axis(OpKind::GlobalId), axis(OpKind::GlobalOffset)});
+        value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position, local});
+      }
+    }
+    values_[&call] = *width == 64 ? value : add(Node{OpKind::Trunc, *width}, call, {value});
+    return llvm::Error::success();
   }
 
   /// llvm.fmuladd (a mad the options allowed) as a multiply and an add, each rounded: the
@@ -519,6 +582,7 @@ private:
   llvm::DenseMap<const llvm::BasicBlock *, llvm::Optional<NodeId>> blockPredicates_;
   std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, llvm::Optional<NodeId>> edgePredicates_;
   llvm::Optional<NodeId> workItems_;
+  NodeId workGroupArgs_[4] = {};
 };
 
 } // namespace

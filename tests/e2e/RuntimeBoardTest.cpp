@@ -344,6 +344,44 @@ TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differe
   }
 }
 
+TEST_CASE("work-group functions in 2D with an offset: board == CPU == host", "[e2e][board][differential]") {
+  const size_t w = 48, h = 20, lw = 8, lh = 4, ox = 3, oy = 5;
+  const int k = 7;
+  std::vector<int> a(w * h), b(w * h, 0), want(w * h);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = int(i * 13 % 101) - 50;
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x) {
+      // Groups and local ids count from the global offset.
+      int group = int((y / lh) * (w / lw) + x / lw);
+      int item = int((y % lh) * lw + x % lw);
+      want[y * w + x] = a[y * w + x] * k + group * 1000 + item + 2 * 1000000;
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target);
+    cl_kernel kernel = kernelNamed(program, "work_groups");
+    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
+    setArg(kernel, 0, da);
+    setArg(kernel, 1, db);
+    setArg(kernel, 2, dout);
+    setArg(kernel, 3, k);
+    const size_t offset[2] = {ox, oy}, global[2] = {w, h}, local[2] = {lw, lh};
+    cl_event event = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 2, offset, global, local, 0, nullptr, &event) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
+    clReleaseEvent(event);
+    CHECK(firstMismatch(readBack<int>(cl, dout, want.size()), want) == -1);
+    for (cl_mem mem : {da, db, dout})
+      clReleaseMemObject(mem);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
 TEST_CASE("two programs stay loaded on the board at once", "[e2e][board]") {
   Setup cl(boardDevice());
   cl_program first = cl.load(readFile(LOOM_E2E_VECTOR_ADD_LOOM));

@@ -320,6 +320,13 @@ public:
       request.offset[d] = used ? range.offset[d] : 0;
       request.size[d] = used ? range.global[d] : 1;
     }
+    // A kernel that uses work-group functions takes the local sizes and the work dimension after
+    // its own arguments (HardwareKernel::workGroupArgs).
+    if (boardProgram->hardware()[kernelIndex].workGroupArgs) {
+      for (unsigned d = 0; d < 3; ++d)
+        request.args.push_back(d < range.dims ? range.local[d] : 1);
+      request.args.push_back(range.dims);
+    }
     auto stats = boardProgram->process().runKernel(request);
     if (!stats)
       return stats.takeError();

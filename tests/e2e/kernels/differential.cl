@@ -82,3 +82,12 @@ __kernel void early_exit(__global const int *a, __global const int *b, __global 
     return;
   out[i] = a[i] + b[i];
 }
+
+// Work-group functions in two dimensions, with a global offset.
+__kernel void work_groups(__global const int *a, __global const int *b, __global int *out, int k) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
+  size_t i = y * get_global_size(0) + x;
+  int group = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0));
+  int item = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+  out[i] = a[i] * k + group * 1000 + item + (int)get_work_dim() * 1000000;
+}

@@ -307,6 +307,37 @@ done:
   checkLintClean(program->verilog, "loom_kernel_branchy");
 }
 
+TEST_CASE("work-group functions read four work-group arguments after the kernel's own") {
+  auto ir = parse(R"(
+declare spir_func i64 @_Z12get_local_idj(i32)
+declare spir_func i64 @_Z12get_group_idj(i32)
+define spir_kernel void @groups(i64 addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %grp = call spir_func i64 @_Z12get_group_idj(i32 0)
+  %sum = add i64 %lid, %grp
+  %p = getelementptr inbounds i64, i64 addrspace(1)* %out, i64 %gid
+  store i64 %sum, i64 addrspace(1)* %p, align 8
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &hw = program->kernels[0];
+  CHECK(hw.workGroupArgs);
+  CHECK(hw.numArgs == 1 + 4);
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(fromJSON(hls::toJSON(hw), back, root));
+  CHECK(back.workGroupArgs);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= urem i64") == 1); // local id: position % local size
+  CHECK(count(built, "= udiv i64") == 1); // group id: position / local size
+  checkLintClean(program->verilog, "loom_kernel_groups");
+}
+
 TEST_CASE("unsupported kernels fail with the source location and what is missing") {
   SECTION("loops") {
     auto ir = parse(R"(

@@ -84,6 +84,7 @@ using EdgeId = Graph::edge_descriptor;
 struct KernelGraph {
   std::string kernelName;
   unsigned numArgs = 0;
+  bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
 

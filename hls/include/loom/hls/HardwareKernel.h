@@ -7,7 +7,9 @@
 //   input  clk, rst                    rst: synchronous, active high
 //   input  start                       one-cycle pulse; arguments and NDRange ports hold until done
 //   output done                        high once every work-item has completed, until the next start
-//   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses
+//   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses;
+//                                      with workGroupArgs the last four are not the kernel's own but
+//                                      local_size_0, local_size_1, local_size_2 and work_dim
 //   input  [63:0] global_offset_<d>, global_size_<d>   d = 0, 1, 2 (unused dimensions: offset 0, size 1)
 //   per memory port p (ports[p]), W = 8 * ports[p].bytes:
 //     output m<p>_req_valid            input m<p>_req_ready
@@ -43,7 +45,10 @@ struct AreaEstimate {
 struct HardwareKernel {
   std::string kernelName;
   std::string topModule;              ///< Verilog module name of this kernel.
-  unsigned numArgs = 0;
+  unsigned numArgs = 0;               ///< Including the four work-group arguments, when present.
+  /// The kernel uses work-group functions (get_local_id, ...): the launch passes the local sizes and
+  /// the work dimension as four arguments after the kernel's own.
+  bool workGroupArgs = false;
   std::vector<MemoryPort> ports;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
