@@ -56,6 +56,22 @@ const char *opName(OpKind kind) {
   return "?";
 }
 
+bool isUnit(OpKind kind) {
+  switch (kind) {
+  case OpKind::FAdd:
+  case OpKind::FSub:
+  case OpKind::FMul:
+  case OpKind::FCmp:
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI:
+  case OpKind::Load:
+  case OpKind::Store: return true;
+  default: return false;
+  }
+}
+
 unsigned dataOperandCount(const Node &node) {
   switch (node.kind) {
   case OpKind::Load: return node.predicated ? 2 : 1;

@@ -30,24 +30,6 @@
 namespace loom::hls {
 namespace {
 
-/// Operations done by a pipelined library unit or a memory port rather than a wire expression: they
-/// are dynamic even on static operands.
-bool isUnit(OpKind kind) {
-  switch (kind) {
-  case OpKind::FAdd:
-  case OpKind::FSub:
-  case OpKind::FMul:
-  case OpKind::FCmp:
-  case OpKind::SIToFP:
-  case OpKind::UIToFP:
-  case OpKind::FPToSI:
-  case OpKind::FPToUI:
-  case OpKind::Load:
-  case OpKind::Store: return true;
-  default: return false;
-  }
-}
-
 /// The source file as the user named it. For an absolute name Clang moves the prefix it shares with
 /// the compilation directory ("/tmp" of "/tmp/x/k.cl" when compiling in "/tmp/build") into the file's
 /// directory; put it back. Names relative to the compilation directory stay as they are.
@@ -349,31 +331,7 @@ private:
       return multiplyAdd(call);
     const llvm::Function *callee = call.getCalledFunction();
     llvm::StringRef name = callee ? callee->getName() : "";
-    struct Builtin {
-      llvm::StringRef mangled;
-      OpKind kind;
-    };
-    static const Builtin builtins[] = {{"_Z13get_global_idj", OpKind::GlobalId},
-                                       {"_Z15get_global_sizej", OpKind::GlobalSize},
-                                       {"_Z17get_global_offsetj", OpKind::GlobalOffset}};
-    for (const auto &builtin : builtins) {
-      if (name != builtin.mangled)
-        continue;
-      auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
-      if (!dim || dim->getZExtValue() > 2)
-        return fail(call, "the dimension argument of a work-item function must be a constant 0, 1 or 2 "
-                          "in hardware");
-      Node n{builtin.kind, 64};
-      n.index = dim->getZExtValue();
-      std::vector<NodeId> ops;
-      if (builtin.kind == OpKind::GlobalId)
-        ops.push_back(workItems());
-      NodeId id = add(n, call, ops);
-      result_.graph[id].isStatic = builtin.kind != OpKind::GlobalId;
-      values_[&call] = id;
-      return llvm::Error::success();
-    }
-    if (auto handled = workGroupFunction(call, name))
+    if (auto handled = workItemFunction(call, name))
       return std::move(*handled);
     std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
     return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
@@ -395,46 +353,59 @@ private:
     return workGroupArgs_[k];
   }
 
-  /// get_local_size, get_num_groups, get_local_id, get_group_id and get_work_dim from the global id
-  /// and the work-group arguments; None when `name` is none of them.
-  llvm::Optional<llvm::Error> workGroupFunction(const llvm::CallInst &call, llvm::StringRef name) {
-    enum class Fn { LocalSize, NumGroups, LocalId, GroupId, WorkDim };
-    Fn fn;
-    if (name == "_Z14get_local_sizej") fn = Fn::LocalSize;
-    else if (name == "_Z14get_num_groupsj") fn = Fn::NumGroups;
-    else if (name == "_Z12get_local_idj") fn = Fn::LocalId;
-    else if (name == "_Z12get_group_idj") fn = Fn::GroupId;
-    else if (name == "_Z12get_work_dimv") fn = Fn::WorkDim;
-    else return llvm::None;
+  /// A work-item's place in the NDRange along dimension `d`: GlobalId (dynamic, from the work-item
+  /// token), GlobalSize or GlobalOffset (static wires).
+  NodeId rangeValue(OpKind kind, unsigned d, const llvm::CallInst &call) {
+    Node n{kind, 64};
+    n.index = d;
+    const bool perWorkItem = kind == OpKind::GlobalId;
+    NodeId id = add(n, call, perWorkItem ? std::vector<NodeId>{workItems()} : std::vector<NodeId>{});
+    result_.graph[id].isStatic = !perWorkItem;
+    return id;
+  }
+
+  /// The OpenCL work-item functions: the global ones from the work-item token and the NDRange ports,
+  /// the work-group ones from those and the work-group arguments. None when `name` is none of them.
+  llvm::Optional<llvm::Error> workItemFunction(const llvm::CallInst &call, llvm::StringRef name) {
+    enum class Fn { GlobalId, GlobalSize, GlobalOffset, LocalSize, NumGroups, LocalId, GroupId, WorkDim };
+    static const std::pair<llvm::StringRef, Fn> functions[] = {
+        {"_Z13get_global_idj", Fn::GlobalId},   {"_Z15get_global_sizej", Fn::GlobalSize},
+        {"_Z17get_global_offsetj", Fn::GlobalOffset}, {"_Z14get_local_sizej", Fn::LocalSize},
+        {"_Z14get_num_groupsj", Fn::NumGroups}, {"_Z12get_local_idj", Fn::LocalId},
+        {"_Z12get_group_idj", Fn::GroupId},     {"_Z12get_work_dimv", Fn::WorkDim}};
+    auto found = llvm::find_if(functions, [&](const auto &entry) { return entry.first == name; });
+    if (found == std::end(functions))
+      return llvm::None;
+    const Fn fn = found->second;
     auto width = widthOf(call.getType(), &call);
     if (!width)
       return width.takeError();
-    NodeId value;
-    if (fn == Fn::WorkDim) {
-      value = workGroupArg(3);
-    } else {
+    unsigned d = 0;
+    if (fn != Fn::WorkDim) {
       auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
       if (!dim || dim->getZExtValue() > 2)
         return fail(call, "the dimension argument of a work-item function must be a constant 0, 1 or 2 "
                           "in hardware");
-      unsigned d = dim->getZExtValue();
-      NodeId local = workGroupArg(d);
-      auto axis = [&](OpKind kind) {
-        Node n{kind, 64};
-        n.index = d;
-        NodeId id = add(n, call, kind == OpKind::GlobalId ? std::vector<NodeId>{workItems()} : std::vector<NodeId>{});
-        result_.graph[id].isStatic = kind != OpKind::GlobalId;
-        return id;
-      };
-      if (fn == Fn::LocalSize) {
-        value = local;
-      } else if (fn == Fn::NumGroups) {
-        value = add(Node{OpKind::UDiv, 64}, call, {axis(OpKind::GlobalSize), local});
-      } else {
-        // The work-item's position from the NDRange's origin, split into group and local id.
-        NodeId position = add(Node{OpKind::Sub, 64}, call, {axis(OpKind::GlobalId), axis(OpKind::GlobalOffset)});
-        value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position, local});
-      }
+      d = dim->getZExtValue();
+    }
+    NodeId value;
+    switch (fn) {
+    case Fn::GlobalId: value = rangeValue(OpKind::GlobalId, d, call); break;
+    case Fn::GlobalSize: value = rangeValue(OpKind::GlobalSize, d, call); break;
+    case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
+    case Fn::LocalSize: value = workGroupArg(d); break;
+    case Fn::WorkDim: value = workGroupArg(3); break;
+    case Fn::NumGroups:
+      value = add(Node{OpKind::UDiv, 64}, call, {rangeValue(OpKind::GlobalSize, d, call), workGroupArg(d)});
+      break;
+    case Fn::LocalId:
+    case Fn::GroupId: {
+      // The work-item's position from the NDRange's origin, split into group and local id.
+      NodeId position = add(Node{OpKind::Sub, 64}, call,
+                            {rangeValue(OpKind::GlobalId, d, call), rangeValue(OpKind::GlobalOffset, d, call)});
+      value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position, workGroupArg(d)});
+      break;
+    }
     }
     values_[&call] = *width == 64 ? value : add(Node{OpKind::Trunc, *width}, call, {value});
     return llvm::Error::success();

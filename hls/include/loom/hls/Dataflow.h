@@ -50,6 +50,10 @@ enum class OpKind {
 
 const char *opName(OpKind kind);
 
+/// Done by a pipelined library unit or a memory port, not a wire expression: such a node is dynamic
+/// (per work-item) even when its operands are static.
+bool isUnit(OpKind kind);
+
 struct Node;
 /// How many leading operands of `node` carry data; the operands after them are tokens that only
 /// order or trigger it (memory ordering, the work-item token of a unit on static operands).
