@@ -35,11 +35,18 @@ template <typename T> void setArg(cl_kernel kernel, cl_uint index, const T &valu
   REQUIRE(clSetKernelArg(kernel, index, sizeof(T), &value) == CL_SUCCESS);
 }
 
-/// Runs `kernel` over `global` (1 or 2 dimensions) and waits; returns the kernel's event.
-cl_event launch(Setup &cl, cl_kernel kernel, std::vector<size_t> global) {
+/// An NDRange: global sizes, and optionally local sizes and an offset of the same dimensions.
+struct Range {
+  std::vector<size_t> global, local = {}, offset = {};
+};
+
+/// Runs `kernel` over `range` and waits; returns the kernel's event.
+cl_event launch(Setup &cl, cl_kernel kernel, const Range &range) {
   cl_event event = nullptr;
-  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, cl_uint(global.size()), nullptr, global.data(), nullptr, 0,
-                                 nullptr, &event) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, cl_uint(range.global.size()),
+                                 range.offset.empty() ? nullptr : range.offset.data(), range.global.data(),
+                                 range.local.empty() ? nullptr : range.local.data(), 0, nullptr,
+                                 &event) == CL_SUCCESS);
   REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
   cl_int status = CL_QUEUED;
   REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
@@ -83,12 +90,12 @@ cl_kernel kernelNamed(cl_program program, const char *name) {
   return kernel;
 }
 
-/// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over a.size()
-/// work-items on `target`; returns `out`, which starts as all bits set, so what a work-item did not
-/// write shows.
+/// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over `range`
+/// (default: a.size() work-items) on `target`; returns `out`, which starts as all bits set, so what
+/// a work-item did not write shows.
 template <typename Out, typename A, typename B, typename Scalar>
 std::vector<Out> runTwoInputs(const Target &target, const char *name, const std::vector<A> &a,
-                              const std::vector<B> &b, Scalar scalar) {
+                              const std::vector<B> &b, Scalar scalar, Range range = {}) {
   Setup cl(target.device());
   cl_program program = programFor(cl, target);
   cl_kernel kernel = kernelNamed(program, name);
@@ -101,7 +108,9 @@ std::vector<Out> runTwoInputs(const Target &target, const char *name, const std:
   setArg(kernel, 1, db);
   setArg(kernel, 2, dout);
   setArg(kernel, 3, scalar);
-  clReleaseEvent(launch(cl, kernel, {a.size()}));
+  if (range.global.empty())
+    range.global = {a.size()};
+  clReleaseEvent(launch(cl, kernel, range));
   auto out = readBack<Out>(cl, dout, a.size());
   for (cl_mem mem : {da, db, dout})
     clReleaseMemObject(mem);
@@ -159,7 +168,7 @@ TEST_CASE("vector_add on the board matches the host and reports simulated time",
   setArg(kernel, 0, da);
   setArg(kernel, 1, db);
   setArg(kernel, 2, dc);
-  cl_event event = launch(cl, kernel, {n});
+  cl_event event = launch(cl, kernel, {{n}});
   CHECK(firstMismatch(readBack<float>(cl, dc, n), want) == -1);
 
   cl_ulong start = 0, end = 0;
@@ -324,7 +333,7 @@ TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differe
     setArg(widen, 0, din);
     setArg(widen, 1, dout);
     setArg(widen, 2, bias);
-    clReleaseEvent(launch(cl, widen, {n}));
+    clReleaseEvent(launch(cl, widen, {{n}}));
     CHECK(firstMismatch(readBack<long>(cl, dout, n), wide) == -1);
 
     cl_kernel transpose = kernelNamed(program, "transpose_scale");
@@ -333,7 +342,7 @@ TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differe
     setArg(transpose, 0, dimage);
     setArg(transpose, 1, dtransposed);
     setArg(transpose, 2, scale);
-    clReleaseEvent(launch(cl, transpose, {w, h}));
+    clReleaseEvent(launch(cl, transpose, {{w, h}}));
     CHECK(firstMismatch(readBack<float>(cl, dtransposed, w * h), transposed) == -1);
 
     for (cl_mem mem : {din, dout, dimage, dtransposed})
@@ -359,26 +368,8 @@ TEST_CASE("work-group functions in 2D with an offset: board == CPU == host", "[e
     }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    Setup cl(target.device());
-    cl_program program = programFor(cl, target);
-    cl_kernel kernel = kernelNamed(program, "work_groups");
-    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-    cl_mem dout = buffer(cl, want, CL_MEM_WRITE_ONLY);
-    setArg(kernel, 0, da);
-    setArg(kernel, 1, db);
-    setArg(kernel, 2, dout);
-    setArg(kernel, 3, k);
-    const size_t offset[2] = {ox, oy}, global[2] = {w, h}, local[2] = {lw, lh};
-    cl_event event = nullptr;
-    REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 2, offset, global, local, 0, nullptr, &event) == CL_SUCCESS);
-    REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
-    clReleaseEvent(event);
-    CHECK(firstMismatch(readBack<int>(cl, dout, want.size()), want) == -1);
-    for (cl_mem mem : {da, db, dout})
-      clReleaseMemObject(mem);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
+    auto got = runTwoInputs<int>(target, "work_groups", a, b, k, {{w, h}, {lw, lh}, {ox, oy}});
+    CHECK(firstMismatch(got, want) == -1);
   }
 }
 
@@ -403,8 +394,8 @@ TEST_CASE("two programs stay loaded on the board at once", "[e2e][board]") {
   setArg(widen, 1, dwide);
   setArg(widen, 2, long(0));
   for (int round = 0; round < 2; ++round) {
-    clReleaseEvent(launch(cl, add, {n}));
-    clReleaseEvent(launch(cl, widen, {n}));
+    clReleaseEvent(launch(cl, add, {{n}}));
+    clReleaseEvent(launch(cl, widen, {{n}}));
   }
   CHECK(firstMismatch(readBack<float>(cl, dsum, n), sum) == -1);
   CHECK(firstMismatch(readBack<long>(cl, dwide, n), wide) == -1);
@@ -575,7 +566,7 @@ TEST_CASE("a board process that dies fails its kernel's event; the application a
   setArg(add, 0, da);
   setArg(add, 1, da);
   setArg(add, 2, dsum);
-  clReleaseEvent(launch(again, add, {a.size()}));
+  clReleaseEvent(launch(again, add, {{a.size()}}));
   CHECK(firstMismatch(readBack<float>(again, dsum, a.size()), sum) == -1);
   clReleaseMemObject(da);
   clReleaseMemObject(dsum);
