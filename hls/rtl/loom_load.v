@@ -29,50 +29,31 @@ module loom_load #(
     output [DW-1:0] out_data
 );
   localparam integer AW = (CREDITS > 1) ? $clog2(CREDITS) : 1;
-  localparam integer CW = $clog2(CREDITS + 1);
-  // Sized copies of CREDITS-derived constants (explicit truncation keeps the width lint quiet).
+  // Sized copy of CREDITS-1 (explicit truncation keeps the width lint quiet).
   localparam [31:0] LAST32 = CREDITS - 1;
-  localparam [31:0] FULL32 = CREDITS;
   localparam [AW-1:0] LAST = LAST32[AW-1:0];
-  localparam [CW-1:0] FULL = FULL32[CW-1:0];
 
-  reg [CW-1:0] used_q;      // requests in flight + responses buffered
-  reg          credit_q;    // used_q < CREDITS, kept as a flop so m_req_valid stays shallow
-  reg [CW-1:0] count_q;     // responses buffered
-  reg          out_valid_q; // count_q != 0
+  wire         credit;
   reg [AW-1:0] wr_q, rd_q;
   reg [DW-1:0] buf_q [0:CREDITS-1];
 
-  assign m_req_valid = in_valid && credit_q;
+  assign m_req_valid = in_valid && credit;
   assign m_req_addr  = in_addr;
-  assign in_ready    = m_req_ready && credit_q;
+  assign in_ready    = m_req_ready && credit;
 
   wire issue   = m_req_valid && m_req_ready;
-  wire deliver = out_valid_q && out_ready;
+  wire deliver = out_valid && out_ready;
 
-  reg [CW-1:0] used_d, count_d;
-  always @* begin
-    used_d = used_q;
-    if (issue && !deliver) used_d = used_q + 1'b1;
-    if (deliver && !issue) used_d = used_q - 1'b1;
-    count_d = count_q;
-    if (m_resp_valid && !deliver) count_d = count_q + 1'b1;
-    if (deliver && !m_resp_valid) count_d = count_q - 1'b1;
-  end
+  loom_credits #(.CREDITS(CREDITS)) u_credits (
+      .clk(clk), .rst(rst), .issue(issue), .response(m_resp_valid), .deliver(deliver),
+      .credit(credit), .out_valid(out_valid));
 
+  // The response buffer: written at the arriving answer, read at delivery.
   always @(posedge clk) begin
     if (rst) begin
-      used_q      <= {CW{1'b0}};
-      credit_q    <= 1'b1;
-      count_q     <= {CW{1'b0}};
-      out_valid_q <= 1'b0;
-      wr_q        <= {AW{1'b0}};
-      rd_q        <= {AW{1'b0}};
+      wr_q <= {AW{1'b0}};
+      rd_q <= {AW{1'b0}};
     end else begin
-      used_q      <= used_d;
-      credit_q    <= used_d != FULL;
-      count_q     <= count_d;
-      out_valid_q <= count_d != {CW{1'b0}};
       if (m_resp_valid) wr_q <= (wr_q == LAST) ? {AW{1'b0}} : wr_q + 1'b1;
       if (deliver)      rd_q <= (rd_q == LAST) ? {AW{1'b0}} : rd_q + 1'b1;
     end
@@ -82,6 +63,5 @@ module loom_load #(
   always @(posedge clk)
     if (m_resp_valid) buf_q[wr_q] <= m_resp_rdata;
 
-  assign out_valid = out_valid_q;
-  assign out_data  = buf_q[rd_q];
+  assign out_data = buf_q[rd_q];
 endmodule

@@ -26,46 +26,14 @@ module loom_store #(
     output          out_valid,
     input           out_ready
 );
-  localparam integer CW = $clog2(CREDITS + 1);
-  localparam [31:0] FULL32 = CREDITS;
-  localparam [CW-1:0] FULL = FULL32[CW-1:0];
-
-  reg [CW-1:0] used_q;      // requests in flight + tokens pending
-  reg          credit_q;    // used_q < CREDITS
-  reg [CW-1:0] pending_q;   // acknowledged stores whose token has not left yet
-  reg          out_valid_q; // pending_q != 0
-
-  assign m_req_valid = in_valid && credit_q;
+  wire credit;
+  assign m_req_valid = in_valid && credit;
   assign m_req_addr  = in_addr;
   assign m_req_wdata = in_data;
-  assign in_ready    = m_req_ready && credit_q;
+  assign in_ready    = m_req_ready && credit;
 
-  wire issue   = m_req_valid && m_req_ready;
-  wire deliver = out_valid_q && out_ready;
-
-  reg [CW-1:0] used_d, pending_d;
-  always @* begin
-    used_d = used_q;
-    if (issue && !deliver) used_d = used_q + 1'b1;
-    if (deliver && !issue) used_d = used_q - 1'b1;
-    pending_d = pending_q;
-    if (m_resp_valid && !deliver) pending_d = pending_q + 1'b1;
-    if (deliver && !m_resp_valid) pending_d = pending_q - 1'b1;
-  end
-
-  always @(posedge clk) begin
-    if (rst) begin
-      used_q      <= {CW{1'b0}};
-      credit_q    <= 1'b1;
-      pending_q   <= {CW{1'b0}};
-      out_valid_q <= 1'b0;
-    end else begin
-      used_q      <= used_d;
-      credit_q    <= used_d != FULL;
-      pending_q   <= pending_d;
-      out_valid_q <= pending_d != {CW{1'b0}};
-    end
-  end
-
-  assign out_valid = out_valid_q;
+  // An acknowledge is an answer; its token is what leaves.
+  loom_credits #(.CREDITS(CREDITS)) u_credits (
+      .clk(clk), .rst(rst), .issue(m_req_valid && m_req_ready), .response(m_resp_valid),
+      .deliver(out_valid && out_ready), .credit(credit), .out_valid(out_valid));
 endmodule
