@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "loom/hls/HardwareKernel.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "llvm/ADT/Optional.h"
 
 namespace loom::hls {
@@ -79,6 +81,32 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     kernel.area.dsps = area->getInteger("dsps").value_or(0);
   }
   return true;
+}
+
+llvm::Expected<std::vector<HardwareKernel>> hardwareKernelsOf(const llvm::json::Object &meta) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  const llvm::json::Array *entries = meta.getArray("kernels");
+  if (!entries)
+    return error("the binary's metadata lists no kernels (.loom.meta has no \"kernels\" array)");
+  std::vector<HardwareKernel> kernels;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const llvm::json::Object *entry = (*entries)[i].getAsObject();
+    llvm::StringRef name = entry ? entry->getString("name").value_or("") : "";
+    const llvm::json::Value *hardware = entry ? entry->get("hardware") : nullptr;
+    if (!hardware)
+      return error(llvm::formatv("kernel '{0}' has no hardware interface in the binary's metadata: it "
+                                 "was not compiled for a board",
+                                 name));
+    HardwareKernel kernel;
+    llvm::json::Path::Root root("hardware");
+    if (!fromJSON(*hardware, kernel, root))
+      return error(llvm::formatv("bad hardware interface of kernel '{0}': {1}", name,
+                                 llvm::toString(root.getError())));
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
 }
 
 } // namespace loom::hls

@@ -52,16 +52,7 @@ int main(int argc, char **argv) {
   auto board = orDie(board::loadBoard(binary.board()));
   auto model = orDie(sim::LoadedModel::load(binary.model));
 
-  std::vector<hls::HardwareKernel> kernels;
-  if (auto *entries = binary.meta.getArray("kernels"))
-    for (const auto &entry : *entries) {
-      hls::HardwareKernel kernel;
-      llvm::json::Path::Root root;
-      const llvm::json::Value *hardware = entry.getAsObject() ? entry.getAsObject()->get("hardware") : nullptr;
-      if (!hardware || !fromJSON(*hardware, kernel, root))
-        die("the binary's metadata has no hardware description of a kernel");
-      kernels.push_back(std::move(kernel));
-    }
+  auto kernels = orDie(hls::hardwareKernelsOf(binary.meta));
   auto found = std::find_if(kernels.begin(), kernels.end(),
                             [](const hls::HardwareKernel &k) { return k.kernelName == "vector_add"; });
   if (found == kernels.end())

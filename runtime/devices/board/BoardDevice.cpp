@@ -237,31 +237,18 @@ public:
       return fail(llvm::formatv("binary was compiled for board '{0}' but this device is board "
                                 "'{1}': recompile with loomc --board {1}",
                                 target, board_.name));
-    const llvm::json::Array *entries = binary->meta.getArray("kernels");
-    if (!entries)
-      return fail("the binary's metadata lists no kernels (.loom.meta has no \"kernels\" array)");
+    auto hardware = hls::hardwareKernelsOf(binary->meta);
+    if (!hardware)
+      return fail(llvm::toString(hardware.takeError()));
+    const llvm::json::Array &entries = *binary->meta.getArray("kernels");
     std::vector<frontend::KernelInfo> kernels;
-    std::vector<hls::HardwareKernel> hardware;
-    for (size_t i = 0; i < entries->size(); ++i) {
-      const llvm::json::Value &entry = (*entries)[i];
+    for (size_t i = 0; i < entries.size(); ++i) {
       frontend::KernelInfo info;
-      hls::HardwareKernel kernel;
       llvm::json::Path::Root root("kernels");
-      if (!frontend::fromJSON(entry, info, llvm::json::Path(root).index(i)))
+      if (!frontend::fromJSON(entries[i], info, llvm::json::Path(root).index(i)))
         return fail(llvm::formatv("bad kernel {0} in the binary's metadata: {1}", i,
                                   llvm::toString(root.getError())));
-      const auto *object = entry.getAsObject();
-      const llvm::json::Value *hw = object ? object->get("hardware") : nullptr;
-      if (!hw)
-        return fail(llvm::formatv("kernel '{0}' has no hardware interface in the binary's "
-                                  "metadata: it was not compiled for a board",
-                                  info.name));
-      llvm::json::Path::Root hwRoot("hardware");
-      if (!hls::fromJSON(*hw, kernel, hwRoot))
-        return fail(llvm::formatv("bad hardware interface of kernel '{0}': {1}", info.name,
-                                  llvm::toString(hwRoot.getError())));
       kernels.push_back(std::move(info));
-      hardware.push_back(std::move(kernel));
     }
     if (binary->model.empty())
       return fail("the binary carries no simulation model (.loom.model is empty): recompile with "
@@ -275,11 +262,11 @@ public:
     auto process = sim::BoardProcess::spawn(options);
     if (!process)
       return fail(llvm::toString(process.takeError()));
-    if (llvm::Error err = (*process)->loadProgram(binary->model, hardware))
+    if (llvm::Error err = (*process)->loadProgram(binary->model, *hardware))
       return fail(llvm::toString(std::move(err)));
     log = binary->log;
     return std::unique_ptr<DeviceProgram>(new BoardProgram(
-        bytes.str(), std::move(kernels), std::move(hardware), std::move(*process)));
+        bytes.str(), std::move(kernels), std::move(*hardware), std::move(*process)));
   }
 
   llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
@@ -57,5 +58,9 @@ struct HardwareKernel {
 
 llvm::json::Value toJSON(const HardwareKernel &kernel);
 bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json::Path path);
+
+/// The hardware interface of every kernel of a .loom binary's metadata (`kernels[i].hardware`, as
+/// loomc writes it), in kernel order. An error names a kernel without one or with a bad one.
+llvm::Expected<std::vector<HardwareKernel>> hardwareKernelsOf(const llvm::json::Object &meta);
 
 } // namespace loom::hls
