@@ -394,3 +394,22 @@ entry:
     CHECK(errorMessage(program).find("no kernels") != std::string::npos);
   }
 }
+
+TEST_CASE("a binary's hardware interfaces read back; a kernel without one is named") {
+  hls::HardwareKernel kernel;
+  kernel.kernelName = "k";
+  kernel.topModule = "loom_kernel_k";
+  kernel.numArgs = 2;
+  llvm::json::Object meta{{"kernels", llvm::json::Array{llvm::json::Object{{"name", "k"}, {"hardware", hls::toJSON(kernel)}}}}};
+  auto read = hls::hardwareKernelsOf(meta);
+  REQUIRE_OK(read);
+  REQUIRE(read->size() == 1);
+  CHECK((*read)[0].topModule == "loom_kernel_k");
+  CHECK((*read)[0].numArgs == 2);
+
+  llvm::json::Object cpuOnly{{"kernels", llvm::json::Array{llvm::json::Object{{"name", "k"}}}}};
+  auto missing = hls::hardwareKernelsOf(cpuOnly);
+  CHECK_THAT(errorMessage(missing), Catch::Contains("kernel 'k' has no hardware interface"));
+  auto none = hls::hardwareKernelsOf(llvm::json::Object{});
+  CHECK_THAT(errorMessage(none), Catch::Contains("lists no kernels"));
+}
