@@ -109,7 +109,9 @@ int main(int argc, char **argv) {
   };
   options.dumpAfter = DumpAfter;
   options.dump = [](llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text) {
+    // Flushed at once, so a dump survives a later failure.
     llvm::outs() << "// ----- after " << pass << " (" << kernel << ")\n" << text;
+    llvm::outs().flush();
   };
 
   auto result = loom::compileOffline(options, *board);

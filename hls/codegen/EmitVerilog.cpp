@@ -5,7 +5,8 @@
 // HardwareKernel.h. Static nodes become wires over the argument and NDRange ports; each dynamic node
 // becomes a join of its operand channels, its operator (a combinational expression followed by a
 // loom_pipe of the board's latency, or a library unit: loom_fadd, loom_load, ...), and an eager
-// loom_fork when several nodes consume its value. Every channel is valid/ready.
+// loom_fork when several nodes consume its value. Loops' LoopControl, LoopMux and Steer nodes are
+// loom_loop_control and small multiplexers. Every channel is valid/ready.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
@@ -32,10 +33,16 @@ public:
 
   Module emit() {
     declarePorts();
-    for (NodeId id : k_.topologicalOrder())
+    const auto order = k_.topologicalOrder();
+    for (NodeId id : order)
       if (g_[id].isStatic)
         emitStatic(id);
-      else
+    // Every channel is declared before any node uses it: loops' rings use channels made later.
+    for (NodeId id : order)
+      if (!g_[id].isStatic && g_[id].kind != OpKind::Completion)
+        declareOutput(id);
+    for (NodeId id : order)
+      if (!g_[id].isStatic)
         emitDynamic(id);
     consumeUnusedInputs();
     return std::move(m_);
@@ -246,8 +253,6 @@ private:
     const Node &node = g_[id];
     m_.comment(llvm::formatv("%{0} {1} {2}{3}", id, opName(node.kind), node.name,
                              node.location.empty() ? "" : " at " + node.location));
-    if (node.kind != OpKind::Completion)
-      declareOutput(id);
     auto ops = k_.operands(id);
     auto out = [&](const char *s) { return ref(n(id, s)); };
 
@@ -267,8 +272,26 @@ private:
       return;
     }
 
+    if (node.kind == OpKind::LoopControl || node.kind == OpKind::LoopMux) {
+      emitLoopNode(id);
+      return;
+    }
     Channel in = joinInputs(id);
     switch (node.kind) {
+    case OpKind::Steer: {
+      // Passes the value when the condition matches, drops it otherwise.
+      ExprRef condition = data(ops[1]);
+      ExprRef match = node.constant ? condition : unary("~", condition);
+      m_.assign(out("valid"), binary("&", in.valid, match));
+      m_.assign(in.ready, binary("|", out("ready"), unary("~", match)));
+      if (node.width)
+        m_.assign(out("data"), data(ops[0]));
+      return;
+    }
+    case OpKind::Join:
+      m_.assign(out("valid"), in.valid);
+      m_.assign(in.ready, out("ready"));
+      return;
     case OpKind::Completion: {
       auto conns = clocking();
       conns.push_back({"start", ref("start")});
@@ -362,6 +385,47 @@ private:
                                {"in_data", m_.wire(n(id, "comb"), node.width, value)},
                                {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", out("data")}});
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
+  }
+
+  /// The channel into operand `operand` of `id`; a static operand is always valid (no ready).
+  Channel operandChannel(NodeId id, unsigned operand) {
+    for (auto [it, end] = boost::in_edges(id, g_); it != end; ++it) {
+      if (g_[*it].operand != operand)
+        continue;
+      NodeId from = boost::source(*it, g_);
+      if (g_[from].isStatic)
+        return {constant(1, 1), nullptr};
+      return channelFor(from, *it);
+    }
+    llvm_unreachable("missing operand");
+  }
+
+  /// LoopControl (loom_loop_control) and LoopMux (a multiplexer that takes only the chosen input).
+  void emitLoopNode(NodeId id) {
+    const Node &node = g_[id];
+    auto out = [&](const char *s) { return ref(n(id, s)); };
+    if (node.kind == OpKind::LoopControl) {
+      Channel entry = operandChannel(id, 0), back = operandChannel(id, 1), exit = operandChannel(id, 2);
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"entry_valid", entry.valid}, {"entry_ready", entry.ready},
+                                 {"back_valid", back.valid}, {"back_ready", back.ready},
+                                 {"exit_valid", exit.valid}, {"exit_ready", exit.ready},
+                                 {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_first", out("data")}});
+      m_.instance("loom_loop_control", n(id, "control"), {{"LIMIT", int64_t(node.depth)}}, conns);
+      return;
+    }
+    auto ops = k_.operands(id);
+    Channel select = operandChannel(id, 0), entry = operandChannel(id, 1), back = operandChannel(id, 2);
+    ExprRef first = data(ops[0]);
+    ExprRef take = m_.wire(n(id, "take"), 1, binary("&", select.valid, out("ready")));
+    m_.assign(out("valid"), binary("&", select.valid, ternary(first, entry.valid, back.valid)));
+    m_.assign(select.ready, binary("&", out("ready"), out("valid")));
+    if (entry.ready)
+      m_.assign(entry.ready, binary("&", take, first));
+    if (back.ready)
+      m_.assign(back.ready, binary("&", take, unary("~", first)));
+    if (node.width)
+      m_.assign(out("data"), ternary(first, data(ops[1]), data(ops[2])));
   }
 
   /// Argument bits the kernel never reads are still ports (the host ABI passes 64 bits), and the

@@ -5,6 +5,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
@@ -50,6 +51,10 @@ const char *opName(OpKind kind) {
   case OpKind::FPToUI: return "fptoui";
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
+  case OpKind::LoopControl: return "loop_control";
+  case OpKind::LoopMux: return "loop_mux";
+  case OpKind::Steer: return "steer";
+  case OpKind::Join: return "join";
   case OpKind::Fifo: return "fifo";
   case OpKind::Completion: return "completion";
   }
@@ -84,7 +89,11 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::UIToFP:
   case OpKind::FPToSI:
   case OpKind::FPToUI: return 1;
-  case OpKind::Completion: return 0;
+  case OpKind::Completion:
+  case OpKind::LoopControl:
+  case OpKind::Join: return 0;
+  case OpKind::Steer: return 2;
+  case OpKind::LoopMux: return 3;
   default: return ~0u;
   }
 }
@@ -113,8 +122,13 @@ std::vector<EdgeId> KernelGraph::consumers(NodeId node) const {
 }
 
 std::vector<NodeId> KernelGraph::topologicalOrder() const {
+  struct ForwardEdge {
+    const Graph *graph = nullptr;
+    bool operator()(const EdgeId &e) const { return !(*graph)[e].back; }
+  };
+  boost::filtered_graph<Graph, ForwardEdge> forward(graph, ForwardEdge{&graph});
   std::vector<NodeId> reversed;
-  boost::topological_sort(graph, std::back_inserter(reversed));
+  boost::topological_sort(forward, std::back_inserter(reversed));
   return {reversed.rbegin(), reversed.rend()};
 }
 
@@ -152,14 +166,26 @@ std::string printGraph(const KernelGraph &kernel) {
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);
       break;
+    case OpKind::LoopControl:
+      out += llvm::formatv(" limit={0}", n.depth);
+      break;
+    case OpKind::Steer:
+      out += llvm::formatv(" when={0}", n.constant);
+      break;
     default:
       break;
     }
     out += " (";
-    auto ops = kernel.operands(id);
+    std::vector<std::pair<unsigned, std::string>> ops;
+    for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it)
+      ops.emplace_back(kernel.graph[*it].operand, llvm::formatv("{0}%{1}", kernel.graph[*it].back ? "back " : "",
+                                                                 boost::source(*it, kernel.graph)));
+    std::sort(ops.begin(), ops.end());
     for (size_t i = 0; i < ops.size(); ++i)
-      out += llvm::formatv("{0}%{1}", i ? ", " : "", ops[i]);
+      out += (i ? ", " : "") + ops[i].second;
     out += ")";
+    if (n.loop)
+      out += llvm::formatv(" loop={0}", n.loop);
     if (!n.isStatic)
       out += llvm::formatv(" lat={0} start={1}", n.latency, n.startCycle);
     if (!n.location.empty())

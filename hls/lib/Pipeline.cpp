@@ -38,8 +38,6 @@ template <typename F> GraphPass plain(F f) {
 
 const std::vector<PassEntry> &graphPasses() {
   static const std::vector<PassEntry> passes = {
-      // Memory order first: it adds edges the schedule must see.
-      {"order-memory", plain(orderMemoryAccesses)},
       // Before scheduling, so the completion join is balanced like any other node.
       {"add-completion", plain(addCompletion)},
       {"assign-latencies", assignLatencies},

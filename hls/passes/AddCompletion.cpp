@@ -3,7 +3,9 @@
 //
 // Before: dynamic values nobody consumes (stores' acknowledge tokens, results of side-effect-free
 // work) would stall the circuit once their channel fills. After: one Completion node joins every such
-// sink, so a work-item counts as finished when all its effects are done; the kernel's `done` follows.
+// sink outside loops, so a work-item counts as finished when all its effects are done; the kernel's
+// `done` follows. (Inside a loop, values nobody uses are dropped; the builder carries every store's
+// token out of its loops.)
 // A kernel without side effects completes on the work-item tokens themselves.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -13,7 +15,7 @@ namespace loom::hls {
 void addCompletion(KernelGraph &kernel) {
   std::vector<NodeId> sinks;
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
-    if (!kernel.graph[id].isStatic && boost::out_degree(id, kernel.graph) == 0)
+    if (!kernel.graph[id].isStatic && !kernel.graph[id].loop && boost::out_degree(id, kernel.graph) == 0)
       sinks.push_back(id);
   if (sinks.empty()) {
     Node source{OpKind::WorkItems, 192};

@@ -4,9 +4,13 @@
 // Before: nodes have no timing. After: every dynamic node has the pipeline depth of its operator
 // class on this board (board-support/boards/*.json), wiring-only nodes have 0, and memory nodes have
 // the board's nominal memory latency plus issue and buffering, and enough credits to keep one request
-// per cycle in flight over that latency.
+// per cycle in flight over that latency. Cheap integer operations on a loop's recurrence (a ring) are
+// chained into the cycle of the ring's back-edge register, as HLS schedulers chain operations within
+// a clock period: a counter's increment and exit test then cost one cycle per iteration, not three.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
+
+#include <boost/graph/strong_components.hpp>
 
 namespace loom::hls {
 namespace {
@@ -42,6 +46,26 @@ const char *operatorClass(OpKind kind) {
   }
 }
 
+/// Operator classes cheap enough to chain combinationally on a recurrence.
+bool chainable(OpKind kind) {
+  llvm::StringRef cls = operatorClass(kind);
+  return cls == "int_add" || cls == "int_logic" || cls == "int_compare" || cls == "select" || cls == "address";
+}
+
+/// Nodes on a cycle of the graph: the rings of loops.
+std::vector<bool> onRecurrence(const Graph &graph) {
+  std::vector<unsigned> component(boost::num_vertices(graph));
+  boost::strong_components(graph, boost::make_iterator_property_map(component.begin(),
+                                                                     boost::get(boost::vertex_index, graph)));
+  std::vector<unsigned> size(component.size() + 1, 0);
+  for (unsigned c : component)
+    ++size[c];
+  std::vector<bool> result(component.size());
+  for (size_t i = 0; i < component.size(); ++i)
+    result[i] = size[component[i]] > 1;
+  return result;
+}
+
 } // namespace
 
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
@@ -58,6 +82,8 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
     case OpKind::Completion:
       n.latency = 1;
       break;
+    case OpKind::Fifo:
+      break; // Back-edge registers come with their latency; balancing FIFOs are added later.
     case OpKind::Load:
     case OpKind::Store:
       n.latency = memoryLatency;
@@ -74,6 +100,10 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       }
     }
   }
+  const std::vector<bool> recurrent = onRecurrence(kernel.graph);
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
+    if (recurrent[id] && chainable(kernel.graph[id].kind))
+      kernel.graph[id].latency = 0;
   return llvm::Error::success();
 }
 

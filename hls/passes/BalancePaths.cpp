@@ -19,7 +19,7 @@ void balancePaths(KernelGraph &kernel) {
   for (auto [it, end] = boost::edges(kernel.graph); it != end; ++it) {
     NodeId from = boost::source(*it, kernel.graph), to = boost::target(*it, kernel.graph);
     const Node &f = kernel.graph[from], &t = kernel.graph[to];
-    if (f.isStatic || t.isStatic)
+    if (f.isStatic || t.isStatic || kernel.graph[*it].back)
       continue;
     unsigned arrival = f.startCycle + f.latency;
     if (t.startCycle > arrival)
@@ -36,6 +36,7 @@ void balancePaths(KernelGraph &kernel) {
     fifo.latency = ins.slack;
     fifo.startCycle = f.startCycle + f.latency;
     fifo.name = f.name;
+    fifo.loop = kernel.graph[ins.to].loop;
     fifo.location = f.location;
     NodeId id = kernel.addNode(fifo);
     kernel.connect(ins.from, id, 0);

@@ -16,7 +16,6 @@
 namespace loom::hls {
 
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
-void orderMemoryAccesses(KernelGraph &kernel);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
 void scheduleASAP(KernelGraph &kernel);

@@ -4,7 +4,7 @@
 // differential runs (board == CPU == host, bit for bit), two programs loaded at once, and the failure
 // paths (a binary for another board, a truncated binary, building from source, wrong argument sizes,
 // missing arguments, an access outside device memory, a board process killed mid-kernel).
-#include "E2ESupport.h"
+#include "DifferentialSupport.h"
 
 #include <cmath>
 #include <csignal>
@@ -22,102 +22,7 @@ using namespace e2e;
 
 namespace {
 
-/// A device buffer initialised from (or sized like) a host vector.
-template <typename T> cl_mem buffer(Setup &cl, const std::vector<T> &host, cl_mem_flags flags) {
-  cl_int err = CL_SUCCESS;
-  void *init = (flags & CL_MEM_COPY_HOST_PTR) ? const_cast<T *>(host.data()) : nullptr;
-  cl_mem mem = clCreateBuffer(cl.context, flags, host.size() * sizeof(T), init, &err);
-  REQUIRE(err == CL_SUCCESS);
-  return mem;
-}
-
-template <typename T> void setArg(cl_kernel kernel, cl_uint index, const T &value) {
-  REQUIRE(clSetKernelArg(kernel, index, sizeof(T), &value) == CL_SUCCESS);
-}
-
-/// An NDRange: global sizes, and optionally local sizes and an offset of the same dimensions.
-struct Range {
-  std::vector<size_t> global, local = {}, offset = {};
-};
-
-/// Runs `kernel` over `range` and waits; returns the kernel's event.
-cl_event launch(Setup &cl, cl_kernel kernel, const Range &range) {
-  cl_event event = nullptr;
-  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, cl_uint(range.global.size()),
-                                 range.offset.empty() ? nullptr : range.offset.data(), range.global.data(),
-                                 range.local.empty() ? nullptr : range.local.data(), 0, nullptr,
-                                 &event) == CL_SUCCESS);
-  REQUIRE(clWaitForEvents(1, &event) == CL_SUCCESS);
-  cl_int status = CL_QUEUED;
-  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
-  CHECK(status == CL_COMPLETE);
-  return event;
-}
-
-template <typename T> std::vector<T> readBack(Setup &cl, cl_mem mem, size_t count) {
-  std::vector<T> host(count);
-  REQUIRE(clEnqueueReadBuffer(cl.queue, mem, CL_TRUE, 0, count * sizeof(T), host.data(), 0, nullptr, nullptr) ==
-          CL_SUCCESS);
-  return host;
-}
-
-/// The index of the first element where `got` and `want` differ bitwise, or -1.
-template <typename T> long firstMismatch(const std::vector<T> &got, const std::vector<T> &want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0)
-      return long(i);
-  return -1;
-}
-
-/// A program on one device: the board's from the .loom binary, the CPU's from the same source.
-struct Target {
-  const char *name;
-  std::function<cl_device_id()> device;
-  bool fromBinary;
-};
-const Target Targets[] = {{"board", boardDevice, true}, {"cpu", cpuDevice, false}};
-
-cl_program programFor(Setup &cl, const Target &target) {
-  return target.fromBinary ? cl.load(readFile(LOOM_E2E_DIFFERENTIAL_LOOM))
-                           : cl.build(readFile(LOOM_E2E_DIFFERENTIAL_CL));
-}
-
-cl_kernel kernelNamed(cl_program program, const char *name) {
-  cl_int err = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, name, &err);
-  REQUIRE(err == CL_SUCCESS);
-  return kernel;
-}
-
-/// Runs kernel `name` of the differential program, `(in a, in b, out, scalar)`, over `range`
-/// (default: a.size() work-items) on `target`; returns `out`, which starts as all bits set, so what
-/// a work-item did not write shows.
-template <typename Out, typename A, typename B, typename Scalar>
-std::vector<Out> runTwoInputs(const Target &target, const char *name, const std::vector<A> &a,
-                              const std::vector<B> &b, Scalar scalar, Range range = {}) {
-  Setup cl(target.device());
-  cl_program program = programFor(cl, target);
-  cl_kernel kernel = kernelNamed(program, name);
-  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-  cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-  std::vector<Out> unwritten(a.size());
-  std::memset(unwritten.data(), 0xff, unwritten.size() * sizeof(Out));
-  cl_mem dout = buffer(cl, unwritten, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
-  setArg(kernel, 0, da);
-  setArg(kernel, 1, db);
-  setArg(kernel, 2, dout);
-  setArg(kernel, 3, scalar);
-  if (range.global.empty())
-    range.global = {a.size()};
-  clReleaseEvent(launch(cl, kernel, range));
-  auto out = readBack<Out>(cl, dout, a.size());
-  for (cl_mem mem : {da, db, dout})
-    clReleaseMemObject(mem);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
-  return out;
-}
+const Sources Differential{LOOM_E2E_DIFFERENTIAL_LOOM, LOOM_E2E_DIFFERENTIAL_CL};
 
 } // namespace
 
@@ -201,7 +106,7 @@ TEST_CASE("integer kernel: board == CPU == host", "[e2e][board][differential]") 
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<int>(target, "int_mix", a, b, k), want) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Differential, target, "int_mix", a, b, k), want) == -1);
   }
 }
 
@@ -219,7 +124,7 @@ TEST_CASE("float kernel: board == CPU == host, bit for bit on normal numbers", "
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    auto got = runTwoInputs<float>(target, "float_mix", a, b, s);
+    auto got = runTwoInputs<float>(Differential, target, "float_mix", a, b, s);
     long bad = firstMismatch(got, want);
     CHECK(bad == -1);
     if (bad >= 0)
@@ -244,8 +149,8 @@ TEST_CASE("multiply-add and static float products: board == CPU == host", "[e2e]
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<float>(target, "saxpy", a, b, s), saxpy) == -1);
-    CHECK(firstMismatch(runTwoInputs<float>(target, "scaled_difference", a, b, s), scaled) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Differential, target, "saxpy", a, b, s), saxpy) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Differential, target, "scaled_difference", a, b, s), scaled) == -1);
   }
 }
 
@@ -272,9 +177,9 @@ TEST_CASE("float comparisons and conversions: board == CPU == host", "[e2e][boar
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<float>(target, "select_compare", a, b, s), selected) == -1);
-    CHECK(firstMismatch(runTwoInputs<float>(target, "int_to_float", ints, uints, s), converted) == -1);
-    CHECK(firstMismatch(runTwoInputs<int>(target, "float_to_int", a, b, k), truncated) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Differential, target, "select_compare", a, b, s), selected) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Differential, target, "int_to_float", ints, uints, s), converted) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Differential, target, "float_to_int", a, b, k), truncated) == -1);
   }
 }
 
@@ -300,9 +205,9 @@ TEST_CASE("branches (guards, if/else, early return): board == CPU == host", "[e2
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<float>(target, "guarded_product", fa, fb, limit), guarded) == -1);
-    CHECK(firstMismatch(runTwoInputs<int>(target, "branchy", a, b, k), branchy) == -1);
-    CHECK(firstMismatch(runTwoInputs<int>(target, "early_exit", a, b, k), early) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Differential, target, "guarded_product", fa, fb, limit), guarded) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Differential, target, "branchy", a, b, k), branchy) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Differential, target, "early_exit", a, b, k), early) == -1);
   }
 }
 
@@ -325,7 +230,7 @@ TEST_CASE("widening and 2D kernels: board == CPU == host", "[e2e][board][differe
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     Setup cl(target.device());
-    cl_program program = programFor(cl, target);
+    cl_program program = programFor(cl, target, Differential);
 
     cl_kernel widen = kernelNamed(program, "widen");
     cl_mem din = buffer(cl, narrow, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
@@ -368,7 +273,7 @@ TEST_CASE("work-group functions in 2D with an offset: board == CPU == host", "[e
     }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    auto got = runTwoInputs<int>(target, "work_groups", a, b, k, {{w, h}, {lw, lh}, {ox, oy}});
+    auto got = runTwoInputs<int>(Differential, target, "work_groups", a, b, k, {{w, h}, {lw, lh}, {ox, oy}});
     CHECK(firstMismatch(got, want) == -1);
   }
 }

@@ -169,13 +169,13 @@ TEST_CASE("loomc failures exit non-zero with a readable message and write nothin
     CHECK_THAT(run.err, Catch::Contains("use of undeclared identifier 'SCALE'"));
   }
   SECTION("a kernel the hardware flow cannot build names the place") {
-    std::string source = dir.write("loop.cl", "__kernel void k(__global int *p, int n) {\n"
-                                              "  for (int i = 0; i < n; ++i)\n"
-                                              "    p[i] += i;\n"
+    std::string source = dir.write("tile.cl", "__kernel void k(__global int *p, __local int *t) {\n"
+                                              "  t[0] = p[0];\n"
+                                              "  p[1] = t[0];\n"
                                               "}\n");
     Run run = loomc(dir, {source, "-o", output, "--board", "unit"});
     CHECK(run.exitCode == 1);
-    CHECK_THAT(run.err, Catch::Contains("loop.cl:"));
+    CHECK_THAT(run.err, Catch::Contains("tile.cl:2:"));
     CHECK_THAT(run.err, Catch::Contains("not supported"));
   }
   SECTION("an unknown board lists the known ones") {

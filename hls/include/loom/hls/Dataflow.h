@@ -43,7 +43,15 @@ enum class OpKind {
               ///< ordering tokens. A false predicate makes no request and yields 0.
   Store,      ///< operand 0 = address, 1 = data, then the predicate if `predicated`; further operands
               ///< are ordering tokens. Output: token (also for a false predicate, which writes nothing).
-  // Inserted by passes.
+  // Loops: elastic rings, one per value live in the loop, with work-items interleaved.
+  LoopControl, ///< Admits work-items into loop `index` (at most `depth` at once) and emits one token
+               ///< per iteration; data: 1 on a work-item's first iteration. Operands: the entry
+               ///< token, the back token (continuing iterations), the exit token (a work-item left).
+  LoopMux,    ///< operand 0 (the LoopControl token) ? operand 1 (value entering the loop) : operand 2
+              ///< (the value the previous iteration carried back). Consumes only the chosen input.
+  Steer,      ///< Passes operand 0 when operand 1 (a condition) equals `constant`, else drops it.
+  Join,       ///< A token once every operand has one: summarises memory-ordering tokens.
+  // Inserted by passes, or by the builder on a loop's back edge.
   Fifo,       ///< Elastic buffer of `depth` entries, inserted to balance path latencies.
   Completion, ///< Consumes one token per finished work-item and raises `done`.
 };
@@ -71,6 +79,7 @@ struct Node {
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
   unsigned depth = 0;          ///< Fifo entries; Load/Store credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
+  unsigned loop = 0;           ///< Innermost loop the node runs in (KernelGraph::loops index + 1); 0: none.
   std::string location;        ///< "file:line:col" of the source operation, when known.
   std::string name;            ///< LLVM value name, for readable dumps and Verilog.
 };
@@ -78,6 +87,14 @@ struct Node {
 /// An edge carries the source node's value into operand `operand` of the target node.
 struct Edge {
   unsigned operand = 0;
+  bool back = false; ///< Closes a loop's ring: carries the next iteration's value (or the exit count).
+};
+
+/// A loop of the kernel, for the report; its rings are the LoopMux nodes with `loop` = its number.
+struct KernelLoop {
+  std::string location; ///< "file:line" of the loop header.
+  unsigned depth = 1;   ///< 1 for an outermost loop.
+  unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
 };
 
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Node, Edge>;
@@ -92,13 +109,17 @@ struct KernelGraph {
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
 
+  std::vector<KernelLoop> loops; ///< Loop `n` of the nodes is loops[n - 1].
+
   NodeId addNode(Node node) { return boost::add_vertex(std::move(node), graph); }
-  void connect(NodeId from, NodeId to, unsigned operand) { boost::add_edge(from, to, Edge{operand}, graph); }
+  void connect(NodeId from, NodeId to, unsigned operand, bool back = false) {
+    boost::add_edge(from, to, Edge{operand, back}, graph);
+  }
   /// Operand sources of `node`, ordered by operand number.
   std::vector<NodeId> operands(NodeId node) const;
   /// Dynamic consumers of `node`'s value, as edges in a stable order.
   std::vector<EdgeId> consumers(NodeId node) const;
-  /// Nodes in a topological order (sources first).
+  /// Nodes in a topological order (sources first), ignoring back edges.
   std::vector<NodeId> topologicalOrder() const;
 };
 

@@ -1,0 +1,175 @@
+//===- GraphBuilder.h - State shared by the parts of BuildDataflowGraph -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The IR -> graph builder, split by what it lowers: instructions (BuildDataflowGraph.cpp), control
+// flow as predicates and phis as selects (ControlFlow.cpp), loops as elastic rings (LoopRings.cpp),
+// memory ports and their ordering (MemoryAccesses.cpp).
+//
+// Positions. Blocks are visited in a structured order: each loop's blocks contiguously, a loop as a
+// whole between the blocks around it. A Region is the kernel body or a loop; its child loops cut it
+// into segments (segment i lies between child i-1 and child i). Every dynamic node has a home
+// Position (region, segment). A node used at another position is *lifted* there: carried out of
+// loops by exit Steers, through sibling loops and into loops by rings. So every dynamic value a node
+// joins belongs to the same (work-item, iteration), whatever order work-items leave loops in.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "passes/Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Optional.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace loom::hls {
+
+std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel);
+
+/// Work-items a loop holds at once: enough to hide a carried recurrence of this many cycles behind
+/// other work-items, and the depth of every back-edge FIFO, so a ring can always take its tokens.
+constexpr unsigned LoopWorkItemLimit = 32;
+
+class GraphBuilder {
+public:
+  explicit GraphBuilder(const llvm::Function &kernel);
+  llvm::Expected<KernelGraph> build();
+
+private:
+  struct Region;
+  struct Position {
+    Region *region = nullptr;
+    unsigned segment = 0;
+  };
+  /// A block, or a child loop taken as a whole, in a region's structured order.
+  struct Item {
+    const llvm::BasicBlock *block = nullptr;
+    Region *loop = nullptr;
+  };
+  struct Region {
+    const llvm::Loop *loop = nullptr; ///< Null for the kernel body.
+    Region *parent = nullptr;
+    unsigned number = 0;              ///< Node::loop of the nodes inside; 0 for the kernel body.
+    unsigned segment = 0;             ///< The parent's segment this loop starts at.
+    std::vector<Item> items;
+    std::vector<Region *> children;   ///< Child loops in order: child i ends segment i.
+    NodeId control = 0;               ///< LoopControl: one token per iteration.
+    llvm::Optional<NodeId> token;     ///< Its data-less token (the work-item's, for the kernel body).
+    llvm::Optional<NodeId> headerPredicate; ///< Work-item entered the loop (None: all do).
+    NodeId keepGoing = 0;             ///< At the last segment: the iteration continues the loop.
+    bool closed = false;              ///< keepGoing is known; rings close as they are made.
+    /// Set when the loop's memory-ordering state circulates (the loop stores): the summary token of
+    /// an iteration's accesses, which is also the state after the loop.
+    llvm::Optional<NodeId> memorySummary;
+    /// Rings waiting for keepGoing: their LoopMux and the value the iteration carries back.
+    std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
+    Position last() { return {this, unsigned(children.size())}; }
+  };
+  /// A work-item's memory-ordering state: its last store and the loads since.
+  struct MemoryState {
+    llvm::Optional<NodeId> lastStore;
+    std::vector<NodeId> loads;
+  };
+  /// Sets the builder's position for a scope.
+  class AtPosition {
+  public:
+    AtPosition(GraphBuilder &b, Position p) : b_(b), saved_(b.current_) { b.current_ = p; }
+    ~AtPosition() { b_.current_ = saved_; }
+
+  private:
+    GraphBuilder &b_;
+    Position saved_;
+  };
+
+  // BuildDataflowGraph.cpp: instructions.
+  llvm::Error fail(const llvm::Instruction &inst, const llvm::Twine &message);
+  llvm::Expected<unsigned> widthOf(llvm::Type *type, const llvm::Instruction *inst);
+  NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands);
+  NodeId addAt(Node node, Position at, std::vector<NodeId> operands);
+  llvm::Expected<NodeId> valueOf(const llvm::Value *value, const llvm::Instruction &user);
+  llvm::Expected<std::vector<NodeId>> operandsOf(const llvm::Instruction &inst);
+  llvm::Error simple(const llvm::Instruction &inst, OpKind kind);
+  llvm::Error resize(const llvm::Instruction &inst, OpKind widen);
+  llvm::Error convert(const llvm::Instruction &inst, OpKind kind);
+  NodeId workItems();
+  llvm::Error call(const llvm::CallInst &call);
+  NodeId workGroupArg(unsigned k);
+  NodeId rangeValue(OpKind kind, unsigned d, const llvm::CallInst &call);
+  llvm::Optional<llvm::Error> workItemFunction(const llvm::CallInst &call, llvm::StringRef name);
+  llvm::Error multiplyAdd(const llvm::CallInst &call);
+  llvm::Error address(const llvm::GetElementPtrInst &gep);
+  llvm::Error visit(const llvm::Instruction &inst);
+
+  // ControlFlow.cpp: predicates and phis.
+  NodeId logic(OpKind kind, const llvm::Instruction &at, std::vector<NodeId> operands);
+  llvm::Expected<llvm::Optional<NodeId>> edgePredicate(const llvm::BasicBlock &from, const llvm::BasicBlock &to);
+  llvm::Expected<llvm::Optional<NodeId>> blockPredicate(const llvm::BasicBlock &block);
+  llvm::Expected<llvm::Optional<NodeId>> orOfEdges(const llvm::BasicBlock &block,
+                                                   llvm::ArrayRef<const llvm::BasicBlock *> from);
+  /// The phi's value over the incoming edges from `from`, as selects at the current position.
+  llvm::Expected<NodeId> phiValue(const llvm::PHINode &node, llvm::ArrayRef<const llvm::BasicBlock *> from);
+  llvm::Error phi(const llvm::PHINode &node);
+
+  // LoopRings.cpp: regions, lifting, loops.
+  llvm::Error buildRegions();
+  llvm::Error orderItems(Region &region);
+  llvm::Error visitRegion(Region &region);
+  llvm::Error openLoop(Region &loop);
+  llvm::Error closeLoop(Region &loop);
+  NodeId lift(NodeId node, Position to);
+  /// `entry`'s value inside `loop`: a LoopMux whose back edge carries it on (or `back`'s value).
+  NodeId ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back = nullptr);
+  /// Sends `back` (at the loop's end) to operand `operand` of `mux` for the next iteration.
+  llvm::Error closeRing(Region &loop, NodeId mux, NodeId back, unsigned operand = 2);
+  NodeId steer(NodeId value, NodeId condition, bool when, Position at);
+  /// The value a work-item has when it leaves `loop` (`last` is at the loop's last segment).
+  NodeId exitValue(Region &loop, NodeId last);
+  /// A token per work-item (kernel body) or iteration (loop) at `at`.
+  NodeId trigger(Position at);
+  std::vector<const llvm::BasicBlock *> entering(const Region &loop) const;
+  std::vector<const llvm::BasicBlock *> latches(const Region &loop) const;
+
+  // MemoryAccesses.cpp: ports and program order.
+  llvm::Error memory(const llvm::Instruction &inst, const llvm::Value *pointer, llvm::Type *valueType, bool isStore);
+  void orderAfter(NodeId before, NodeId after);
+  /// One data-less token standing for every access of `state` (or for the work-item or iteration
+  /// when there are none), at the current position.
+  NodeId summary(const MemoryState &state);
+  /// Before a loop's body: carry the memory state around the loop when the loop stores.
+  void enterLoopMemory(Region &loop);
+  void leaveLoopMemory(Region &loop);
+
+  const llvm::Function &kernel_;
+  const llvm::DataLayout &layout_;
+  KernelGraph result_;
+  llvm::DominatorTree dominators_;
+  llvm::PostDominatorTree postDominators_;
+  llvm::LoopInfo loops_;
+  llvm::DenseMap<const llvm::Value *, NodeId> values_;
+  /// Reachable blocks, by position in reverse post-order.
+  llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;
+  std::vector<const llvm::BasicBlock *> reversePostOrder_;
+  std::vector<std::unique_ptr<Region>> regions_;
+  Region *root_ = nullptr;
+  llvm::DenseMap<const llvm::BasicBlock *, Position> blockPosition_;
+  llvm::DenseMap<NodeId, Position> home_;
+  std::map<std::tuple<NodeId, Region *, unsigned>, NodeId> lifted_;
+  std::map<std::pair<NodeId, Region *>, NodeId> rings_;
+  llvm::DenseMap<NodeId, NodeId> exits_;
+  Position current_;
+  /// When a work-item reaches a block, for the blocks asked about so far.
+  llvm::DenseMap<const llvm::BasicBlock *, llvm::Optional<NodeId>> blockPredicates_;
+  std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, llvm::Optional<NodeId>> edgePredicates_;
+  llvm::Optional<NodeId> workItems_;
+  NodeId workGroupArgs_[4] = {};
+  MemoryState memory_;
+};
+
+} // namespace loom::hls

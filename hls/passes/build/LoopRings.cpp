@@ -1,0 +1,355 @@
+//===- LoopRings.cpp - Loops as elastic rings, values carried through them ===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Part of BuildDataflowGraph (see GraphBuilder.h). A loop becomes:
+//   - a LoopControl that admits work-items (up to LoopWorkItemLimit at once) and emits one token per
+//     iteration, marked on a work-item's first one;
+//   - per value live in the loop, a ring: a LoopMux at the header choosing the entering value or the
+//     one the previous iteration carried back, a Steer at the end of the iteration sending the next
+//     value back while the loop continues, and a FIFO on the back edge (the ring's register, deep
+//     enough for every admitted work-item, so a ring never blocks);
+//   - per value used after the loop, an exit Steer passing the last iteration's value on.
+// The iteration continues when it takes a back edge (keepGoing, computed at the loop's end by the
+// predicates of ControlFlow.cpp), so `break`, `continue` and early exits are predicates like any
+// branch. Work-items interleave in the rings; they may leave in any order, which is why every value
+// used after a loop goes through it.
+//===----------------------------------------------------------------------===//
+#include "passes/build/GraphBuilder.h"
+
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
+namespace loom::hls {
+
+std::vector<const llvm::BasicBlock *> GraphBuilder::entering(const Region &loop) const {
+  std::vector<const llvm::BasicBlock *> from;
+  for (const llvm::BasicBlock *pred : llvm::predecessors(loop.loop->getHeader()))
+    if (reachable_.count(pred) && !loop.loop->contains(pred))
+      from.push_back(pred);
+  return from;
+}
+
+std::vector<const llvm::BasicBlock *> GraphBuilder::latches(const Region &loop) const {
+  std::vector<const llvm::BasicBlock *> from;
+  for (const llvm::BasicBlock *pred : llvm::predecessors(loop.loop->getHeader()))
+    if (reachable_.count(pred) && loop.loop->contains(pred))
+      from.push_back(pred);
+  return from;
+}
+
+llvm::Error GraphBuilder::buildRegions() {
+  regions_.push_back(std::make_unique<Region>());
+  root_ = regions_.back().get();
+  current_ = {root_, 0};
+  return orderItems(*root_);
+}
+
+/// The region's blocks and child loops in an order that respects its forward edges (a topological
+/// order of the region with each child loop collapsed), by reverse post-order among the ready ones.
+llvm::Error GraphBuilder::orderItems(Region &region) {
+  std::vector<Item> items;
+  llvm::DenseMap<const llvm::BasicBlock *, unsigned> itemOfHeader;
+  auto childLoopOf = [&](const llvm::BasicBlock *block) -> const llvm::Loop * {
+    if (region.loop && !region.loop->contains(block))
+      return nullptr; // An exit.
+    const llvm::Loop *loop = loops_.getLoopFor(block);
+    if (loop == region.loop)
+      return nullptr;
+    while (loop->getParentLoop() != region.loop)
+      loop = loop->getParentLoop();
+    return loop;
+  };
+  for (const llvm::BasicBlock *block : reversePostOrder_) {
+    if (region.loop && !region.loop->contains(block))
+      continue;
+    if (const llvm::Loop *child = childLoopOf(block)) {
+      if (block != child->getHeader())
+        continue;
+      regions_.push_back(std::make_unique<Region>());
+      Region *sub = regions_.back().get();
+      sub->loop = child;
+      sub->parent = &region;
+      result_.loops.push_back({});
+      sub->number = result_.loops.size();
+      itemOfHeader[block] = items.size();
+      items.push_back({nullptr, sub});
+    } else {
+      itemOfHeader[block] = items.size();
+      items.push_back({block, nullptr});
+    }
+  }
+  // Forward edges between items; back edges to the region's header and exits are not edges here.
+  auto itemOf = [&](const llvm::BasicBlock *block) -> llvm::Optional<unsigned> {
+    if (!reachable_.count(block) || (region.loop && !region.loop->contains(block)) ||
+        (region.loop && block == region.loop->getHeader()))
+      return llvm::None;
+    const llvm::Loop *child = childLoopOf(block);
+    auto it = itemOfHeader.find(child ? child->getHeader() : block);
+    return it == itemOfHeader.end() ? llvm::None : llvm::Optional<unsigned>(it->second);
+  };
+  std::vector<std::vector<unsigned>> successors(items.size());
+  std::vector<unsigned> inDegree(items.size(), 0);
+  for (unsigned i = 0; i < items.size(); ++i) {
+    llvm::SmallVector<const llvm::BasicBlock *, 4> next;
+    if (items[i].block) {
+      next.append(llvm::succ_begin(items[i].block), llvm::succ_end(items[i].block));
+    } else {
+      llvm::SmallVector<llvm::BasicBlock *, 4> exits;
+      items[i].loop->loop->getExitBlocks(exits);
+      next.append(exits.begin(), exits.end());
+    }
+    std::set<unsigned> targets;
+    for (const llvm::BasicBlock *block : next)
+      if (auto target = itemOf(block); target && *target != i)
+        targets.insert(*target);
+    for (unsigned target : targets) {
+      successors[i].push_back(target);
+      ++inDegree[target];
+    }
+  }
+  std::set<unsigned> ready;
+  for (unsigned i = 0; i < items.size(); ++i)
+    if (!inDegree[i])
+      ready.insert(i);
+  unsigned segment = 0;
+  while (!ready.empty()) {
+    unsigned i = *ready.begin();
+    ready.erase(ready.begin());
+    region.items.push_back(items[i]);
+    if (items[i].block) {
+      blockPosition_[items[i].block] = {&region, segment};
+    } else {
+      items[i].loop->segment = segment++;
+      region.children.push_back(items[i].loop);
+    }
+    for (unsigned target : successors[i])
+      if (!--inDegree[target])
+        ready.insert(target);
+  }
+  if (region.items.size() != items.size()) {
+    const llvm::BasicBlock *block = region.loop ? region.loop->getHeader() : &kernel_.getEntryBlock();
+    return fail(*block->getFirstNonPHIOrDbg(), "irreducible control flow is not supported by the hardware flow");
+  }
+  for (Region *child : region.children)
+    if (auto err = orderItems(*child))
+      return err;
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::visitRegion(Region &region) {
+  for (const Item &item : region.items) {
+    if (item.loop) {
+      if (auto err = openLoop(*item.loop))
+        return err;
+      if (auto err = visitRegion(*item.loop))
+        return err;
+      if (auto err = closeLoop(*item.loop))
+        return err;
+      continue;
+    }
+    current_ = blockPosition_.lookup(item.block);
+    const bool header = region.loop && item.block == region.loop->getHeader();
+    for (const auto &inst : *item.block) {
+      if (header && llvm::isa<llvm::PHINode>(inst))
+        continue; // Made a ring by openLoop.
+      if (auto err = visit(inst))
+        return err;
+    }
+  }
+  return llvm::Error::success();
+}
+
+NodeId GraphBuilder::trigger(Position at) {
+  Region &region = *at.region;
+  if (!region.token) {
+    // The work-item's (iteration's) token without its data: free to carry through loops.
+    Node n{OpKind::Join, 0};
+    n.name = region.loop ? "iteration" : "workitem";
+    region.token = addAt(n, {&region, 0}, {region.loop ? region.control : workItems()});
+  }
+  return lift(*region.token, at);
+}
+
+NodeId GraphBuilder::steer(NodeId value, NodeId condition, bool when, Position at) {
+  // The control's tokens carry their data to the loop's muxes only, not around its ring.
+  const Node &v = result_.graph[value];
+  Node n{OpKind::Steer, v.kind == OpKind::LoopControl ? 0 : v.width};
+  n.constant = when;
+  n.name = result_.graph[value].name;
+  n.location = result_.graph[value].location;
+  return addAt(n, at, {value, condition});
+}
+
+NodeId GraphBuilder::exitValue(Region &loop, NodeId last) {
+  if (auto it = exits_.find(last); it != exits_.end())
+    return it->second;
+  NodeId out = steer(last, loop.keepGoing, false, {loop.parent, loop.segment + 1});
+  exits_[last] = out;
+  return out;
+}
+
+NodeId GraphBuilder::lift(NodeId node, Position to) {
+  if (result_.graph[node].isStatic)
+    return node;
+  Position from = home_.lookup(node);
+  if (from.region == to.region && from.segment == to.segment)
+    return node;
+  auto key = std::make_tuple(node, to.region, to.segment);
+  if (auto it = lifted_.find(key); it != lifted_.end())
+    return it->second;
+  auto contains = [](const Region *outer, const Region *inner) {
+    for (; inner; inner = inner->parent)
+      if (inner == outer)
+        return true;
+    return false;
+  };
+  NodeId result;
+  if (from.region == to.region) {
+    // Through the sibling loop that ends this segment.
+    assert(from.segment < to.segment && "a value is used before it is made");
+    Region &loop = *from.region->children[from.segment];
+    NodeId inside = ring(loop, node);
+    result = lift(exitValue(loop, lift(inside, loop.last())), to);
+  } else if (!contains(from.region, to.region)) {
+    // Out of the loop the value is made in, with its last iteration's value.
+    Region &loop = *from.region;
+    result = lift(exitValue(loop, lift(node, loop.last())), to);
+  } else {
+    // Into the child loop on the way to the use.
+    Region *child = to.region;
+    while (child->parent != from.region)
+      child = child->parent;
+    result = lift(ring(*child, lift(node, {from.region, child->segment})), to);
+  }
+  lifted_[key] = result;
+  return result;
+}
+
+NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back) {
+  const bool invariant = !back;
+  if (invariant)
+    if (auto it = rings_.find({entry, &loop}); it != rings_.end())
+      return it->second;
+  const Node &value = result_.graph[entry];
+  Node mux{OpKind::LoopMux, value.width};
+  mux.name = value.name;
+  mux.location = value.location;
+  NodeId id = addAt(mux, {&loop, 0}, {loop.control, entry});
+  if (invariant) {
+    rings_[{entry, &loop}] = id;
+    back = [id] { return id; };
+  }
+  if (loop.closed) {
+    // Only invariant rings are made after the loop is built (to carry a value through it).
+    auto err = closeRing(loop, id, id);
+    assert(!err && "an invariant ring cannot fail");
+    llvm::consumeError(std::move(err));
+  } else {
+    loop.pendingRings.emplace_back(id, std::move(back));
+  }
+  return id;
+}
+
+llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsigned operand) {
+  NodeId last = lift(back, loop.last());
+  if (result_.graph[last].isStatic && result_.graph[loop.keepGoing].isStatic)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   result_.graph[mux].location + ": error: a loop that never exits and carries "
+                                                                 "a constant is not supported by the hardware flow");
+  NodeId next = steer(last, loop.keepGoing, true, loop.last());
+  Node fifo{OpKind::Fifo, result_.graph[next].width};
+  fifo.depth = LoopWorkItemLimit + 1;
+  fifo.latency = 1;
+  fifo.name = result_.graph[mux].name;
+  fifo.location = result_.graph[mux].location;
+  NodeId buffer = addAt(fifo, loop.last(), {next});
+  result_.connect(buffer, mux, operand, /*back=*/true);
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::openLoop(Region &loop) {
+  const Position outside{loop.parent, loop.segment};
+  const llvm::BasicBlock *header = loop.loop->getHeader();
+  KernelLoop &report = result_.loops[loop.number - 1];
+  report.depth = loop.loop->getLoopDepth();
+  report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
+  if (auto start = loop.loop->getStartLoc())
+    report.location = llvm::formatv("{0}:{1}", llvm::cast<llvm::DIScope>(start->getScope())->getFilename(), start.getLine());
+
+  llvm::Optional<NodeId> enteringPredicate;
+  NodeId entryToken;
+  {
+    AtPosition at(*this, outside);
+    auto predicate = orOfEdges(*header, entering(loop));
+    if (!predicate)
+      return predicate.takeError();
+    enteringPredicate = *predicate;
+    entryToken = trigger(outside);
+  }
+  Node control{OpKind::LoopControl, 1};
+  control.depth = LoopWorkItemLimit;
+  control.name = "loop" + std::to_string(loop.number);
+  control.location = report.location;
+  loop.control = addAt(control, {&loop, 0}, {entryToken});
+  current_ = {&loop, 0};
+  if (enteringPredicate)
+    loop.headerPredicate = lift(*enteringPredicate, current_);
+  for (const llvm::PHINode &node : header->phis()) {
+    if (auto width = widthOf(node.getType(), &node); !width)
+      return width.takeError();
+    llvm::Expected<NodeId> entry = [&] {
+      AtPosition at(*this, outside);
+      return phiValue(node, entering(loop));
+    }();
+    if (!entry)
+      return entry.takeError();
+    NodeId mux = ring(loop, *entry, [this, &node, &loop]() -> llvm::Expected<NodeId> {
+      AtPosition at(*this, loop.last());
+      return phiValue(node, latches(loop));
+    });
+    result_.graph[mux].name = node.getName().str();
+    result_.graph[mux].location = locationOf(node, kernel_);
+    values_[&node] = mux;
+  }
+  enterLoopMemory(loop);
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::closeLoop(Region &loop) {
+  current_ = loop.last();
+  const llvm::BasicBlock *header = loop.loop->getHeader();
+  auto keepGoing = orOfEdges(*header, latches(loop));
+  if (!keepGoing)
+    return keepGoing.takeError();
+  if (*keepGoing) {
+    loop.keepGoing = **keepGoing;
+  } else {
+    Node always{OpKind::Constant, 1, true};
+    always.constant = 1;
+    loop.keepGoing = result_.addNode(always);
+  }
+  loop.closed = true;
+  // The control's own ring, and its count of work-items inside.
+  NodeId controlLast = lift(loop.control, loop.last());
+  if (auto err = closeRing(loop, loop.control, controlLast, /*operand=*/1))
+    return err;
+  result_.connect(exitValue(loop, controlLast), loop.control, 2, /*back=*/true);
+  // Closing a ring may carry values through child loops, never open new rings here.
+  for (size_t i = 0; i < loop.pendingRings.size(); ++i) {
+    auto back = loop.pendingRings[i].second();
+    if (!back)
+      return back.takeError();
+    if (auto err = closeRing(loop, loop.pendingRings[i].first, *back))
+      return err;
+  }
+  loop.pendingRings.clear();
+  leaveLoopMemory(loop);
+  current_ = {loop.parent, loop.segment + 1};
+  return llvm::Error::success();
+}
+
+} // namespace loom::hls

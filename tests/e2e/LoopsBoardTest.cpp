@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loops on the board: single work-item and NDRange kernels with loops (constant and data-dependent
+// trip counts, nesting, break/continue, early return, a loop in a branch, memory carried across
+// iterations), compiled by loomc at build time, compared bit for bit with the CPU device and the host.
+#include "DifferentialSupport.h"
+
+#include <random>
+
+using namespace e2e;
+
+namespace {
+
+const Sources Loops{LOOM_E2E_LOOPS_LOOM, LOOM_E2E_LOOPS_CL};
+
+std::vector<int> randomInts(size_t n, int lo, int hi, unsigned seed) {
+  std::mt19937 random(seed);
+  std::vector<int> v(n);
+  for (int &x : v)
+    x = lo + int(random() % unsigned(hi - lo + 1));
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("NDRange loops: dot products (int and float), board == CPU == host", "[e2e][board][loops]") {
+  const size_t items = 200;
+  const int m = 16;
+  auto a = randomInts(items * m, -1000, 1000, 1), b = randomInts(items * m, -1000, 1000, 2);
+  std::vector<float> fa(a.size()), fb(b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    fa[i] = float(a[i]) / 64.0f;
+    fb[i] = float(b[i]) / 32.0f;
+  }
+  std::vector<int> dot(a.size(), -1);
+  std::vector<float> fdot(a.size());
+  std::memset(fdot.data(), 0xff, fdot.size() * sizeof(float));
+  for (size_t i = 0; i < items; ++i) {
+    int sum = 0;
+    float fsum = 0.0f;
+    for (int k = 0; k < m; ++k) {
+      sum += a[i * m + k] * b[k];
+      fsum += fa[i * m + k] * fb[k];
+    }
+    dot[i] = sum;
+    fdot[i] = fsum;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "dot_rows", a, b, m, {{items}}), dot) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Loops, target, "float_rows", fa, fb, m, {{items}}), fdot) == -1);
+  }
+}
+
+TEST_CASE("data-dependent loops, nesting, break/continue, early return: board == CPU == host",
+          "[e2e][board][loops]") {
+  const size_t n = 512;
+  auto a = randomInts(n, 1, 5000, 3), b = randomInts(n, 0, 40, 4);
+  const int cap = 200, m = 9;
+  std::vector<int> collatz(n), nested(n), found(n), guarded(n);
+  auto search = randomInts(n, -50, 50, 5), keys = randomInts(n, -60, 60, 6);
+  auto signedA = randomInts(n, -20, 20, 7);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned x = unsigned(a[i]);
+    int steps = 0;
+    while (x > 1 && steps < cap) {
+      x = (x & 1) ? 3 * x + 1 : x / 2;
+      ++steps;
+    }
+    collatz[i] = steps + b[i];
+    int acc = 0;
+    for (int r = 0; r < m; ++r) {
+      if ((a[i] + r) % 3 == 0)
+        continue;
+      for (int c = 0; c <= r; ++c) {
+        if (c * r > b[i])
+          break;
+        acc += (r + 1) * (c + 2);
+      }
+    }
+    nested[i] = acc;
+    found[i] = -2;
+    for (int j = 0; j < int(n); ++j)
+      if (search[j] == keys[i]) {
+        found[i] = j;
+        break;
+      }
+    int v = b[i];
+    if (signedA[i] > 0)
+      for (int k = 0; k < signedA[i] % m; ++k)
+        v = v * 3 + k;
+    guarded[i] = v;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "collatz", a, b, cap), collatz) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "nested", a, b, m), nested) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "find_first", search, keys, int(n)), found) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "guarded_loop", signedA, b, m), guarded) == -1);
+  }
+}
+
+TEST_CASE("single work-item loops with memory carried across iterations: board == CPU == host",
+          "[e2e][board][loops]") {
+  const size_t n = 1000;
+  auto a = randomInts(n, -100000, 100000, 8), b = randomInts(n, 0, 1 << 20, 9);
+  std::vector<int> prefix(n), histogram(n, -1);
+  int sum = 0;
+  for (size_t j = 0; j < n; ++j) {
+    sum += a[j];
+    prefix[j] = sum ^ b[j];
+  }
+  for (int k = 0; k < 16; ++k)
+    histogram[k] = b[k];
+  for (size_t j = 0; j < n; ++j)
+    histogram[a[j] & 15] += 1;
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "prefix_sum", a, b, int(n), {{1}}), prefix) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram", a, b, int(n), {{1}}), histogram) == -1);
+  }
+}

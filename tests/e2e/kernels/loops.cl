@@ -1,0 +1,90 @@
+// Loop kernels, run on the board, the CPU device and the host and compared bit for bit.
+// Every kernel takes (in a, in b, out, scalar).
+
+// NDRange, a loop per work-item with a constant trip count: an integer dot product.
+__kernel void dot_rows(__global const int *a, __global const int *b, __global int *out, int m) {
+  size_t i = get_global_id(0);
+  int sum = 0;
+  for (int k = 0; k < m; ++k)
+    sum += a[i * m + k] * b[k];
+  out[i] = sum;
+}
+
+// NDRange, a float accumulation per work-item (in order, so exact against the host).
+__kernel void float_rows(__global const float *a, __global const float *b, __global float *out, int m) {
+  size_t i = get_global_id(0);
+  float sum = 0.0f;
+  for (int k = 0; k < m; ++k)
+    sum += a[i * m + k] * b[k];
+  out[i] = sum;
+}
+
+// NDRange, a data-dependent trip count (Collatz steps, capped by the scalar).
+__kernel void collatz(__global const int *a, __global const int *b, __global int *out, int cap) {
+  size_t i = get_global_id(0);
+  unsigned x = (unsigned)a[i];
+  int steps = 0;
+  while (x > 1 && steps < cap) {
+    x = (x & 1) ? 3 * x + 1 : x / 2;
+    ++steps;
+  }
+  out[i] = steps + b[i];
+}
+
+// Single work-item: a running sum over the whole array, a store in every iteration.
+__attribute__((max_global_work_dim(0)))
+__kernel void prefix_sum(__global const int *a, __global const int *b, __global int *out, int n) {
+  int sum = 0;
+  for (int j = 0; j < n; ++j) {
+    sum += a[j];
+    out[j] = sum ^ b[j];
+  }
+}
+
+// Nested loops with continue and break.
+__kernel void nested(__global const int *a, __global const int *b, __global int *out, int m) {
+  size_t i = get_global_id(0);
+  int acc = 0;
+  for (int r = 0; r < m; ++r) {
+    if ((a[i] + r) % 3 == 0)
+      continue;
+    for (int c = 0; c <= r; ++c) {
+      if (c * r > b[i])
+        break;
+      acc += (r + 1) * (c + 2);
+    }
+  }
+  out[i] = acc;
+}
+
+// A search that returns from inside the loop; a work-item that finds nothing writes -2.
+__kernel void find_first(__global const int *a, __global const int *b, __global int *out, int n) {
+  size_t i = get_global_id(0);
+  for (int j = 0; j < n; ++j) {
+    if (a[j] == b[i]) {
+      out[i] = j;
+      return;
+    }
+  }
+  out[i] = -2;
+}
+
+// Single work-item read-modify-write through memory: a histogram (a loop-carried memory dependence).
+__attribute__((max_global_work_dim(0)))
+__kernel void histogram(__global const int *a, __global const int *b, __global int *out, int n) {
+  for (int k = 0; k < 16; ++k)
+    out[k] = b[k];
+  for (int j = 0; j < n; ++j)
+    out[a[j] & 15] += 1;
+}
+
+// A loop inside a branch: only some work-items enter it.
+__kernel void guarded_loop(__global const int *a, __global const int *b, __global int *out, int m) {
+  size_t i = get_global_id(0);
+  int v = b[i];
+  if (a[i] > 0) {
+    for (int k = 0; k < a[i] % m; ++k)
+      v = v * 3 + k;
+  }
+  out[i] = v;
+}
