@@ -53,6 +53,18 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
   return true;
 }
 
+llvm::json::Value toJSON(const LoopReport &loop) {
+  return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"ii", loop.ii},
+                            {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount}};
+}
+
+bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
+  llvm::json::ObjectMapper map(value, path);
+  return map && map.map("location", loop.location) && mapUnsigned(value, "depth", loop.depth, path) &&
+         mapUnsigned(value, "ii", loop.ii, path) && map.map("bound_by", loop.boundBy) &&
+         map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path);
+}
+
 llvm::json::Value toJSON(const HardwareKernel &kernel) {
   return llvm::json::Object{
       {"kernel", kernel.kernelName},
@@ -62,6 +74,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"ports", kernel.ports},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
+      {"loops", kernel.loops},
       {"area", llvm::json::Object{{"luts", kernel.area.luts},
                                   {"ffs", kernel.area.ffs},
                                   {"dsps", kernel.area.dsps}}}};
@@ -75,6 +88,8 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
       !mapUnsigned(value, "depth", kernel.pipelineDepth, path))
     return false;
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
+  if (value.getAsObject()->get("loops") && !map.map("loops", kernel.loops))
+    return false;
   if (const auto *area = value.getAsObject()->getObject("area")) {
     kernel.area.luts = area->getInteger("luts").value_or(0);
     kernel.area.ffs = area->getInteger("ffs").value_or(0);

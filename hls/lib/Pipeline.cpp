@@ -11,6 +11,8 @@
 #include "llvm/IR/Function.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 namespace loom::hls {
 namespace {
 
@@ -106,6 +108,56 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   return llvm::Error::success();
 }
 
+/// Cycles around the ring that `ring` (a LoopMux or LoopControl) starts and `back` closes: the
+/// longest path between them inside the loop, each FIFO counting one cycle (what it costs a token
+/// in steady state; its depth only absorbs the schedule's slack).
+unsigned ringLatency(const KernelGraph &kernel, const std::vector<NodeId> &order, NodeId ring, NodeId back) {
+  const unsigned loop = kernel.graph[ring].loop;
+  std::map<NodeId, unsigned> reach{{ring, 0}};
+  for (NodeId id : order) {
+    auto it = reach.find(id);
+    if (it == reach.end())
+      continue;
+    const Node &n = kernel.graph[id];
+    const unsigned out = it->second + (n.kind == OpKind::Fifo ? 1 : n.latency);
+    if (id == back)
+      return std::max(1u, out);
+    for (auto [e, end] = boost::out_edges(id, kernel.graph); e != end; ++e) {
+      NodeId next = boost::target(*e, kernel.graph);
+      if (kernel.graph[*e].back || kernel.graph[next].loop != loop)
+        continue;
+      reach[next] = std::max(reach[next], out);
+    }
+  }
+  return 1;
+}
+
+/// Each loop's II: its longest ring, and the value that ring carries.
+std::vector<LoopReport> reportLoops(const KernelGraph &kernel) {
+  std::vector<LoopReport> loops;
+  for (const KernelLoop &loop : kernel.loops)
+    loops.push_back({loop.location, loop.depth, 0, "", "", loop.tripCount});
+  const auto order = kernel.topologicalOrder();
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.kind != OpKind::LoopMux && n.kind != OpKind::LoopControl)
+      continue;
+    for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it) {
+      // The control's operand 2 counts exits; it is not a recurrence.
+      if (!kernel.graph[*it].back || (n.kind == OpKind::LoopControl && kernel.graph[*it].operand == 2))
+        continue;
+      unsigned ring = ringLatency(kernel, order, id, boost::source(*it, kernel.graph));
+      LoopReport &loop = loops[n.loop - 1];
+      if (ring > loop.ii) {
+        loop.ii = ring;
+        loop.boundBy = n.kind == OpKind::LoopControl ? "the exit condition" : n.name.empty() ? "a value" : n.name;
+        loop.boundAt = n.location;
+      }
+    }
+  }
+  return loops;
+}
+
 } // namespace
 
 std::vector<std::string> passNames() {
@@ -157,11 +209,18 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
       if (kernel.graph[id].kind == OpKind::Completion)
         hw.pipelineDepth = kernel.graph[id].startCycle + kernel.graph[id].latency;
     hw.area = estimateArea(kernel);
+    hw.loops = reportLoops(kernel);
     program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
     program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
                                     "estimated {4} LUTs, {5} FFs, {6} DSPs\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps);
+    for (const LoopReport &loop : hw.loops)
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}\n",
+                                      loop.location, loop.depth, loop.ii, loop.boundBy,
+                                      loop.boundAt.empty() ? "" : " at " + loop.boundAt,
+                                      loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
+                                                     : std::string(", data-dependent trip count"));
     for (size_t p = 0; p < hw.ports.size(); ++p)
       program.report += llvm::formatv("  port {0}: {1} of {2} bytes at {3}\n", p,
                                       hw.ports[p].kind == MemoryPort::Kind::Load ? "load" : "store",

@@ -18,6 +18,9 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/ADT/Triple.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -90,6 +93,10 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   dominators_.recalculate(function);
   postDominators_.recalculate(function);
   loops_.analyze(dominators_);
+  llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(kernel_.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo library(libraryInfo);
+  llvm::AssumptionCache assumptions(function);
+  scalarEvolution_ = std::make_unique<llvm::ScalarEvolution>(function, library, assumptions, dominators_, loops_);
   if (auto err = buildRegions())
     return std::move(err);
   if (auto err = visitRegion(*root_))

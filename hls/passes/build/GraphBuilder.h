@@ -20,6 +20,7 @@
 #include "llvm/ADT/Optional.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -152,6 +153,7 @@ private:
   llvm::DominatorTree dominators_;
   llvm::PostDominatorTree postDominators_;
   llvm::LoopInfo loops_;
+  std::unique_ptr<llvm::ScalarEvolution> scalarEvolution_; ///< For trip counts.
   llvm::DenseMap<const llvm::Value *, NodeId> values_;
   /// Reachable blocks, by position in reverse post-order.
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;

@@ -276,6 +276,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   const llvm::BasicBlock *header = loop.loop->getHeader();
   KernelLoop &report = result_.loops[loop.number - 1];
   report.depth = loop.loop->getLoopDepth();
+  report.tripCount = scalarEvolution_->getSmallConstantTripCount(const_cast<llvm::Loop *>(loop.loop));
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
   if (auto start = loop.loop->getStartLoc())
     report.location = llvm::formatv("{0}:{1}", llvm::cast<llvm::DIScope>(start->getScope())->getFilename(), start.getLine());

@@ -121,11 +121,13 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
       return;
     NodeId before = summary(memory_);
     memory_ = {};
-    memory_.lastStore = ring(loop, before, [this, &loop]() -> llvm::Expected<NodeId> {
+    NodeId carried = ring(loop, before, [this, &loop]() -> llvm::Expected<NodeId> {
       AtPosition end(*this, loop.last());
       loop.memorySummary = summary(memory_);
       return *loop.memorySummary;
     });
+    result_.graph[carried].name = "memory order";
+    memory_.lastStore = carried;
   }
 }
 

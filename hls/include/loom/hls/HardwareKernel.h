@@ -43,6 +43,16 @@ struct AreaEstimate {
   uint64_t luts = 0, ffs = 0, dsps = 0;
 };
 
+/// A loop of the kernel as built: how often it can start an iteration, and what limits that.
+struct LoopReport {
+  std::string location;   ///< "file:line" of the loop.
+  unsigned depth = 1;     ///< Nesting depth, 1 for an outermost loop.
+  unsigned ii = 1;        ///< Cycles between iterations of one work-item (its longest ring).
+  std::string boundBy;    ///< The value whose recurrence sets the II, e.g. "sum" or "memory order".
+  std::string boundAt;    ///< Where that value is defined.
+  unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
+};
+
 struct HardwareKernel {
   std::string kernelName;
   std::string topModule;              ///< Verilog module name of this kernel.
@@ -54,6 +64,7 @@ struct HardwareKernel {
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
   AreaEstimate area;
+  std::vector<LoopReport> loops;
 };
 
 llvm::json::Value toJSON(const HardwareKernel &kernel);
