@@ -373,6 +373,13 @@ done:
   const auto &latencies = dumps["assign-latencies"];
   auto addLine = latencies.substr(latencies.find("= add i32"));
   CHECK(addLine.substr(0, addLine.find('\n')).find("lat=0") != std::string::npos);
+  // The report: the counter alone would allow II 1; the product s * i (a 1-cycle multiply on the
+  // unit board, plus the ring's register) is the recurrence that sets the II.
+  REQUIRE(program->kernels[0].loops.size() == 1);
+  const hls::LoopReport &loop = program->kernels[0].loops[0];
+  CHECK(loop.boundBy == "s");
+  CHECK(loop.ii == 1 + 1);
+  CHECK(program->report.find("II 2, set by the recurrence of 's'") != std::string::npos);
   checkLintClean(program->verilog, "loom_kernel_loopy");
 }
 
