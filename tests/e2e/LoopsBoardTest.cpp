@@ -103,12 +103,14 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
           "[e2e][board][loops]") {
   const size_t n = 1000;
   auto a = randomInts(n, -100000, 100000, 8), b = randomInts(n, 0, 1 << 20, 9);
-  std::vector<int> prefix(n), histogram(n, -1);
+  std::vector<int> prefix(n), histogram(n, -1), stream(n);
   int sum = 0;
   for (size_t j = 0; j < n; ++j) {
     sum += a[j];
     prefix[j] = sum ^ b[j];
   }
+  for (size_t j = 0; j < n; ++j)
+    stream[j] = a[j] * 3 + b[j];
   for (int k = 0; k < 16; ++k)
     histogram[k] = b[k];
   for (size_t j = 0; j < n; ++j)
@@ -117,5 +119,6 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "prefix_sum", a, b, int(n), {{1}}), prefix) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram", a, b, int(n), {{1}}), histogram) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "stream_restrict", a, b, int(n), {{1}}), stream) == -1);
   }
 }

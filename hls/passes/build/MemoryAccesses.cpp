@@ -8,11 +8,14 @@
 // token operands, unless data dependences already order them. Work-items stay unordered, as OpenCL
 // allows. A port serves its requests in order, so one port's accesses need no tokens among themselves.
 //
-// Around a loop: a loop that only loads, or only stores through one port, needs no carried state;
-// its accesses wait for the state before the loop. Any other loop carries a summary token of each
+// Around a loop: a loop that only loads, or stores through one port either alone or to a `restrict`
+// argument its loads do not read, needs no carried state; its accesses wait for the state before
+// the loop. Any other loop carries a summary token of each
 // iteration's accesses to the next iteration (a ring), and that token is the state after the loop.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
+
+#include "llvm/Analysis/ValueTracking.h"
 
 #include <set>
 
@@ -106,18 +109,28 @@ NodeId GraphBuilder::summary(const MemoryState &state) {
 }
 
 void GraphBuilder::enterLoopMemory(Region &loop) {
-  unsigned loads = 0, stores = 0;
+  std::vector<const llvm::Value *> loaded, stored;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block) {
-      loads += llvm::isa<llvm::LoadInst>(inst);
-      stores += llvm::isa<llvm::StoreInst>(inst);
+      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+        loaded.push_back(llvm::getUnderlyingObject(load->getPointerOperand()));
+      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+        stored.push_back(llvm::getUnderlyingObject(store->getPointerOperand()));
     }
+  // One store port orders its own stores. Its iterations need nothing from the loop's loads either
+  // when it writes through a `restrict` argument no load of the loop reads.
+  auto restrictArgument = [](const llvm::Value *object) {
+    const auto *arg = llvm::dyn_cast<llvm::Argument>(object);
+    return arg && arg->hasNoAliasAttr();
+  };
+  const bool independent = stored.size() == 1 && (loaded.empty() || (restrictArgument(stored[0]) &&
+                                                                     !llvm::is_contained(loaded, stored[0])));
   {
     // One token for the loads before the loop: one ring carries it, not one per load.
     AtPosition at(*this, {loop.parent, loop.segment});
     if (!memory_.loads.empty())
       memory_.loads = {summary({llvm::None, memory_.loads})};
-    if (stores == 0 || (stores == 1 && loads == 0))
+    if (stored.empty() || independent)
       return;
     NodeId before = summary(memory_);
     memory_ = {};

@@ -88,3 +88,11 @@ __kernel void guarded_loop(__global const int *a, __global const int *b, __globa
   }
   out[i] = v;
 }
+
+// Single work-item streaming through restrict pointers: no order carried between iterations (II 1).
+__attribute__((max_global_work_dim(0)))
+__kernel void stream_restrict(__global const int *restrict a, __global const int *restrict b,
+                              __global int *restrict out, int n) {
+  for (int j = 0; j < n; ++j)
+    out[j] = a[j] * 3 + b[j];
+}
