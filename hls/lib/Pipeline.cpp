@@ -134,9 +134,7 @@ unsigned ringLatency(const KernelGraph &kernel, const std::vector<NodeId> &order
 
 /// Each loop's II: its longest ring, and the value that ring carries.
 std::vector<LoopReport> reportLoops(const KernelGraph &kernel) {
-  std::vector<LoopReport> loops;
-  for (const KernelLoop &loop : kernel.loops)
-    loops.push_back({loop.location, loop.depth, 0, "", "", loop.tripCount});
+  std::vector<LoopReport> loops = kernel.loops;
   const auto order = kernel.topologicalOrder();
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
     const Node &n = kernel.graph[id];

@@ -73,7 +73,7 @@ llvm::Error GraphBuilder::orderItems(Region &region) {
       Region *sub = regions_.back().get();
       sub->loop = child;
       sub->parent = &region;
-      result_.loops.push_back({});
+      result_.loops.push_back({"", 1, 0, "", "", 0});
       sub->number = result_.loops.size();
       itemOfHeader[block] = items.size();
       items.push_back({nullptr, sub});
@@ -274,7 +274,7 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
 llvm::Error GraphBuilder::openLoop(Region &loop) {
   const Position outside{loop.parent, loop.segment};
   const llvm::BasicBlock *header = loop.loop->getHeader();
-  KernelLoop &report = result_.loops[loop.number - 1];
+  LoopReport &report = result_.loops[loop.number - 1];
   report.depth = loop.loop->getLoopDepth();
   report.tripCount = scalarEvolution_->getSmallConstantTripCount(const_cast<llvm::Loop *>(loop.loop));
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);

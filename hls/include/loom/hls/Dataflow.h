@@ -90,13 +90,6 @@ struct Edge {
   bool back = false; ///< Closes a loop's ring: carries the next iteration's value (or the exit count).
 };
 
-/// A loop of the kernel, for the report; its rings are the LoopMux nodes with `loop` = its number.
-struct KernelLoop {
-  std::string location; ///< "file:line" of the loop header.
-  unsigned depth = 1;   ///< 1 for an outermost loop.
-  unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
-};
-
 using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Node, Edge>;
 using NodeId = Graph::vertex_descriptor;
 using EdgeId = Graph::edge_descriptor;
@@ -109,7 +102,8 @@ struct KernelGraph {
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
 
-  std::vector<KernelLoop> loops; ///< Loop `n` of the nodes is loops[n - 1].
+  /// Loop `n` of the nodes is loops[n - 1]; the builder fills where and how often, the report the II.
+  std::vector<LoopReport> loops;
 
   NodeId addNode(Node node) { return boost::add_vertex(std::move(node), graph); }
   void connect(NodeId from, NodeId to, unsigned operand, bool back = false) {
