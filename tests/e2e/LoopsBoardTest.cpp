@@ -122,3 +122,28 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "stream_restrict", a, b, int(n), {{1}}), stream) == -1);
   }
 }
+
+TEST_CASE("mandelbrot on a 2D NDRange (data-dependent loop under back-pressure): board == CPU == host",
+          "[e2e][board][loops]") {
+  const int side = 64, maxit = 64;
+  std::vector<int> a(side * side, 0), b(side * side, 0), image(side * side);
+  a[0] = 3;
+  b[0] = 5;
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) {
+      const float cr = -2.0f + 0.046875f * float(x), ci = -1.5f + 0.046875f * float(y);
+      float zr = 0.0f, zi = 0.0f;
+      int it = 0;
+      while (it < maxit && zr * zr + zi * zi < 4.0f) {
+        const float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        ++it;
+      }
+      image[y * side + x] = it + 2;
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "mandelbrot", a, b, maxit, {{side, side}}), image) == -1);
+  }
+}

@@ -312,8 +312,11 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
       AtPosition at(*this, loop.last());
       return phiValue(node, latches(loop));
     });
-    result_.graph[mux].name = node.getName().str();
-    result_.graph[mux].location = locationOf(node, kernel_);
+    // The variable as the user wrote it: without the ".047" LLVM's passes append, and at the loop
+    // when the phi merges several lines.
+    result_.graph[mux].name = node.getName().rtrim("0123456789").rtrim('.').str();
+    result_.graph[mux].location = node.getDebugLoc() && node.getDebugLoc().getLine() ? locationOf(node, kernel_)
+                                                                                      : report.location;
     values_[&node] = mux;
   }
   enterLoopMemory(loop);

@@ -96,3 +96,20 @@ __kernel void stream_restrict(__global const int *restrict a, __global const int
   for (int j = 0; j < n; ++j)
     out[j] = a[j] * 3 + b[j];
 }
+
+// Mandelbrot over a 2D NDRange: a data-dependent trip count per work-item, with many work-items
+// interleaved in the loop while others wait to enter and finished ones store (back-pressure).
+__kernel void mandelbrot(__global const int *a, __global const int *b, __global int *out, int maxit) {
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  float cr = -2.0f + 0.046875f * x;
+  float ci = -1.5f + 0.046875f * y;
+  float zr = 0.0f, zi = 0.0f;
+  int it = 0;
+  while (it < maxit && zr * zr + zi * zi < 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    ++it;
+  }
+  out[y * w + x] = it + b[0] - a[0];
+}
