@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Verilated tests of loom_fadd and loom_fmul: bit-exact against the host's IEEE-754 binary32
-// arithmetic (round to nearest even; SSE on x86-64, compiled without fast-math or contraction),
-// with the library's flush-to-zero and canonical-NaN rules applied on top, at several latencies.
+// Verilated tests of loom_fadd, loom_fmul, loom_fdiv and loom_fsqrt: bit-exact against the host's
+// IEEE-754 binary32 arithmetic (round to nearest even; SSE on x86-64, compiled without fast-math or
+// contraction), with the library's flush-to-zero and canonical-NaN rules applied on top, at several
+// latencies.
 
 #include "RtlTestSupport.h"
 
@@ -10,11 +11,19 @@
 #include "Vfadd3.h"
 #include "Vfadd5.h"
 #include "Vfadd8.h"
+#include "Vfdiv1.h"
+#include "Vfdiv13.h"
+#include "Vfdiv29.h"
+#include "Vfdiv7.h"
 #include "Vfmul1.h"
 #include "Vfmul2.h"
 #include "Vfmul3.h"
 #include "Vfmul5.h"
 #include "Vfmul8.h"
+#include "Vfsqrt1.h"
+#include "Vfsqrt13.h"
+#include "Vfsqrt28.h"
+#include "Vfsqrt7.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,6 +34,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -35,8 +45,10 @@ using loomrtl::toFloat;
 
 namespace {
 
+/// Operand pairs; the unary loom_fsqrt ignores the second.
 using Ops = std::vector<std::pair<uint32_t, uint32_t>>;
 using RefFn = uint32_t (*)(uint32_t, uint32_t);
+using Cases = std::vector<std::array<uint32_t, 3>>;
 
 constexpr uint32_t kQuietNaN = 0x7fc00000u;
 
@@ -66,22 +78,49 @@ uint32_t refMul(uint32_t a, uint32_t b) {
   return toBits(r);
 }
 
+/// Reference a / b. The host's binary32 division rounds once, at denormal precision when the
+/// quotient is tiny, so a quotient just below 2^-126 that rounds up to 2^-126 comes back normal and
+/// stays, while every other tiny quotient comes back denormal (or zero) and flushes: exactly the
+/// hardware's rule. x/0 is infinity, 0/0 and inf/inf NaN, as IEEE says.
+uint32_t refDiv(uint32_t a, uint32_t b) {
+  const float r = flushIn(a) / flushIn(b);
+  if (std::isnan(r))
+    return kQuietNaN;
+  if (isDenormal(r))
+    return toBits(r) & 0x80000000u;
+  return toBits(r);
+}
+
+/// Reference sqrt(a) (b is ignored): the root of a normal number is normal, sqrt(-0) = -0 and any
+/// negative number below -0 gives NaN, as IEEE says.
+uint32_t refSqrt(uint32_t a, uint32_t) {
+  const float r = std::sqrt(flushIn(a));
+  return std::isnan(r) ? kQuietNaN : toBits(r);
+}
+
 std::string hex(uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%08x", v);
   return buf;
 }
 
-/// Streams `ops` through the unit and compares every result with `expected`. With pValid = pReady
-/// = 1 it also checks the exact latency and one result per cycle. Returns the number of mismatches
-/// (the first few are reported).
+/// Whether the model has a second operand port `b` (loom_fsqrt has not).
+template <class M, class = void> struct HasB : std::false_type {};
+template <class M> struct HasB<M, std::void_t<decltype(std::declval<M &>().b)>> : std::true_type {};
+
+/// Streams `ops` through the unit and compares every result with `expected`. Checks the timing
+/// contract throughout: the pipeline advances (in_ready) exactly when the output is not held, and
+/// a result leaves exactly `latency` advancing cycles after its operands were accepted (so exactly
+/// `latency` cycles when nothing is held). With pValid = pReady = 1 it also checks one result per
+/// cycle. Returns the number of mismatches (the first few are reported).
 template <class M>
 int stream(const Ops &ops, const std::vector<uint32_t> &expected, int latency, double pValid, double pReady,
            uint32_t seed) {
   Sim<M> sim(seed);
   Rng rng(seed);
   std::deque<size_t> inFlight;
-  std::deque<uint64_t> issueCycle;
+  std::deque<uint64_t> issueAdvance; // advancing cycles before the one that accepted the operands
+  uint64_t advances = 0;
   size_t sent = 0, received = 0;
   int mismatches = 0, timing = 0;
   bool holding = false;
@@ -92,9 +131,12 @@ int stream(const Ops &ops, const std::vector<uint32_t> &expected, int latency, d
       holding = true;
     sim->in_valid = holding;
     sim->a = holding ? ops[sent].first : rng.u32();
-    sim->b = holding ? ops[sent].second : rng.u32();
+    if constexpr (HasB<M>::value)
+      sim->b = holding ? ops[sent].second : rng.u32();
     sim->out_ready = rng.coin(pReady);
     sim.eval();
+    if (sim->in_ready != !(sim->out_valid && !sim->out_ready))
+      ++timing;
     if (sim->out_valid && sim->out_ready) {
       if (inFlight.empty()) {
         ++mismatches;
@@ -103,20 +145,21 @@ int stream(const Ops &ops, const std::vector<uint32_t> &expected, int latency, d
         if (sim->result != expected[i] && ++mismatches <= 8)
           FAIL_CHECK("op " << i << ": " << hex(ops[i].first) << ", " << hex(ops[i].second) << " -> "
                            << hex(sim->result) << ", expected " << hex(expected[i]));
-        if (fullRate && cycle != issueCycle.front() + static_cast<uint64_t>(latency))
+        if (advances != issueAdvance.front() + static_cast<uint64_t>(latency))
           ++timing;
         inFlight.pop_front();
-        issueCycle.pop_front();
+        issueAdvance.pop_front();
       }
       ++received;
     }
     if (holding && sim->in_ready) {
       inFlight.push_back(sent++);
-      issueCycle.push_back(cycle);
+      issueAdvance.push_back(advances);
       holding = false;
     } else if (fullRate && holding) {
       ++timing; // never stalls without back-pressure
     }
+    advances += sim->in_ready;
     sim.tick();
   }
   CHECK(received == ops.size());
@@ -187,8 +230,82 @@ Ops anyBitsOps(size_t count, uint32_t seed) {
   return ops;
 }
 
+/// Random pairs with normal operands and a normal quotient, exponents over the whole range.
+Ops normalDivOps(size_t count, uint32_t seed) {
+  Rng rng(seed);
+  Ops ops;
+  while (ops.size() < count) {
+    const int ea = rng.range(1, 254);
+    const int eb = rng.range(std::max(1, ea - 127), std::min(254, ea + 126));
+    const uint32_t a = makeFloat(rng.u32() & 1, ea, rng.u32());
+    const uint32_t b = makeFloat(rng.u32() & 1, eb, rng.u32());
+    if (std::isnormal(toFloat(a) / toFloat(b)))
+      ops.emplace_back(a, b);
+  }
+  return ops;
+}
+
+/// A random fraction, often just above 0 or just below all ones (near a power of two).
+uint32_t edgyFraction(Rng &rng) {
+  switch (rng.range(0, 3)) {
+  case 0: return rng.u32() & 0x3ffu;
+  case 1: return 0x7fffffu - (rng.u32() & 0x3ffu);
+  default: return rng.u32() & 0x7fffffu;
+  }
+}
+
+/// Pairs of operands near 1.0 (in [0.5, 2)), so quotients and roots near 1.0.
+Ops nearOneOps(size_t count, uint32_t seed) {
+  Rng rng(seed);
+  Ops ops;
+  while (ops.size() < count)
+    ops.emplace_back(makeFloat(rng.u32() & 1, rng.range(126, 127), edgyFraction(rng)),
+                     makeFloat(rng.u32() & 1, rng.range(126, 127), edgyFraction(rng)));
+  return ops;
+}
+
+/// Quotients around the overflow and underflow thresholds: the biased exponent of the quotient's
+/// binade (ea - eb + 127, one less when a's significand is below b's) is near 255 or near 0; now and
+/// then a's fraction is all ones over b's 1.0, the only quotient that rounds up to 2^-126 at
+/// denormal precision from below.
+Ops divRangeEdgeOps(size_t count, uint32_t seed) {
+  Rng rng(seed);
+  Ops ops;
+  while (ops.size() < count) {
+    const int target = rng.coin(0.5) ? rng.range(-2, 2) : rng.range(253, 257);
+    const int ea = rng.range(1, 254);
+    const int eb = ea + 127 - target;
+    if (eb < 1 || eb > 254)
+      continue;
+    const bool toMin = rng.coin(0.1);
+    ops.emplace_back(makeFloat(rng.u32() & 1, ea, toMin ? 0x7fffffu : edgyFraction(rng)),
+                     makeFloat(rng.u32() & 1, eb, toMin ? 0u : edgyFraction(rng)));
+  }
+  return ops;
+}
+
+/// Positive normal radicands over the whole exponent range (b unused).
+Ops normalSqrtOps(size_t count, uint32_t seed) {
+  Rng rng(seed);
+  Ops ops;
+  while (ops.size() < count)
+    ops.emplace_back(makeFloat(0, rng.range(1, 254), rng.u32()), 0u);
+  return ops;
+}
+
+/// Radicands at and one ulp either side of the squares of random floats: exact and nearly exact roots.
+Ops squareOps(size_t count, uint32_t seed) {
+  Rng rng(seed);
+  Ops ops;
+  while (ops.size() < count) {
+    const float x = toFloat(makeFloat(0, rng.range(64, 190), edgyFraction(rng)));
+    ops.emplace_back(toBits(x * x) + static_cast<uint32_t>(rng.range(-1, 1)), 0u);
+  }
+  return ops;
+}
+
 /// Hand-picked a + b cases with independently known results (not taken from the reference).
-const std::vector<std::array<uint32_t, 3>> kAddCases = {
+const Cases kAddCases = {
     {0x3f800000, 0x3f800000, 0x40000000}, // 1 + 1 = 2
     {0x3f800000, 0xbf800000, 0x00000000}, // x + -x = +0
     {0xbf800000, 0x3f800000, 0x00000000}, // -x + x = +0
@@ -231,7 +348,7 @@ const std::vector<std::array<uint32_t, 3>> kAddCases = {
     {0x7f800000, 0x7fc00000, kQuietNaN},  // inf + NaN
 };
 
-const std::vector<std::array<uint32_t, 3>> kMulCases = {
+const Cases kMulCases = {
     {0x3f800000, 0x3f800000, 0x3f800000}, // 1 * 1
     {0x40000000, 0x40400000, 0x40c00000}, // 2 * 3 = 6
     {0xc0000000, 0x40400000, 0xc0c00000}, // -2 * 3 = -6
@@ -256,13 +373,76 @@ const std::vector<std::array<uint32_t, 3>> kMulCases = {
     {0x3f7fffff, 0x3f800001, 0x3f800000}, // (1-u/2)(1+u) = 1+u/2-u^2/2 rounds to 1
 };
 
-Ops casesOps(const std::vector<std::array<uint32_t, 3>> &cases) {
+/// Expectations computed independently with exact rational arithmetic, not by the reference.
+const Cases kDivCases = {
+    {0x3f800000, 0x3f800000, 0x3f800000}, // 1 / 1
+    {0x40c00000, 0x40400000, 0x40000000}, // 6 / 3 = 2
+    {0x49742400, 0x447a0000, 0x447a0000}, // 1e6 / 1e3 = 1e3
+    {0x3f800000, 0x40400000, 0x3eaaaaab}, // 1/3 rounds up
+    {0x40000000, 0x40400000, 0x3f2aaaab}, // 2/3 rounds up
+    {0xbf800000, 0x40400000, 0xbeaaaaab}, // -1/3
+    {0x3fffffff, 0x3f800000, 0x3fffffff}, // largest significand / 1: A >= B, no normalising shift
+    {0x3f800000, 0x3fffffff, 0x3f000001}, // 1 / (2 - u): A < B, the dividend doubles
+    {0x3f7fffff, 0x3f800001, 0x3f7ffffd}, // (1 - u/2) / (1 + u)
+    {0x3f800000, 0x80000000, 0xff800000}, // 1 / -0 = -inf
+    {0x3f800000, 0x00000001, 0x7f800000}, // x / denormal (= 0) = inf
+    {0x7f800000, 0x00000000, 0x7f800000}, // inf / 0 = inf
+    {0x80000000, 0x40a00000, 0x80000000}, // -0 / 5 = -0
+    {0x00000000, 0x7f800000, 0x00000000}, // 0 / inf = 0
+    {0x40a00000, 0xff800000, 0x80000000}, // 5 / -inf = -0
+    {0x00000001, 0x3f800000, 0x00000000}, // denormal / 1 = 0
+    {0x00000000, 0x00000000, kQuietNaN},  // 0 / 0
+    {0x00000001, 0x80000001, kQuietNaN},  // denormal / denormal is 0 / 0
+    {0x7f800000, 0xff800000, kQuietNaN},  // inf / inf
+    {0x7fc00000, 0x3f800000, kQuietNaN},  // NaN / x
+    {0x3f800000, 0xff800001, kQuietNaN},  // x / signalling NaN
+    {0x7f7fffff, 0x3f800000, 0x7f7fffff}, // max / 1
+    {0x7f7fffff, 0x3f800001, 0x7f7ffffd}, // max / (1 + u)
+    {0x7f7fffff, 0x3f000000, 0x7f800000}, // max / 0.5 overflows
+    {0x7f000000, 0x00800000, 0x7f800000}, // 2^127 / 2^-126 overflows
+    {0xff000000, 0x3f000000, 0xff800000}, // -2^127 / 0.5 = -2^128 overflows to -inf
+    {0x3f800000, 0x7e800000, 0x00800000}, // 1 / 2^126 = 2^-126, exactly normal
+    {0x00800000, 0x40000000, 0x00000000}, // 2^-126 / 2 flushes
+    {0x3f800000, 0x7f7fffff, 0x00000000}, // 1 / max is denormal: flushed
+    {0x3fffffff, 0x7f000000, 0x00800000}, // 2^-126 - 2^-150: the tie rounds up to 2^-126, kept
+    {0xbfffffff, 0x7f000000, 0x80800000}, // the same, negative
+    {0x3ffffffe, 0x7f000000, 0x00000000}, // 2^-126 - 2^-149 is exactly a denormal: flushed
+    {0x3fffffff, 0x7f000001, 0x00000000}, // just below the tie rounds to a denormal: flushed
+};
+
+/// sqrt(a) (the middle column is unused).
+const Cases kSqrtCases = {
+    {0x3f800000, 0, 0x3f800000}, // sqrt(1) = 1
+    {0x40800000, 0, 0x40000000}, // sqrt(4) = 2
+    {0x41100000, 0, 0x40400000}, // sqrt(9) = 3
+    {0x3e800000, 0, 0x3f000000}, // sqrt(0.25) = 0.5
+    {0x40000000, 0, 0x3fb504f3}, // sqrt(2)
+    {0x3f7fffff, 0, 0x3f7fffff}, // sqrt(1 - u/2) = 1 - u/4 - ...: just below a tie, rounds down
+    {0x3f800001, 0, 0x3f800000}, // sqrt(1 + u) = 1 + u/2 - ...: just below a tie, rounds down
+    {0x407fffff, 0, 0x3fffffff}, // the largest radicand significand, 4 - 2^-21: no carry to 2
+    {0x7f7fffff, 0, 0x5f7fffff}, // sqrt(max)
+    {0x00800000, 0, 0x20000000}, // sqrt(2^-126) = 2^-63
+    {0x01000000, 0, 0x203504f3}, // sqrt(2^-125), odd exponent
+    {0x00000000, 0, 0x00000000}, // sqrt(+0) = +0
+    {0x80000000, 0, 0x80000000}, // sqrt(-0) = -0
+    {0x00000001, 0, 0x00000000}, // denormal reads as +0
+    {0x80000001, 0, 0x80000000}, // negative denormal reads as -0
+    {0x7f800000, 0, 0x7f800000}, // sqrt(+inf) = +inf
+    {0xbf800000, 0, kQuietNaN},  // sqrt(-1)
+    {0x80800000, 0, kQuietNaN},  // sqrt(-2^-126)
+    {0xff800000, 0, kQuietNaN},  // sqrt(-inf)
+    {0x7fc00000, 0, kQuietNaN},  // quiet NaN
+    {0x7f800001, 0, kQuietNaN},  // signalling NaN
+    {0xffc00123, 0, kQuietNaN},  // negative NaN with payload
+};
+
+Ops casesOps(const Cases &cases) {
   Ops ops;
   for (auto &c : cases)
     ops.emplace_back(c[0], c[1]);
   return ops;
 }
-std::vector<uint32_t> casesExpected(const std::vector<std::array<uint32_t, 3>> &cases) {
+std::vector<uint32_t> casesExpected(const Cases &cases) {
   std::vector<uint32_t> out;
   for (auto &c : cases)
     out.push_back(c[2]);
@@ -306,26 +486,38 @@ std::pair<uint32_t, uint32_t> roundingCarryOp() {
           0x3f800000u + static_cast<uint32_t>(ab.second - (1u << 23))};
 }
 
-template <class M> void addSuite(int latency, size_t randomCount) {
+/// The hand-picked cases at full rate and under back-pressure, then the random sets: the first at
+/// full rate, the others with gaps in the input and the output held at random.
+template <class M>
+void suite(int latency, const Cases &cases, RefFn ref, const std::vector<Ops> &random) {
   REQUIRE(std::fegetround() == FE_TONEAREST);
-  const Ops cases = casesOps(kAddCases);
-  CHECK(stream<M>(cases, casesExpected(kAddCases), latency, 1.0, 1.0, 1) == 0);
-  CHECK(stream<M>(cases, expectAll(cases, refAdd), latency, 0.5, 0.5, 2) == 0);
-  const Ops normal = normalAddOps(randomCount, 100 + latency);
-  CHECK(stream<M>(normal, expectAll(normal, refAdd), latency, 1.0, 1.0, 3) == 0);
-  const Ops anyBits = anyBitsOps(20000, 200 + latency);
-  CHECK(stream<M>(anyBits, expectAll(anyBits, refAdd), latency, 0.8, 0.6, 4) == 0);
+  const Ops ops = casesOps(cases);
+  CHECK(stream<M>(ops, casesExpected(cases), latency, 1.0, 1.0, 1) == 0);
+  CHECK(stream<M>(ops, expectAll(ops, ref), latency, 0.5, 0.5, 2) == 0);
+  for (size_t i = 0; i < random.size(); ++i) {
+    const double p = i == 0 ? 1.0 : 0.8, q = i == 0 ? 1.0 : 0.6;
+    CHECK(stream<M>(random[i], expectAll(random[i], ref), latency, p, q, static_cast<uint32_t>(3 + i)) == 0);
+  }
+}
+
+template <class M> void addSuite(int latency, size_t randomCount) {
+  suite<M>(latency, kAddCases, refAdd, {normalAddOps(randomCount, 100 + latency), anyBitsOps(20000, 200 + latency)});
 }
 
 template <class M> void mulSuite(int latency, size_t randomCount) {
-  REQUIRE(std::fegetround() == FE_TONEAREST);
-  const Ops cases = casesOps(kMulCases);
-  CHECK(stream<M>(cases, casesExpected(kMulCases), latency, 1.0, 1.0, 1) == 0);
-  CHECK(stream<M>(cases, expectAll(cases, refMul), latency, 0.5, 0.5, 2) == 0);
-  const Ops normal = normalMulOps(randomCount, 300 + latency);
-  CHECK(stream<M>(normal, expectAll(normal, refMul), latency, 1.0, 1.0, 3) == 0);
-  const Ops anyBits = anyBitsOps(20000, 400 + latency);
-  CHECK(stream<M>(anyBits, expectAll(anyBits, refMul), latency, 0.8, 0.6, 4) == 0);
+  suite<M>(latency, kMulCases, refMul, {normalMulOps(randomCount, 300 + latency), anyBitsOps(20000, 400 + latency)});
+}
+
+template <class M> void divSuite(int latency, size_t randomCount) {
+  suite<M>(latency, kDivCases, refDiv,
+           {normalDivOps(randomCount, 500 + latency), anyBitsOps(20000, 600 + latency),
+            nearOneOps(20000, 700 + latency), divRangeEdgeOps(20000, 800 + latency)});
+}
+
+template <class M> void sqrtSuite(int latency, size_t randomCount) {
+  suite<M>(latency, kSqrtCases, refSqrt,
+           {normalSqrtOps(randomCount, 900 + latency), anyBitsOps(20000, 1000 + latency),
+            nearOneOps(20000, 1100 + latency), squareOps(20000, 1200 + latency)});
 }
 
 } // namespace
@@ -336,6 +528,10 @@ TEST_CASE("the float references agree with the hand-picked expectations", "[rtl]
     CHECK(hex(refAdd(c[0], c[1])) == hex(c[2]));
   for (auto &c : kMulCases)
     CHECK(hex(refMul(c[0], c[1])) == hex(c[2]));
+  for (auto &c : kDivCases)
+    CHECK(hex(refDiv(c[0], c[1])) == hex(c[2]));
+  for (auto &c : kSqrtCases)
+    CHECK(hex(refSqrt(c[0], c[1])) == hex(c[2]));
 }
 
 TEST_CASE("loom_fmul flushes exactly where IEEE gradual underflow gives a denormal", "[rtl][float][fmul]") {
@@ -377,3 +573,33 @@ TEST_CASE("loom_fmul LATENCY=2 is bit-exact", "[rtl][float][fmul]") { mulSuite<V
 TEST_CASE("loom_fmul LATENCY=3 is bit-exact", "[rtl][float][fmul]") { mulSuite<Vfmul3>(3, 50000); }
 TEST_CASE("loom_fmul LATENCY=5 is bit-exact", "[rtl][float][fmul]") { mulSuite<Vfmul5>(5, 50000); }
 TEST_CASE("loom_fmul LATENCY=8 is bit-exact", "[rtl][float][fmul]") { mulSuite<Vfmul8>(8, 50000); }
+
+TEST_CASE("loom_fdiv flushes exactly where IEEE gradual underflow gives a denormal", "[rtl][float][fdiv]") {
+  // A quotient of 24-bit significands is never within 2^-24 (relative) below a power of two unless
+  // it is (2 - 2^-23) / 1: so 0x3fffffff / 2^127 = 2^-126 - 2^-150, exactly halfway between the
+  // largest denormal and 2^-126, is the one quotient that rounds up to 2^-126 at denormal precision.
+  const Ops ops = {{0x3fffffffu, 0x7f000000u}, {0x3ffffffeu, 0x7f000000u}, {0x3fffffffu, 0x7f000001u},
+                   {0x3f800000u, 0x7e800000u}};
+  const std::vector<uint32_t> expected = {0x00800000u, 0x00000000u, 0x00000000u, 0x00800000u};
+  // The quotients are exact in double here (or, for the third, just below the tie).
+  CHECK(static_cast<double>(toFloat(ops[0].first)) / toFloat(ops[0].second) == 0x1p-126 - 0x1p-150);
+  CHECK(static_cast<double>(toFloat(ops[1].first)) / toFloat(ops[1].second) == 0x1p-126 - 0x1p-149);
+  CHECK(static_cast<double>(toFloat(ops[2].first)) / toFloat(ops[2].second) < 0x1p-126 - 0x1p-150);
+  CHECK(hex(toBits(toFloat(ops[1].first) / toFloat(ops[1].second))) == "007fffff");
+  for (size_t i = 0; i < ops.size(); ++i)
+    CHECK(hex(refDiv(ops[i].first, ops[i].second)) == hex(expected[i]));
+  CHECK(stream<Vfdiv1>(ops, expected, 1, 1.0, 1.0, 11) == 0);
+  CHECK(stream<Vfdiv13>(ops, expected, 13, 1.0, 1.0, 11) == 0);
+}
+
+// 400,000 random normal operands at the default latency, 50,000 at the others, plus 20,000 each of
+// arbitrary bits, operands near 1.0 and range edges (fdiv) or near-squares (fsqrt) at every latency:
+// 790,000 random cases per unit.
+TEST_CASE("loom_fdiv LATENCY=1 is bit-exact", "[rtl][float][fdiv]") { divSuite<Vfdiv1>(1, 50000); }
+TEST_CASE("loom_fdiv LATENCY=7 is bit-exact", "[rtl][float][fdiv]") { divSuite<Vfdiv7>(7, 50000); }
+TEST_CASE("loom_fdiv LATENCY=13 is bit-exact", "[rtl][float][fdiv]") { divSuite<Vfdiv13>(13, 400000); }
+TEST_CASE("loom_fdiv LATENCY=29 is bit-exact", "[rtl][float][fdiv]") { divSuite<Vfdiv29>(29, 50000); }
+TEST_CASE("loom_fsqrt LATENCY=1 is bit-exact", "[rtl][float][fsqrt]") { sqrtSuite<Vfsqrt1>(1, 50000); }
+TEST_CASE("loom_fsqrt LATENCY=7 is bit-exact", "[rtl][float][fsqrt]") { sqrtSuite<Vfsqrt7>(7, 50000); }
+TEST_CASE("loom_fsqrt LATENCY=13 is bit-exact", "[rtl][float][fsqrt]") { sqrtSuite<Vfsqrt13>(13, 400000); }
+TEST_CASE("loom_fsqrt LATENCY=28 is bit-exact", "[rtl][float][fsqrt]") { sqrtSuite<Vfsqrt28>(28, 50000); }
