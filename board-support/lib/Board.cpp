@@ -73,6 +73,7 @@ llvm::Expected<Board> parseBoard(llvm::StringRef json, llvm::StringRef origin) {
   if (!root)
     return missing(origin, "<top-level object>");
   Board board;
+  board.json = json.str();
   auto name = root->getString("name");
   if (!name || name->empty())
     return missing(origin, "name");

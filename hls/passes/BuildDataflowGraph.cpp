@@ -20,6 +20,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -174,6 +175,13 @@ llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llv
     if (!width)
       return width.takeError();
     n.width = *width;
+  } else if (auto *global = llvm::dyn_cast<llvm::GlobalVariable>(llvm::getUnderlyingObject(value))) {
+    // Clang names a kernel's __local array "kernel.array".
+    llvm::StringRef name = global->getName();
+    name = name.contains('.') ? name.rsplit('.').second : name;
+    const unsigned space = global->getType()->getAddressSpace();
+    const char *kind = space == 3 ? "__local array" : space == 2 ? "__constant array" : "program-scope variable";
+    return fail(user, llvm::Twine(kind) + " '" + name + "' is not supported by the hardware flow yet");
   } else {
     return fail(user, "operand kind is not supported by the hardware flow yet");
   }

@@ -67,6 +67,16 @@ inline std::string buildLog(cl_program program, cl_device_id device) {
   return log;
 }
 
+/// The program's binary for its one device (CL_PROGRAM_BINARIES).
+inline std::string programBinary(cl_program program) {
+  size_t size = 0;
+  REQUIRE(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
+  std::string binary(size, '\0');
+  unsigned char *pointer = reinterpret_cast<unsigned char *>(binary.data());
+  REQUIRE(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr) == CL_SUCCESS);
+  return binary;
+}
+
 /// A context with one device, an in-order queue, and programs built from source or loaded from a
 /// binary. What the runtime tells the context's pfn_notify is kept in `notes` (the runtime reports a
 /// failed command before it completes the command's event).

@@ -26,15 +26,12 @@ const Sources Differential{LOOM_E2E_DIFFERENTIAL_LOOM, LOOM_E2E_DIFFERENTIAL_CL}
 
 } // namespace
 
-TEST_CASE("the simulated board is an accelerator that loads binaries only", "[e2e][board]") {
+TEST_CASE("the simulated board is an accelerator with FPGA-style float units", "[e2e][board]") {
   cl_device_id board = boardDevice();
   cl_device_type type = 0;
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
   CHECK(type == CL_DEVICE_TYPE_ACCELERATOR);
   CHECK(deviceString(board, CL_DEVICE_NAME) == "Loom simulated board (default)");
-  cl_bool compiler = CL_TRUE;
-  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, nullptr) == CL_SUCCESS);
-  CHECK(compiler == CL_FALSE);
   cl_device_fp_config fp = 0;
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
   CHECK((fp & CL_FP_ROUND_TO_NEAREST) != 0);
@@ -42,14 +39,6 @@ TEST_CASE("the simulated board is an accelerator that loads binaries only", "[e2
   cl_uint clock = 0;
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, nullptr) == CL_SUCCESS);
   CHECK(clock == 300);
-
-  Setup cl(board);
-  const char *source = VectorAdd;
-  cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(cl.context, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  CHECK(clBuildProgram(program, 1, &board, "", nullptr, nullptr) == CL_COMPILER_NOT_AVAILABLE);
-  clReleaseProgram(program);
 }
 
 TEST_CASE("vector_add on the board matches the host and reports simulated time", "[e2e][board]") {

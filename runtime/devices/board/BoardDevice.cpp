@@ -6,9 +6,13 @@
 // (so a NULL buffer stays distinguishable), and a device address is the offset into the memfd.
 // Released ranges are punched out of the memfd so they stop costing memory.
 // Programs: the .loom binary is read and checked against this board, and its model runs in a
-// loom-board process (sim::BoardProcess) that a launch talks to with RunKernel.
+// loom-board process (sim::BoardProcess) that a launch talks to with RunKernel. Source is built into
+// such a binary by the same flow as loomc (compileOffline), in-process, through the ProgramCache.
 //===----------------------------------------------------------------------===//
 #include "devices/board/BoardDevice.h"
+#include "devices/board/ProgramCache.h"
+
+#include "OfflineCompiler.h"
 
 #include "loom/board/Board.h"
 #include "loom/frontend/Binary.h"
@@ -21,6 +25,7 @@
 #include "llvm/Support/Process.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <dlfcn.h>
@@ -188,7 +193,7 @@ public:
         name = *env;
     info_.kind = DeviceKind::Accelerator;
     info_.denormals = false; // the board's FP units flush denormals to zero
-    info_.compilerAvailable = false;
+    info_.compilerAvailable = true;
     info_.computeUnits = 1;
     info_.localMemBytes = 0;
     auto board = board::loadBoard(name);
@@ -220,6 +225,57 @@ public:
   }
 
   void release(const Allocation &allocation) override { memory_.release(allocation); }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>>
+  buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) override {
+    if (!unavailable_.empty()) {
+      log = unavailable_;
+      return error(log);
+    }
+    const ProgramCache cache = ProgramCache::fromEnvironment();
+    const std::string key = ProgramCache::key(source, options, board_.json);
+    if (auto cached = cache.lookup(key)) {
+      std::string loadLog;
+      auto program = loadBinary(*cached, loadLog);
+      if (program) {
+        log = "loom: cached build " + cache.pathOf(key) + "\n" + loadLog;
+        return program;
+      }
+      // A damaged or stale entry is rebuilt and replaced.
+      llvm::consumeError(program.takeError());
+    }
+    std::string progress;
+    const auto start = std::chrono::steady_clock::now();
+    OfflineOptions offline;
+    offline.sourceName = "program.cl";
+    offline.source = source.str();
+    offline.buildOptions = options.str();
+    offline.progress = [&](llvm::StringRef step) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress += llvm::formatv("loom: [{0,5:f1}s] {1}\n", seconds, step).str();
+    };
+    progress += llvm::formatv("loom: building for board '{0}'\n", board_.name).str();
+    auto compiled = compileOffline(offline, board_);
+    if (!compiled) {
+      // The error keeps the compiler's message (the API layer maps option errors by it).
+      std::string message = llvm::toString(compiled.takeError());
+      log = progress + message;
+      return error(message);
+    }
+    std::string stored;
+    if (cache.enabled()) {
+      if (auto err = cache.store(key, compiled->binary))
+        stored = "loom: warning: " + llvm::toString(std::move(err)) + "\n";
+      else
+        stored = "loom: cached as " + cache.pathOf(key) + "\n";
+    }
+    std::string loadLog;
+    auto program = loadBinary(compiled->binary, loadLog);
+    log = progress + stored + loadLog;
+    if (!program)
+      return program.takeError();
+    return program;
+  }
 
   llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
                                                             std::string &log) override {

@@ -3,8 +3,9 @@
 //
 // The board named by LOOM_BOARD (default: "default"). Device memory is one memfd the size of the
 // board's global memory, mapped shared by the host and by every loom-board process, so buffers exist
-// once. Programs come only from .loom binaries built for this board; each loaded program runs in its
-// own loom-board process (LOOM_BOARD_EXECUTABLE overrides where it is found).
+// once. Programs are .loom binaries built for this board, loaded as they are or built from source
+// by the offline flow (cached on disk, see ProgramCache.h); each loaded program runs in its own
+// loom-board process (LOOM_BOARD_EXECUTABLE overrides where it is found).
 //===----------------------------------------------------------------------===//
 #pragma once
 

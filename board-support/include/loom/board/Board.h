@@ -46,6 +46,8 @@ struct Board {
   Resources resources;
   /// Pipeline depth, in cycles, of each operator class (int_add, float_mul, ...).
   std::map<std::string, unsigned> operatorLatency;
+  /// The description as read: what a program compiled for this board depends on.
+  std::string json;
 
   /// Latency of an operator class; an error names the board file's missing key.
   llvm::Expected<unsigned> latencyOf(llvm::StringRef op) const;
