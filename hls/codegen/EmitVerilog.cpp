@@ -303,7 +303,8 @@ private:
     }
     case OpKind::FAdd:
     case OpKind::FSub:
-    case OpKind::FMul: {
+    case OpKind::FMul:
+    case OpKind::FDiv: {
       ExprRef rhs = data(ops[1]);
       if (node.kind == OpKind::FSub)
         rhs = concat({unary("~", bit(rhs, 31)), slice(rhs, 30, 0)});
@@ -311,8 +312,15 @@ private:
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
                                  {"b", rhs}, {"out_valid", out("valid")}, {"out_ready", out("ready")},
                                  {"result", out("data")}});
-      m_.instance(node.kind == OpKind::FMul ? "loom_fmul" : "loom_fadd", n(id, "fp"),
-                  {{"LATENCY", node.latency}}, conns);
+      m_.instance(node.kind == OpKind::FMul ? "loom_fmul" : node.kind == OpKind::FDiv ? "loom_fdiv" : "loom_fadd",
+                  n(id, "fp"), {{"LATENCY", node.latency}}, conns);
+      return;
+    }
+    case OpKind::FSqrt: {
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
+                                 {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"result", out("data")}});
+      m_.instance("loom_fsqrt", n(id, "fp"), {{"LATENCY", node.latency}}, conns);
       return;
     }
     case OpKind::Load:

@@ -43,6 +43,8 @@ const char *opName(OpKind kind) {
   case OpKind::FAdd: return "fadd";
   case OpKind::FSub: return "fsub";
   case OpKind::FMul: return "fmul";
+  case OpKind::FDiv: return "fdiv";
+  case OpKind::FSqrt: return "fsqrt";
   case OpKind::FNeg: return "fneg";
   case OpKind::FCmp: return "fcmp";
   case OpKind::SIToFP: return "sitofp";
@@ -66,6 +68,8 @@ bool isUnit(OpKind kind) {
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
+  case OpKind::FDiv:
+  case OpKind::FSqrt:
   case OpKind::FCmp:
   case OpKind::SIToFP:
   case OpKind::UIToFP:
@@ -84,7 +88,9 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
+  case OpKind::FDiv:
   case OpKind::FCmp: return 2;
+  case OpKind::FSqrt:
   case OpKind::SIToFP:
   case OpKind::UIToFP:
   case OpKind::FPToSI:

@@ -64,8 +64,13 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.dsps += 1;
     if (n.kind == OpKind::Mul)
       area.dsps += ((bits + 17) / 18) * ((bits + 17) / 18);
+    // Float units' logic beyond one LUT per result bit, from yosys synth_xilinx of the RTL library.
     if (n.kind == OpKind::FAdd || n.kind == OpKind::FSub)
       area.luts += 400;
+    if (n.kind == OpKind::FDiv)
+      area.luts += 1250;
+    if (n.kind == OpKind::FSqrt)
+      area.luts += 670;
     if (n.kind == OpKind::Load || n.kind == OpKind::Store)
       area.ffs += uint64_t(bits) * n.depth;
   }
@@ -172,14 +177,15 @@ std::string rtlLibrary() {
   return text;
 }
 
-llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
+llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                      const board::Board &board,
                                                      const HlsOptions &options) {
   SynthesizedProgram program;
   std::string errors;
-  for (const auto &function : module) {
+  for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
+    lowerSwitches(function);
     auto built = buildDataflowGraph(function);
     if (!built) {
       errors += llvm::toString(built.takeError()) + "\n";

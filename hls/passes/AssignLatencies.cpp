@@ -37,6 +37,8 @@ const char *operatorClass(OpKind kind) {
   case OpKind::FAdd:
   case OpKind::FSub: return "float_add";
   case OpKind::FMul: return "float_mul";
+  case OpKind::FDiv: return "float_div";
+  case OpKind::FSqrt: return "float_sqrt";
   case OpKind::FCmp: return "float_compare";
   case OpKind::SIToFP:
   case OpKind::UIToFP:

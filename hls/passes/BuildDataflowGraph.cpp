@@ -125,6 +125,13 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
     return type->getIntegerBitWidth();
   if (type->isFloatTy())
     return 32u;
+  if (type->isDoubleTy() || (type->isVectorTy() && type->getScalarType()->isDoubleTy())) {
+    const std::string message = "the board has no double-precision floating point "
+                                "(CL_DEVICE_DOUBLE_FP_CONFIG is 0): use float";
+    if (inst)
+      return fail(*inst, message);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), kernel_.getName() + ": error: " + message);
+  }
   std::string name;
   llvm::raw_string_ostream os(name);
   type->print(os);
@@ -276,8 +283,8 @@ NodeId GraphBuilder::workItems() {
 llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
   if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd())
     return llvm::Error::success();
-  if (call.getIntrinsicID() == llvm::Intrinsic::fmuladd && call.getType()->isFloatTy())
-    return multiplyAdd(call);
+  if (auto handled = intrinsic(call))
+    return std::move(*handled);
   const llvm::Function *callee = call.getCalledFunction();
   llvm::StringRef name = callee ? callee->getName() : "";
   if (auto handled = workItemFunction(call, name))
@@ -364,21 +371,6 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
   return llvm::Error::success();
 }
 
-/// llvm.fmuladd (a mad the options allowed) as a multiply and an add, each rounded: the
-/// intrinsic leaves fusing to the implementation.
-llvm::Error GraphBuilder::multiplyAdd(const llvm::CallInst &call) {
-  std::vector<NodeId> ops;
-  for (unsigned i = 0; i < 3; ++i) {
-    auto id = valueOf(call.getArgOperand(i), call);
-    if (!id)
-      return id.takeError();
-    ops.push_back(*id);
-  }
-  NodeId product = add(Node{OpKind::FMul, 32}, call, {ops[0], ops[1]});
-  values_[&call] = add(Node{OpKind::FAdd, 32}, call, {product, ops[2]});
-  return llvm::Error::success();
-}
-
 llvm::Error GraphBuilder::address(const llvm::GetElementPtrInst &gep) {
   llvm::MapVector<llvm::Value *, llvm::APInt> variable;
   llvm::APInt constantOffset(64, 0);
@@ -425,6 +417,7 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   case I::FAdd: return simple(inst, OpKind::FAdd);
   case I::FSub: return simple(inst, OpKind::FSub);
   case I::FMul: return simple(inst, OpKind::FMul);
+  case I::FDiv: return simple(inst, OpKind::FDiv);
   case I::FNeg: return simple(inst, OpKind::FNeg);
   case I::FCmp: return simple(inst, OpKind::FCmp);
   case I::SIToFP: return convert(inst, OpKind::SIToFP);

@@ -15,6 +15,8 @@
 
 namespace loom::hls {
 
+/// IR preparation, before the graph exists.
+void lowerSwitches(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);

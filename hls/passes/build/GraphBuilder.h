@@ -104,7 +104,9 @@ private:
   NodeId workGroupArg(unsigned k);
   NodeId rangeValue(OpKind kind, unsigned d, const llvm::CallInst &call);
   llvm::Optional<llvm::Error> workItemFunction(const llvm::CallInst &call, llvm::StringRef name);
-  llvm::Error multiplyAdd(const llvm::CallInst &call);
+  // Intrinsics.cpp
+  NodeId constantNode(unsigned width, uint64_t value);
+  llvm::Optional<llvm::Error> intrinsic(const llvm::CallInst &call);
   llvm::Error address(const llvm::GetElementPtrInst &gep);
   llvm::Error visit(const llvm::Instruction &inst);
 

@@ -63,7 +63,7 @@ board::Board unitBoard() {
 }
 
 /// Runs the flow and keeps each pass's dump.
-llvm::Expected<hls::SynthesizedProgram> synthesize(const llvm::Module &module,
+llvm::Expected<hls::SynthesizedProgram> synthesize(llvm::Module &module,
                                                    std::map<std::string, std::string> &dumps) {
   hls::HlsOptions options;
   options.dump = [&](llvm::StringRef pass, llvm::StringRef, llvm::StringRef text) {
@@ -383,6 +383,50 @@ done:
   checkLintClean(program->verilog, "loom_kernel_loopy");
 }
 
+TEST_CASE("division, square root, min/max/abs and switch become units, selects and branches") {
+  auto ir = parse(R"(
+declare float @llvm.sqrt.f32(float)
+declare float @llvm.minnum.f32(float, float)
+declare float @llvm.copysign.f32(float, float)
+declare i32 @llvm.smax.i32(i32, i32)
+declare i32 @llvm.abs.i32(i32, i1)
+define spir_kernel void @mixed(float addrspace(1)* %a, i32 addrspace(1)* %b, i32 %k) {
+entry:
+  %x = load float, float addrspace(1)* %a, align 4
+  %n = load i32, i32 addrspace(1)* %b, align 4
+  switch i32 %k, label %other [ i32 0, label %divide
+                                i32 1, label %root ]
+divide:
+  %q = fdiv float %x, 3.0
+  br label %done
+root:
+  %r = call float @llvm.sqrt.f32(float %x)
+  %s = call float @llvm.copysign.f32(float %r, float -1.0)
+  br label %done
+other:
+  %m = call float @llvm.minnum.f32(float %x, float 1.0)
+  br label %done
+done:
+  %f = phi float [ %q, %divide ], [ %s, %root ], [ %m, %other ]
+  %big = call i32 @llvm.smax.i32(i32 %n, i32 %k)
+  %pos = call i32 @llvm.abs.i32(i32 %big, i1 false)
+  store float %f, float addrspace(1)* %a, align 4
+  store i32 %pos, i32 addrspace(1)* %b, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const std::string &graph = dumps["balance-paths"];
+  CHECK(count(graph, "= fdiv ") == 1);
+  CHECK(count(graph, "= fsqrt ") == 1);
+  CHECK(count(graph, "= fcmp ") == 2); // minnum: the order and the NaN test
+  CHECK(count(graph, "pred=38") == 1); // smax: icmp sgt
+  CHECK(count(graph, "= sub i32") == 1); // abs: 0 - x where x < 0
+  checkLintClean(program->verilog, "loom_kernel_mixed");
+}
+
 TEST_CASE("unsupported kernels fail with the source location and what is missing") {
   SECTION("irreducible control flow") {
     auto ir = parse(R"(
@@ -405,34 +449,34 @@ done:
     auto program = synthesize(*ir->module, dumps);
     CHECK(errorMessage(program).find("irreducible control flow is not supported") != std::string::npos);
   }
-  SECTION("float division") {
+  SECTION("double precision") {
     auto ir = parse(R"(
-define spir_kernel void @divide(float addrspace(1)* %a) {
+define spir_kernel void @twice(double addrspace(1)* %a) {
 entry:
-  %v = load float, float addrspace(1)* %a, align 4
-  %d = fdiv float %v, 3.0
-  store float %d, float addrspace(1)* %a, align 4
+  %v = load double, double addrspace(1)* %a, align 8
+  %d = fmul double %v, 2.0
+  store double %d, double addrspace(1)* %a, align 8
   ret void
 }
 )");
     std::map<std::string, std::string> dumps;
     auto program = synthesize(*ir->module, dumps);
-    CHECK(errorMessage(program).find("operation 'fdiv' is not supported") != std::string::npos);
+    CHECK(errorMessage(program).find("the board has no double-precision floating point") != std::string::npos);
   }
   SECTION("unknown builtins") {
     auto ir = parse(R"(
-declare spir_func float @_Z4sqrtf(float)
-define spir_kernel void @root(float addrspace(1)* %a) {
+declare spir_func float @_Z3expf(float)
+define spir_kernel void @power(float addrspace(1)* %a) {
 entry:
   %v = load float, float addrspace(1)* %a, align 4
-  %r = call spir_func float @_Z4sqrtf(float %v)
+  %r = call spir_func float @_Z3expf(float %v)
   store float %r, float addrspace(1)* %a, align 4
   ret void
 }
 )");
     std::map<std::string, std::string> dumps;
     auto program = synthesize(*ir->module, dumps);
-    CHECK(errorMessage(program).find("call to 'sqrt(float)' is not supported") != std::string::npos);
+    CHECK(errorMessage(program).find("call to 'exp(float)' is not supported") != std::string::npos);
   }
   SECTION("no kernels") {
     auto ir = parse("define void @helper() {\n  ret void\n}\n");

@@ -34,7 +34,8 @@ enum class OpKind {
   Select,     ///< operand 0 ? operand 1 : operand 2.
   ZExt, SExt, Trunc, ///< Width changes: pure wiring.
   Address,    ///< operand 0 (pointer) + constant + sum(operand i * scales[i-1]).
-  FAdd, FSub, FMul, FNeg,
+  FAdd, FSub, FMul, FDiv, FNeg,
+  FSqrt,      ///< Square root of operand 0, correctly rounded.
   FCmp,       ///< Predicate in `predicate` (LLVM's FCmpInst numbering).
   SIToFP, UIToFP, ///< 32- or 64-bit integer operand to float.
   FPToSI, FPToUI, ///< Float operand to a 32- or 64-bit integer, toward zero.

@@ -32,8 +32,9 @@ struct SynthesizedProgram {
 /// The names of the passes, in pipeline order (for --dump-after).
 std::vector<std::string> passNames();
 
-/// Synthesises every kernel of a Hardware-target module (spir64) for `board`.
-llvm::Expected<SynthesizedProgram> synthesizeProgram(const llvm::Module &module,
+/// Synthesises every kernel of a Hardware-target module (spir64) for `board`. The module's kernels
+/// are prepared in place first (switches lowered to branches).
+llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                      const board::Board &board,
                                                      const HlsOptions &options = {});
 
