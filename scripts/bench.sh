@@ -32,3 +32,21 @@ rm -rf "$vendors"
 
 echo "== memory: host application + board process, vector_add of $N_CPU floats on the board"
 "$B/bin/bench_board_memory" "$B/bench-vector_add.loom" "$N_CPU"
+
+echo "== QoR: loop and memory kernels on the board (cycles vs bound, loop II, yosys area vs estimate)"
+/usr/bin/python3 tests/benchmarks/qor.py "$B/bin/loomc" "$B/bench-qor"
+
+echo "== online build: clBuildProgram of vector_add on the board (first build, then a cache hit)"
+PYOPENCL_NO_CACHE=1 LOOM_CACHE_DIR="$B/bench-cache" /usr/bin/python3 - examples/vector_add/vector_add.cl <<'PY'
+import shutil, sys, time, os
+import pyopencl as cl
+shutil.rmtree(os.environ["LOOM_CACHE_DIR"], ignore_errors=True)
+platform = next(p for p in cl.get_platforms() if p.name.startswith("Loom"))
+board = next(d for d in platform.get_devices() if d.type & cl.device_type.ACCELERATOR)
+context = cl.Context([board])
+source = open(sys.argv[1]).read()
+for what in ("first build", "cache hit"):
+    start = time.monotonic()
+    cl.Program(context, source).build()
+    print(f"clBuildProgram vector_add, {what}: {time.monotonic() - start:.2f} s")
+PY

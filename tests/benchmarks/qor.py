@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+# QoR benchmark: compiles qor/qor.cl with loomc for a board, runs every kernel on the simulated board
+# through the ICD loader (pyopencl), checks it against numpy, and prints per kernel the simulated
+# cycles, the bound (one loop iteration or work-item per cycle, or the board's memory bandwidth), the
+# ratio, each loop's II and what sets it, and, with yosys, synth_xilinx's LUT/FF/DSP beside the
+# report's estimate. Figures, not a test: the exit status only says whether results were correct.
+# Usage: qor.py <loomc> <workdir> [board]   (OCL_ICD_VENDORS must name Loom's loom.icd)
+import json, os, re, shutil, subprocess, sys
+
+import numpy as np
+import pyopencl as cl
+
+loomc, workdir = sys.argv[1], sys.argv[2]
+board_name = sys.argv[3] if len(sys.argv) > 3 else "default"
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+board = json.load(open(os.path.join(root, "board-support", "boards", board_name + ".json")))
+clock_mhz = board["clock_mhz"]
+peak_bytes_per_cycle = board["global_memory"]["bandwidth_gbps"] * 1e3 / clock_mhz
+
+os.makedirs(workdir, exist_ok=True)
+binary, verilog = os.path.join(workdir, "qor.loom"), os.path.join(workdir, "qor.v")
+report = subprocess.run([loomc, os.path.join(here, "qor", "qor.cl"), "-o", binary, "--board", board_name,
+                         "--report", "-q", "--emit-verilog", verilog],
+                        check=True, capture_output=True, text=True).stdout
+
+def kernel_report(name):
+    lines, inside = [], False
+    for line in report.splitlines():
+        if line.startswith("kernel "):
+            inside = line.startswith(f"kernel {name}:")
+            if inside:
+                lines.append(line)
+        elif inside and line.startswith("  loop"):
+            lines.append(line)
+    return lines
+
+platform = next(p for p in cl.get_platforms() if p.name.startswith("Loom"))
+device = next(d for d in platform.get_devices() if d.type & cl.device_type.ACCELERATOR)
+context = cl.Context([device])
+queue = cl.CommandQueue(context, properties=cl.command_queue_properties.PROFILING_ENABLE)
+program = cl.Program(context, [device], [open(binary, "rb").read()]).build()
+rng = np.random.default_rng(7)
+mf = cl.mem_flags
+
+def buf(host):
+    return cl.Buffer(context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
+
+def run(name, global_size, *args):
+    event = getattr(program, name)(queue, global_size, None, *args)
+    event.wait()
+    return (event.profile.end - event.profile.start) * clock_mhz / 1000.0
+
+def get(buffer, like):
+    out = np.empty_like(like)
+    cl.enqueue_copy(queue, out, buffer)
+    return out
+
+cases = []
+
+def case(name, cycles, bound, bound_what, correct):
+    cases.append((name, cycles, bound, bound_what, correct))
+
+n = 1000
+a = rng.standard_normal(n).astype(np.float32)
+out = np.zeros(1, np.float32)
+ob = buf(out)
+cycles = run("gsum", (1,), buf(a), ob, np.int32(n))
+want = np.float32(0)
+for v in a:
+    want = np.float32(want + v)
+case("gsum 1000", cycles, n, "1 iteration/cycle", get(ob, out)[0] == want)
+
+bins = rng.integers(0, 64, n).astype(np.int32)
+weights = rng.random(n).astype(np.float32)
+hist = np.zeros(64, np.float32)
+hb = buf(hist)
+cycles = run("histogram", (1,), buf(bins), buf(weights), hb, np.int32(n))
+want = np.zeros(64, np.float32)
+for b_, w_ in zip(bins, weights):
+    want[b_] = np.float32(want[b_] + w_)
+case("histogram 1000", cycles, n, "1 iteration/cycle", np.array_equal(get(hb, hist), want))
+
+m = 30
+ga, gb = rng.integers(-100, 100, (m, m)).astype(np.int32), rng.integers(-100, 100, (m, m)).astype(np.int32)
+gc = np.zeros((m, m), np.int32)
+cb = buf(gc)
+cycles = run("gemm", (1,), buf(ga), buf(gb), cb, np.int32(m))
+case("gemm 30^3 int", cycles, m ** 3, "1 MAC/cycle", np.array_equal(get(cb, gc), ga @ gb))
+
+t = 100000
+tb, tc = rng.random(t).astype(np.float32), rng.random(t).astype(np.float32)
+ta = np.zeros(t, np.float32)
+want = tb + np.float32(3) * tc
+memory_bound = 12 * t / peak_bytes_per_cycle
+for kernel, size, extra in (("triad_swi", (1,), (np.int32(t),)), ("triad", (t,), ())):
+    ab = buf(ta)
+    cycles = run(kernel, size, buf(tb), buf(tc), ab, np.float32(3), *extra)
+    case(f"{kernel} 100k", cycles, memory_bound, f"{peak_bytes_per_cycle:.0f} B/cycle peak",
+         np.array_equal(get(ab, ta), want))
+
+s = 64
+sa, sb = rng.standard_normal((s, s)).astype(np.float32), rng.standard_normal((s, s)).astype(np.float32)
+sc = np.zeros((s, s), np.float32)
+scb = buf(sc)
+cycles = run("sgemm", (s, s), buf(sa), buf(sb), scb, np.int32(s))
+want = np.zeros((s, s), np.float32)
+for k in range(s):
+    want = (want + np.outer(sa[:, k], sb[k, :]).astype(np.float32)).astype(np.float32)
+case("sgemm 64^3 naive", cycles, s ** 3, "1 MAC/cycle", np.array_equal(get(scb, sc), want))
+
+side, maxit = 256, 64
+image = np.zeros((side, side), np.int32)
+ib = buf(image)
+x0, y0, step = np.float32(-2.0), np.float32(-1.5), np.float32(3.0 / side)
+cycles = run("mandelbrot", (side, side), ib, x0, y0, step, np.int32(maxit))
+xs = (x0 + step * np.arange(side, dtype=np.float32)).astype(np.float32)
+ys = (y0 + step * np.arange(side, dtype=np.float32)).astype(np.float32)
+cr, ci = np.meshgrid(xs, ys)
+zr, zi, its = np.zeros_like(cr), np.zeros_like(ci), np.zeros(cr.shape, np.int32)
+with np.errstate(over="ignore", invalid="ignore"):
+    for _ in range(maxit):
+        active = (zr * zr + zi * zi) < np.float32(4)
+        tr = (zr * zr - zi * zi + cr).astype(np.float32)
+        zi = np.where(active, (np.float32(2) * zr * zi + ci).astype(np.float32), zi)
+        zr = np.where(active, tr, zr)
+        its += active
+got = get(ib, image)
+case(f"mandelbrot {side}^2", cycles, int(got.sum()), "1 iteration/cycle", np.array_equal(got, its))
+
+taps, samples = 16, 1000
+fx = rng.integers(-1000, 1000, samples + taps).astype(np.int32)
+coef = rng.integers(-100, 100, taps).astype(np.int32)
+fy = np.zeros(samples, np.int32)
+fb = buf(fy)
+cycles = run("fir", (1,), buf(fx), buf(coef), fb, np.int32(samples), np.int32(taps))
+want = np.array([np.dot(coef, fx[i:i + taps]) for i in range(samples)], np.int32)
+case("fir 1000 x 16 taps", cycles, samples * taps, "1 tap/cycle (no shift register yet)",
+     np.array_equal(get(fb, fy), want))
+
+w = 130
+grid = rng.random((w, w)).astype(np.float32)
+result = np.zeros_like(grid)
+rb = buf(result)
+cycles = run("stencil", (w - 2, w - 2), buf(grid), rb, np.int32(w))
+g = grid
+inner = (np.float32(0.5) * g[1:-1, 1:-1] + np.float32(0.125) * (((g[1:-1, :-2] + g[1:-1, 2:]) + g[:-2, 1:-1]) + g[2:, 1:-1])).astype(np.float32)
+case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
+
+def yosys_area(top):
+    if not shutil.which("yosys"):
+        return "yosys not found"
+    try:
+        out = subprocess.run(["yosys", "-q", "-p", f"read_verilog {verilog}; synth_xilinx -flatten -top {top}; tee -o /dev/stdout stat"],
+                             capture_output=True, text=True, timeout=int(os.environ.get("QOR_YOSYS_TIMEOUT", "600"))).stdout
+    except subprocess.TimeoutExpired:
+        return "yosys timed out"
+    count = lambda pattern: sum(int(v) for v in re.findall(pattern, out))
+    luts = count(r"LUT[1-6]\s+(\d+)")
+    registers = count(r"FD[A-Z]*\s+(\d+)") + count(r"SRL[A-Z0-9]*\s+(\d+)")
+    dsps = count(r"DSP48E1\s+(\d+)")
+    rams = count(r"RAM[A-Z0-9]*\s+(\d+)")
+    return f"yosys synth_xilinx: {luts} LUT, {registers} FF/SRL, {rams} RAM cells (FIFOs), {dsps} DSP"
+
+print(f"board '{board_name}': {clock_mhz} MHz, {peak_bytes_per_cycle:.0f} B/cycle peak memory bandwidth")
+print(f"{'kernel':<20} {'cycles':>10} {'bound':>10} {'ratio':>6}  bound is        result")
+all_correct = True
+for name, cycles, bound, what, correct in cases:
+    all_correct &= bool(correct)
+    print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
+print()
+for kernel in ("gsum", "histogram", "gemm", "triad_swi", "triad", "sgemm", "mandelbrot", "fir", "stencil"):
+    for line in kernel_report(kernel):
+        print(line)
+    if os.environ.get("QOR_YOSYS", "1") != "0":
+        print("  " + yosys_area("loom_kernel_" + kernel))
+sys.exit(0 if all_correct else 1)

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// The QoR benchmark's kernels (tests/benchmarks/qor.py): the loops and memory patterns FPGA OpenCL
+// users compare compilers on. Written for Loom; results are checked against numpy by the driver.
+
+// Float accumulation (a loop-carried float add): single work-item.
+__attribute__((max_global_work_dim(0)))
+__kernel void gsum(__global const float *restrict a, __global float *restrict out, int n) {
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i)
+    sum += a[i];
+  out[0] = sum;
+}
+
+// Float weights into bins: a read-modify-write through memory every iteration.
+__attribute__((max_global_work_dim(0)))
+__kernel void histogram(__global const int *restrict bin, __global const float *restrict weight,
+                        __global float *hist, int n) {
+  for (int i = 0; i < n; ++i)
+    hist[bin[i]] += weight[i];
+}
+
+// Integer matrix multiply, single work-item: n^3 multiply-accumulates.
+__attribute__((max_global_work_dim(0)))
+__kernel void gemm(__global const int *restrict a, __global const int *restrict b,
+                   __global int *restrict c, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      int acc = 0;
+      for (int k = 0; k < n; ++k)
+        acc += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
+// STREAM triad, single work-item.
+__attribute__((max_global_work_dim(0)))
+__kernel void triad_swi(__global const float *restrict b, __global const float *restrict c,
+                        __global float *restrict a, float s, int n) {
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+
+// STREAM triad, NDRange.
+__kernel void triad(__global const float *restrict b, __global const float *restrict c,
+                    __global float *restrict a, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+
+// Naive sgemm: one work-item per element, the k-loop's float add carried per work-item.
+__kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k)
+    acc += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = acc;
+}
+
+// Mandelbrot: a data-dependent trip count per work-item.
+__kernel void mandelbrot(__global int *out, float x0, float y0, float step, int maxit) {
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  float cr = x0 + step * x, ci = y0 + step * y;
+  float zr = 0.0f, zi = 0.0f;
+  int it = 0;
+  while (it < maxit && zr * zr + zi * zi < 4.0f) {
+    float t = zr * zr - zi * zi + cr;
+    zi = 2.0f * zr * zi + ci;
+    zr = t;
+    ++it;
+  }
+  out[y * w + x] = it;
+}
+
+// FIR filter, direct form, single work-item (taps read from memory: no shift register yet).
+__attribute__((max_global_work_dim(0)))
+__kernel void fir(__global const int *restrict x, __global const int *restrict coef,
+                  __global int *restrict y, int n, int taps) {
+  for (int i = 0; i < n; ++i) {
+    int acc = 0;
+    for (int k = 0; k < taps; ++k)
+      acc += coef[k] * x[i + k];
+    y[i] = acc;
+  }
+}
+
+// 2D 5-point stencil, NDRange over the interior.
+__kernel void stencil(__global const float *restrict in, __global float *restrict out, int w) {
+  int x = get_global_id(0) + 1, y = get_global_id(1) + 1;
+  out[y * w + x] = 0.5f * in[y * w + x] +
+                   0.125f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);
+}
