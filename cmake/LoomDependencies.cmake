@@ -26,6 +26,14 @@ if(NOT LOOM_CLANG_RESOURCE_DIR)
   message(FATAL_ERROR "no Clang 15 resource directory with include/opencl-c-base.h under ${LLVM_LIBRARY_DIR}/clang")
 endif()
 
+# Debian's clang-15 binary compiles the OpenCL C builtin library (frontend/builtins) to bitcode at build
+# time; the in-process Clang reads that bitcode, so both must be the same LLVM.
+find_program(LOOM_CLANG clang-${LLVM_VERSION_MAJOR} REQUIRED HINTS ${LLVM_TOOLS_BINARY_DIR})
+execute_process(COMMAND ${LOOM_CLANG} --version OUTPUT_VARIABLE loom_clang_version)
+if(NOT loom_clang_version MATCHES "clang version ${LLVM_VERSION_MAJOR}\\.")
+  message(FATAL_ERROR "${LOOM_CLANG} is not Clang ${LLVM_VERSION_MAJOR}: ${loom_clang_version}")
+endif()
+
 find_library(LLVM_SPIRV_LIB LLVMSPIRVLib REQUIRED)
 find_path(LLVM_SPIRV_INCLUDE LLVMSPIRVLib.h PATH_SUFFIXES LLVMSPIRVLib REQUIRED)
 

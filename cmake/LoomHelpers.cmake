@@ -12,6 +12,16 @@ function(loom_embed_files output)
     COMMENT "Embedding ${output}" VERBATIM)
 endfunction()
 
+# loom_embed_binary(<output.inc> <file>): writes a C++ include holding the file's bytes as an initializer
+# list, binary-safe: `const unsigned char data[] = {\n#include "<output.inc>"\n};`.
+function(loom_embed_binary output file)
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} -DINPUT=${file} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedBinary.cmake
+    DEPENDS ${file} ${PROJECT_SOURCE_DIR}/cmake/EmbedBinary.cmake
+    COMMENT "Embedding ${file}" VERBATIM)
+endfunction()
+
 # loom_add_test(<name> SOURCES ... LIBS ...): a Catch2 test executable registered with ctest.
 function(loom_add_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS;ENV;LABELS" ${ARGN})

@@ -2,8 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Turns clBuildProgram-style options into a cc1 command line, runs Clang's EmitLLVMOnlyAction on an
-// in-memory source buffer and returns the module plus the diagnostics as text. Every call owns its
-// CompilerInstance, diagnostics and buffers, so calls on different LLVMContexts may run concurrently.
+// in-memory source buffer and returns the module plus the diagnostics as text. The OpenCL C builtin
+// library (frontend/builtins, bitcode embedded at build time) is linked in before Clang optimises, as
+// a device library (-mlink-builtin-bitcode: only what the kernel calls, internalised, always inlined).
+// Every call owns its CompilerInstance, diagnostics, buffers and file system, so calls on different
+// LLVMContexts may run concurrently.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
 
@@ -20,6 +23,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <mutex>
@@ -30,6 +34,40 @@
 
 namespace loom::frontend {
 namespace {
+
+// The builtin library's bitcode for each target (frontend/CMakeLists.txt builds and embeds it).
+alignas(16) const unsigned char Spir64Builtins[] = {
+#include "BuiltinsSpir64.bc.inc"
+};
+alignas(16) const unsigned char HostBuiltins[] = {
+#include "BuiltinsHost.bc.inc"
+};
+
+struct BuiltinLibrary {
+  const char *path; ///< Where Clang reads it: a file of the compile's in-memory file system.
+  llvm::StringRef bitcode;
+};
+
+BuiltinLibrary builtinLibrary(Target target) {
+  auto bytes = [](const auto &array) {
+    return llvm::StringRef(reinterpret_cast<const char *>(array), sizeof array);
+  };
+  if (target == Target::Host)
+    return {"/loom/builtins/host.bc", bytes(HostBuiltins)};
+  return {"/loom/builtins/spir64.bc", bytes(Spir64Builtins)};
+}
+
+/// The real file system (the user's #include files) under an in-memory one holding the library at
+/// its path. One per compile: Clang's FileManager caches what it sees.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(const BuiltinLibrary &library) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  memory->addFile(library.path, /*ModificationTime=*/0,
+                  llvm::MemoryBuffer::getMemBuffer(library.bitcode, library.path,
+                                                   /*RequiresNullTerminator=*/false));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  return overlay;
+}
 
 llvm::Error buildError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -106,6 +144,19 @@ std::string targetTriple(Target target) {
   return "spir64-unknown-unknown";
 }
 
+/// Linking the builtin library appends its module-level metadata (its OpenCL C version, its Clang)
+/// after the kernel's own, which Clang wrote first: keep the kernel's.
+void keepKernelModuleMetadata(llvm::Module &module) {
+  for (const char *name : {"opencl.ocl.version", "opencl.spir.version", "llvm.ident"}) {
+    llvm::NamedMDNode *node = module.getNamedMetadata(name);
+    if (!node || node->getNumOperands() <= 1)
+      continue;
+    llvm::MDNode *kernels = node->getOperand(0);
+    node->clearOperands();
+    node->addOperand(kernels);
+  }
+}
+
 void initializeHostTarget() {
   // The host target's TargetMachine gives the -O2 pipeline its cost model; spir64 has no backend
   // and needs none. Registration touches global registries, so it happens once.
@@ -130,7 +181,10 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   const std::string triple = targetTriple(target);
   const std::string clStd = "-cl-std=" + parsed->clStd;
   const std::string resourceInclude = std::string(LOOM_CLANG_RESOURCE_DIR) + "/include";
+  const BuiltinLibrary builtins = builtinLibrary(target);
 
+  // frontend/CMakeLists.txt compiles the builtin library with these flags (but -O2, CL2.0 and no
+  // line tables): keep them in step.
   std::vector<const char *> args = {
       "-triple", triple.c_str(),
       "-emit-llvm-only",
@@ -145,7 +199,12 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       "-resource-dir", LOOM_CLANG_RESOURCE_DIR,
       "-nostdsysteminc",
       "-internal-isystem", resourceInclude.c_str(),
+      "-mlink-builtin-bitcode", builtins.path,
   };
+  // Calls with 8- and 16-lane vectors warn that their x86-64 ABI depends on AVX: it does not matter
+  // here, every caller and callee is in this one module (and the builtins are inlined).
+  if (target == Target::Host)
+    args.push_back("-Wno-psabi");
   if (parsed->optDisable) {
     // Keep functions optimisable by later stages: no optnone/noinline at -O0.
     args.push_back("-O0");
@@ -187,6 +246,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   compiler.setInvocation(invocation);
   compiler.createDiagnostics(new clang::TextDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
+  compiler.createFileManager(fileSystemWith(builtins));
   compiler.setVerboseOutputStream(logStream);
 
   // The module is created in `context`, which must be in typed-pointer mode.
@@ -200,6 +260,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       log = "error: compiling " + fileName + " failed without a diagnostic\n";
     return buildError(log);
   }
+  keepKernelModuleMetadata(*module);
   logStream.flush();
   return CompiledModule{std::move(module), std::move(log)};
 }

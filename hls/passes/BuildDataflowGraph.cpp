@@ -430,7 +430,9 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   case I::BitCast:
   case I::AddrSpaceCast:
   case I::PtrToInt:
-  case I::IntToPtr: return resize(inst, OpKind::ZExt);
+  case I::IntToPtr:
+  case I::Freeze: // Hardware has no poison: a frozen value is the value.
+    return resize(inst, OpKind::ZExt);
   case I::GetElementPtr: return address(llvm::cast<llvm::GetElementPtrInst>(inst));
   case I::Load:
     return memory(inst, llvm::cast<llvm::LoadInst>(inst).getPointerOperand(), inst.getType(), false);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // OpenCL C compiles in-process for both targets: typed pointers, line tables, build logs with
 // file:line:col and carets, -cl-std and -D handling, contraction only with -cl-mad-enable, bad options
-// as errors, concurrent builds.
+// as errors, the builtin library linked and inlined (every gentype, both targets, -O2 and
+// -cl-opt-disable), concurrent builds.
 #include "loom/frontend/OpenCLCompiler.h"
 
 #include "../TestSupport.h"
@@ -10,6 +11,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Host.h"
@@ -17,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <set>
 #include <thread>
 
 using namespace loom::frontend;
@@ -35,6 +38,66 @@ llvm::Expected<CompiledModule> compile(llvm::LLVMContext &context, const std::st
                                        Target target = Target::Hardware,
                                        const std::string &file = "vector_add.cl") {
   return compileOpenCL(context, SourceInput{source, file, options}, target);
+}
+
+/// Calls the builtins on scalars and on float4 / int4.
+const char *BuiltinCalls = R"(__kernel void builtins(__global float *f, __global float4 *f4, __global int *i,
+                       __global int4 *i4, __global uint *u, __global uint4 *u4) {
+  size_t g = get_global_id(0);
+  float x = f[g], y = f[g + 1], z = f[g + 2];
+  f[g] = sqrt(x) + fabs(y) + fmin(x, y) + fmax(x, z) + copysign(x, y) + mad(x, y, z) + clamp(x, y, z) +
+         min(x, y) + max(x, z) + select(x, y, i[g]);
+  float4 a = f4[g], b = f4[g + 1], c = f4[g + 2];
+  f4[g] = sqrt(a) + fabs(b) + fmin(a, b) + fmax(a, 2.0f) + copysign(a, b) + mad(a, b, c) +
+          clamp(a, 0.0f, 1.0f) + select(a, b, i4[g]);
+  int p = i[g], q = i[g + 1], r = i[g + 2];
+  i[g] = min(p, q) + max(p, r) + clamp(p, q, r) + mul24(p, q) + mad24(p, q, r) + select(p, q, u[g]);
+  u[g] = abs(p);
+  int4 v = i4[g], w = i4[g + 1];
+  i4[g] = min(v, w) + max(v, 3) + clamp(v, -1, 1) + mul24(v, w) + mad24(v, w, v) + select(v, w, u4[g]);
+  u4[g] = abs(v);
+}
+)";
+
+/// The OpenCL C name of a mangled function: "get_global_id" for "_Z13get_global_idj", else "".
+std::string demangledName(llvm::StringRef mangled) {
+  size_t length = 0;
+  if (!mangled.consume_front("_Z") || mangled.consumeInteger(10, length) || mangled.size() < length)
+    return "";
+  return mangled.take_front(length).str();
+}
+
+/// What the builtin library should have resolved and inlined: functions other than the kernels that
+/// are defined, declared with a mangled name other than a work-item function's (get_*), or called
+/// (other than intrinsics and work-item functions). Empty when the library did its job.
+std::set<std::string> unresolvedBuiltins(const llvm::Module &module) {
+  std::set<std::string> left;
+  auto isWorkItemFunction = [](const llvm::Function &f) {
+    return llvm::StringRef(demangledName(f.getName())).startswith("get_");
+  };
+  for (const llvm::Function &f : module) {
+    if (f.isIntrinsic() || isWorkItemFunction(f))
+      continue;
+    if (f.isDeclaration() ? f.getName().startswith("_Z") : f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+      left.insert(f.getName().str());
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst)) {
+          const llvm::Function *callee = call->getCalledFunction();
+          if (!callee || (!callee->isIntrinsic() && !isWorkItemFunction(*callee)))
+            left.insert("call to " + (callee ? callee->getName().str() : "an indirect callee"));
+        }
+  }
+  return left;
+}
+
+/// The intrinsics a module calls, by name (llvm.sqrt.f32).
+std::set<std::string> intrinsicsCalled(const llvm::Module &module) {
+  std::set<std::string> names;
+  for (const llvm::Function &f : module)
+    if (f.isIntrinsic() && !f.use_empty())
+      names.insert(f.getName().str());
+  return names;
 }
 
 bool hasDebugLocations(const llvm::Function &f) {
@@ -206,6 +269,90 @@ TEST_CASE("a * b + c is contracted only when the options allow a mad") {
   }
 }
 
+TEST_CASE("builtin calls are linked from the library and inlined, for both targets") {
+  for (Target target : {Target::Hardware, Target::Host}) {
+    for (const char *options : {"", "-cl-opt-disable", "-cl-std=CL3.0 -cl-fast-relaxed-math"}) {
+      INFO((target == Target::Hardware ? "hardware " : "host ") << options);
+      llvm::LLVMContext context;
+      auto compiled = compile(context, BuiltinCalls, options, target, "builtins.cl");
+      REQUIRE_OK(compiled);
+      const llvm::Module &module = *compiled->module;
+      CHECK(compiled->log.empty()); // Also: the library's triple and data layout are the kernel's.
+      CHECK_FALSE(llvm::verifyModule(module, &llvm::errs()));
+      CHECK(unresolvedBuiltins(module).empty());
+      for (const std::string &name : unresolvedBuiltins(module))
+        UNSCOPED_INFO("left: " << name);
+      REQUIRE(module.getFunction("builtins"));
+      CHECK(hasDebugLocations(*module.getFunction("builtins")));
+      // The library's own metadata does not stay: one OpenCL C version, the kernel's.
+      const llvm::NamedMDNode *version = module.getNamedMetadata("opencl.ocl.version");
+      REQUIRE(version);
+      CHECK(version->getNumOperands() == 1);
+      auto *major = llvm::mdconst::extract<llvm::ConstantInt>(version->getOperand(0)->getOperand(0));
+      CHECK(major->getZExtValue() == (llvm::StringRef(options).contains("CL3.0") ? 3u : 1u));
+
+      std::set<std::string> intrinsics = intrinsicsCalled(module);
+      for (const char *name : {"llvm.sqrt.f32", "llvm.fabs.f32", "llvm.copysign.f32", "llvm.minnum.f32",
+                               "llvm.maxnum.f32", "llvm.abs.i32", "llvm.abs.v4i32"}) {
+        INFO(name);
+        CHECK(intrinsics.count(name));
+      }
+      CHECK((intrinsics.count("llvm.smax.i32") || intrinsics.count("llvm.smin.i32")));
+      CHECK((intrinsics.count("llvm.smax.v4i32") || intrinsics.count("llvm.smin.v4i32")));
+    }
+  }
+}
+
+TEST_CASE("every gentype of every library builtin links, for both targets") {
+  // One kernel per gentype calling each builtin the spec gives it: scalars and 2, 3, 4, 8 and 16
+  // lanes of the integer types (abs, min, max, clamp, select; mul24 and mad24 on int and uint) and of
+  // float (sqrt, fabs, copysign, fmin, fmax, mad, min, max, clamp, select), with the scalar-operand
+  // forms of vectors. 16-lane vectors on the host are also where Clang warns about the AVX ABI.
+  struct Scalar {
+    const char *name, *signedName, *unsignedName;
+  };
+  const Scalar scalars[] = {{"char", "char", "uchar"},    {"uchar", "char", "uchar"}, {"short", "short", "ushort"},
+                            {"ushort", "short", "ushort"}, {"int", "int", "uint"},     {"uint", "int", "uint"},
+                            {"long", "long", "ulong"},    {"ulong", "long", "ulong"}, {"float", "int", "uint"}};
+  std::string source;
+  for (const Scalar &scalar : scalars)
+    for (const std::string width : {"", "2", "3", "4", "8", "16"}) {
+      const std::string s = scalar.name, t = s + width, i = scalar.signedName + width,
+                        u = scalar.unsignedName + width;
+      std::string body = "  " + t + " x = p[0], y = p[1], z = p[2];\n" +
+                         "  " + s + " k = q[0];\n" +
+                         "  p[3] = min(x, y) + max(x, y) + clamp(x, y, z) + select(x, y, (" + i + ")0) + " +
+                         "select(x, y, (" + u + ")0);\n";
+      if (!width.empty())
+        body += "  p[4] = min(x, k) + max(x, k) + clamp(x, k, k);\n";
+      if (s == "float") {
+        body += "  p[5] = sqrt(x) + fabs(x) + copysign(x, y) + fmin(x, y) + fmax(x, y) + mad(x, y, z);\n";
+        if (!width.empty())
+          body += "  p[6] = fmin(x, k) + fmax(x, k);\n";
+      } else {
+        body += "  ((__global " + u + " *)p)[7] = abs(x);\n";
+        if (s == "int" || s == "uint")
+          body += "  p[8] = mul24(x, y) + mad24(x, y, z);\n";
+      }
+      source += "__kernel void k_" + t + "(__global " + t + " *p, __global " + s + " *q) {\n" + body + "}\n";
+    }
+  for (Target target : {Target::Hardware, Target::Host}) {
+    for (const char *options : {"", "-cl-opt-disable"}) {
+      INFO((target == Target::Hardware ? "hardware " : "host ") << options);
+      llvm::LLVMContext context;
+      auto compiled = compile(context, source, options, target, "gentypes.cl");
+      REQUIRE_OK(compiled);
+      CHECK(compiled->log.empty());
+      CHECK_FALSE(llvm::verifyModule(*compiled->module, &llvm::errs()));
+      std::set<std::string> left = unresolvedBuiltins(*compiled->module);
+      for (const std::string &name : left)
+        UNSCOPED_INFO("left: " << name);
+      CHECK(left.empty());
+      CHECK(compiled->module->getFunction("k_ulong16"));
+    }
+  }
+}
+
 TEST_CASE("-I finds headers next to the program") {
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-frontend-include", dir));
@@ -234,11 +381,13 @@ TEST_CASE("compiles run concurrently and repeatedly on separate contexts") {
   auto worker = [&](Target target) {
     for (int i = 0; i < 6; ++i) {
       llvm::LLVMContext context;
-      auto compiled = compile(context, VectorAdd, "-DUNUSED=" + std::to_string(i), target);
+      const bool builtins = i % 2; // Each compile has the builtin library in its own file system.
+      auto compiled = compile(context, builtins ? BuiltinCalls : VectorAdd, "-DUNUSED=" + std::to_string(i), target);
       if (!compiled) {
         llvm::consumeError(compiled.takeError());
         ++failures;
-      } else if (!compiled->module->getFunction("vector_add")) {
+      } else if (!compiled->module->getFunction(builtins ? "builtins" : "vector_add") ||
+                 !unresolvedBuiltins(*compiled->module).empty()) {
         ++failures;
       }
     }

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loom's OpenCL C builtin library: definitions of the builtins Clang declares (with
+// -fdeclare-opencl-builtins) but leaves to the device, one file per family of the spec. Compiled at
+// build time to bitcode for spir64 (hardware) and the host triple (CPU device), embedded in
+// loom_frontend and linked into every kernel (frontend/README.md).
+#include "builtins.h"
+
+#include "math.cl"
+#include "common.cl"
+#include "integer.cl"
+#include "relational.cl"

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+// Operations on the board: float division and square root (correctly rounded), the common builtins
+// of the builtin library, switch statements (lowered to branches), integer division at every width,
+// compiled by loomc at build time and compared with the CPU device and a host reference.
+#include "DifferentialSupport.h"
+
+#include <climits>
+#include <cmath>
+#include <random>
+
+using namespace e2e;
+
+namespace {
+
+const Sources Operations{LOOM_E2E_OPERATIONS_LOOM, LOOM_E2E_OPERATIONS_CL};
+
+/// Index of the first element whose bits differ (any NaN matches any NaN: the board's NaN is the
+/// canonical one, the CPU's keeps x86's sign), or -1.
+long firstFloatMismatch(const std::vector<float> &got, const std::vector<float> &want) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    uint32_t g, w;
+    std::memcpy(&g, &got[i], 4);
+    std::memcpy(&w, &want[i], 4);
+    if (g != w && !(std::isnan(got[i]) && std::isnan(want[i])))
+      return long(i);
+  }
+  return -1;
+}
+
+} // namespace
+
+TEST_CASE("float division, square root, fmin/fmax, copysign and mad under a switch: board == CPU == host",
+          "[e2e][board][operations]") {
+  const size_t n = 2800;
+  const int k = 3;
+  std::mt19937 random(11);
+  // Normal magnitudes in [2^-10, 2^10] of either sign: no result is denormal, so flushing does not show.
+  auto value = [&] {
+    float magnitude = std::ldexp(1.0f + float(random() % 8388608) / 8388608.0f, int(random() % 21) - 10);
+    return random() % 2 ? -magnitude : magnitude;
+  };
+  std::vector<float> a(n), b(n), want(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = value();
+    b[i] = value();
+  }
+  for (size_t i : {2u, 10u, 23u, 31u}) // fmin/fmax with one NaN operand return the other.
+    (i % 2 ? a[i] : b[i]) = std::nanf("");
+  b[7 * 5] = 0.0f;  // x / 0 is an infinity.
+  a[7 * 6 + 4] = -0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    const float x = a[i], y = b[i];
+    switch (i % 7) {
+    case 0: want[i] = x / y; break;
+    case 1: want[i] = std::sqrt(std::fabs(x)); break;
+    case 2: want[i] = std::fmin(x, y); break;
+    case 3: want[i] = std::fmax(x, y); break;
+    case 4: want[i] = std::copysign(x, y); break;
+    case 5: want[i] = x * y + float(k); break;
+    default: want[i] = -x;
+    }
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstFloatMismatch(runTwoInputs<float>(Operations, target, "float_ops", a, b, k), want) == -1);
+  }
+}
+
+TEST_CASE("integer builtins, divisions at 8/16/32/64 bits and a switch in a loop: board == CPU == host",
+          "[e2e][board][operations]") {
+  const size_t n = 3000;
+  const int k = 7;
+  std::mt19937 random(12);
+  std::vector<int> a(n), b(n), ops(n), divisions(n), states(n);
+  for (size_t i = 0; i < n; ++i) {
+    a[i] = int(random() % 2000001) - 1000000;
+    b[i] = int(random() % 2001) - 1000;
+  }
+  a[2] = INT_MIN; // abs(INT_MIN) is INT_MIN again (as an int).
+  for (size_t i = 0; i < n; ++i) {
+    const int x = a[i], y = b[i];
+    switch (i % 6) {
+    case 0: ops[i] = std::min(x, y); break;
+    case 1: ops[i] = std::max(x, y); break;
+    case 2: ops[i] = int(x < 0 ? 0u - unsigned(x) : unsigned(x)); break;
+    case 3: ops[i] = std::clamp(x, -k, k); break;
+    case 4: ops[i] = (x >> 16) * (y >> 16); break;
+    default: ops[i] = (x >> 16) * (y >> 16) + k;
+    }
+    const int yy = y | 1;
+    const signed char c = (signed char)x, d = (signed char)yy;
+    const short s = (short)x, t = (short)yy;
+    const long l = long(x) * k, m = yy;
+    const unsigned u = unsigned(x), v = unsigned(yy);
+    divisions[i] = (c / d) + (c % d) * 3 + (s / t) * 5 + (s % t) * 7 + int(l / m) + int(l % m) * 11 +
+                   int((u / v) & 0xffff) + int(u % v) * 13;
+  }
+  int state = 0, count = 0, total = 0;
+  for (size_t j = 0; j < n; ++j) {
+    const int v = a[j] % 100;
+    switch (state) {
+    case 0: state = v > 0 ? 1 : 2; break;
+    case 1: total += v; state = v > 50 ? 2 : 1; break;
+    case 2: ++count; state = v < -50 ? 0 : 3; break;
+    default: total -= v; state = 0;
+    }
+    states[j] = total * 4 + state + count * 1000;
+  }
+  std::vector<int> small(n);
+  for (size_t j = 0; j < n; ++j)
+    small[j] = a[j] % 100;
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "int_ops", a, b, k), ops) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "divisions", a, b, k), divisions) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "state_machine", small, b, int(n), {{1}}), states) ==
+          -1);
+  }
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Operations on the board: float division and square root (correctly rounded), the common builtins
+// (from the builtin library), switch statements, integer division of every width. Each kernel is
+// run on the board and the CPU device and compared with a host reference (OperationsBoardTest.cpp).
+
+// One float operation per work-item, chosen by a switch.
+__kernel void float_ops(__global const float *a, __global const float *b, __global float *out, int k) {
+  int i = get_global_id(0);
+  float x = a[i], y = b[i];
+  float r;
+  switch (i % 7) {
+  case 0: r = x / y; break;
+  case 1: r = sqrt(fabs(x)); break;
+  case 2: r = fmin(x, y); break;
+  case 3: r = fmax(x, y); break;
+  case 4: r = copysign(x, y); break;
+  case 5: r = mad(x, y, (float)k); break;
+  default: r = -x;
+  }
+  out[i] = r;
+}
+
+// One integer builtin per work-item.
+__kernel void int_ops(__global const int *a, __global const int *b, __global int *out, int k) {
+  int i = get_global_id(0);
+  int x = a[i], y = b[i];
+  int r;
+  switch (i % 6) {
+  case 0: r = min(x, y); break;
+  case 1: r = max(x, y); break;
+  case 2: r = (int)abs(x); break;
+  case 3: r = clamp(x, -k, k); break;
+  case 4: r = mul24(x >> 16, y >> 16); break;
+  default: r = mad24(x >> 16, y >> 16, k);
+  }
+  out[i] = r;
+}
+
+// Division and remainder at 8, 16, 32 and 64 bits, signed and unsigned.
+__kernel void divisions(__global const int *a, __global const int *b, __global int *out, int k) {
+  int i = get_global_id(0);
+  int x = a[i], y = b[i] | 1;
+  char c = (char)x, d = (char)y;
+  short s = (short)x, t = (short)y;
+  long l = (long)x * k, m = (long)y;
+  uint u = (uint)x, v = (uint)y;
+  out[i] = (c / d) + (c % d) * 3 + (s / t) * 5 + (s % t) * 7 + (int)(l / m) + (int)(l % m) * 11 +
+           (int)((u / v) & 0xffff) + (int)(u % v) * 13;
+}
+
+// A state machine in a single work-item loop: a switch on the state every iteration.
+__attribute__((max_global_work_dim(0)))
+__kernel void state_machine(__global const int *a, __global const int *b, __global int *out, int n) {
+  int state = 0, count = 0, total = 0;
+  for (int j = 0; j < n; ++j) {
+    int v = a[j];
+    switch (state) {
+    case 0: state = v > 0 ? 1 : 2; break;
+    case 1: total += v; state = v > 50 ? 2 : 1; break;
+    case 2: ++count; state = v < -50 ? 0 : 3; break;
+    default: total -= v; state = 0;
+    }
+    out[j] = total * 4 + state + count * 1000 + b[j] * 0;
+  }
+}
