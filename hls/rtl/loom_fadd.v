@@ -35,15 +35,12 @@ module loom_fadd #(
   assign in_ready = en;
 
   // ---- Step 1: unpack and align. ----
-  wire a_max = a[30:23] == 8'hff;
-  wire b_max = b[30:23] == 8'hff;
-  wire a_nan = a_max && (a[22:0] != 23'd0);
-  wire b_nan = b_max && (b[22:0] != 23'd0);
-  wire a_inf = a_max && (a[22:0] == 23'd0);
-  wire b_inf = b_max && (b[22:0] == 23'd0);
+  wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+  loom_fclass u_class_a (.magnitude(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+  loom_fclass u_class_b (.magnitude(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
   // Flush denormal inputs: a zero exponent means a zero magnitude.
-  wire [30:0] mag_a = (a[30:23] == 8'd0) ? 31'd0 : a[30:0];
-  wire [30:0] mag_b = (b[30:23] == 8'd0) ? 31'd0 : b[30:0];
+  wire [30:0] mag_a = a_zero ? 31'd0 : a[30:0];
+  wire [30:0] mag_b = b_zero ? 31'd0 : b[30:0];
   wire        swap  = mag_b > mag_a;
   wire [30:0] mag_l = swap ? mag_b : mag_a;
   wire [30:0] mag_s = swap ? mag_a : mag_b;

@@ -48,15 +48,9 @@ module loom_fdiv #(
   assign in_ready = en;
 
   // ---- Step 0: unpack, exponent difference, leading quotient digit. ----
-  wire a_max  = a[30:23] == 8'hff;
-  wire b_max  = b[30:23] == 8'hff;
-  wire a_nan  = a_max && (a[22:0] != 23'd0);
-  wire b_nan  = b_max && (b[22:0] != 23'd0);
-  wire a_inf  = a_max && (a[22:0] == 23'd0);
-  wire b_inf  = b_max && (b[22:0] == 23'd0);
-  // Denormals (zero exponent) count as zero.
-  wire a_zero = a[30:23] == 8'd0;
-  wire b_zero = b[30:23] == 8'd0;
+  wire a_nan, a_inf, a_zero, b_nan, b_inf, b_zero;
+  loom_fclass u_class_a (.magnitude(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+  loom_fclass u_class_b (.magnitude(b[30:0]), .nan(b_nan), .inf(b_inf), .zero(b_zero));
   wire        s0_nan  = a_nan || b_nan || (a_inf && b_inf) || (a_zero && b_zero);
   wire        s0_inf  = a_inf || b_zero;
   wire        s0_zero = a_zero || b_inf;

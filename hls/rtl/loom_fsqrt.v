@@ -48,17 +48,16 @@ module loom_fsqrt #(
   assign in_ready = en;
 
   // ---- Unpack: special cases, halved exponent, radicand, leading root digit. ----
-  wire a_max  = a[30:23] == 8'hff;
-  // Denormals (zero exponent) count as zero.
-  wire a_zero = a[30:23] == 8'd0;
-  wire u_nan  = (a_max && (a[22:0] != 23'd0)) || (a[31] && !a_zero);
+  wire a_nan, a_inf, a_zero;
+  loom_fclass u_class (.magnitude(a[30:0]), .nan(a_nan), .inf(a_inf), .zero(a_zero));
+  wire u_nan  = a_nan || (a[31] && !a_zero);
   // Biased exponent floor((e - 127) / 2) + 127 = floor((e + 127) / 2).
   wire [7:0]  u_exp = {1'b0, a[30:24]} + 8'd63 + {7'd0, a[23]};
   // X = significand * 2^(e[0] ? 0 : 1) in [1, 4), as 25 bits with 23 fraction bits.
   wire [24:0] rad   = a[23] ? {2'b01, a[22:0]} : {1'b1, a[22:0], 1'b0};
   // The leading root digit is 1: the remainder starts as the top two radicand bits minus 1.
   wire [1:0]  u_rem = rad[24:23] - 2'd1;
-  wire [BW-1:0] u_out = {u_nan, a_max, a_zero, a[31], u_exp, rad[22:0], 23'd0, u_rem, 25'd1};
+  wire [BW-1:0] u_out = {u_nan, a_nan || a_inf, a_zero, a[31], u_exp, rad[22:0], 23'd0, u_rem, 25'd1};
 
   // ---- Steps 0..23: one root digit each. ----
   // Step j's result (done) passes to step j+1 (next) through a stage register where step j ends a
