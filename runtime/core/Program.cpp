@@ -82,32 +82,24 @@ BuildFailure Program::build(const std::vector<PlatformDevice *> &devices, const 
     entry.program.reset();
     std::string log;
     if (!info.compilerAvailable) {
-      auto refused = entry.device->device.buildFromSource(source, options, log);
-      if (refused)
-        entry.program = std::move(*refused);
-      else
-        llvm::consumeError(refused.takeError());
-      if (!entry.program) {
-        entry.status = BuildStatus::Error;
-        entry.log = log.empty() ? info.name + " has no OpenCL C compiler" : log;
-        if (failure == BuildFailure::None)
-          failure = BuildFailure::CompilerNotAvailable;
-        continue;
-      }
-    } else {
-      auto built = entry.device->device.buildFromSource(source, options, log);
-      if (!built) {
-        std::string message = llvm::toString(built.takeError());
-        entry.status = BuildStatus::Error;
-        entry.log = log.empty() ? message : log;
-        if (isOptionError(message))
-          failure = BuildFailure::InvalidOptions;
-        else if (failure != BuildFailure::InvalidOptions)
-          failure = BuildFailure::BuildFailed;
-        continue;
-      }
-      entry.program = std::move(*built);
+      entry.status = BuildStatus::Error;
+      entry.log = info.name + " has no OpenCL C compiler";
+      if (failure == BuildFailure::None)
+        failure = BuildFailure::CompilerNotAvailable;
+      continue;
     }
+    auto built = entry.device->device.buildFromSource(source, options, log);
+    if (!built) {
+      std::string message = llvm::toString(built.takeError());
+      entry.status = BuildStatus::Error;
+      entry.log = log.empty() ? message : log;
+      if (isOptionError(message))
+        failure = BuildFailure::InvalidOptions;
+      else if (failure != BuildFailure::InvalidOptions)
+        failure = BuildFailure::BuildFailed;
+      continue;
+    }
+    entry.program = std::move(*built);
     entry.status = BuildStatus::Success;
     entry.log = log;
   }

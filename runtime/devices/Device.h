@@ -95,7 +95,7 @@ public:
 
   /// Builds OpenCL C source. `log` receives the build log on success and failure.
   virtual llvm::Expected<std::unique_ptr<DeviceProgram>>
-  buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log);
+  buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) = 0;
   /// Loads a binary (a .loom file). A bad binary is an error whose message is the log.
   virtual llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
                                                                     std::string &log) = 0;

@@ -15,15 +15,6 @@
 using namespace loom;
 using namespace loom::runtime;
 
-// Device's one out-of-line member lives in runtime/devices/DeviceList.cpp with the device list, which
-// would pull the whole runtime into this test; the board device overrides it, but the vtable of the
-// base class names it.
-llvm::Expected<std::unique_ptr<DeviceProgram>>
-loom::runtime::Device::buildFromSource(llvm::StringRef, llvm::StringRef, std::string &log) {
-  log = info().name + " builds programs offline";
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), log);
-}
-
 namespace {
 
 std::string testBinary(const std::string &board) {

@@ -272,8 +272,6 @@ public:
     std::string loadLog;
     auto program = loadBinary(compiled->binary, loadLog);
     log = progress + stored + loadLog;
-    if (!program)
-      return program.takeError();
     return program;
   }
 
