@@ -33,6 +33,7 @@ public:
 
   Module emit() {
     declarePorts();
+    declareMemories();
     const auto order = k_.topologicalOrder();
     for (NodeId id : order)
       if (g_[id].isStatic)
@@ -78,6 +79,59 @@ private:
     argBitsUsed_.assign(k_.numArgs, 0);
   }
 
+  static std::string ram(unsigned m, const char *suffix) { return llvm::formatv("ram{0}_{1}", m, suffix); }
+
+  /// Each on-chip memory: a loom_ram and the buses its accesses drive, one port per access.
+  void declareMemories() {
+    for (unsigned m = 0; m < k_.memories.size(); ++m) {
+      const OnChipMemory &memory = k_.memories[m];
+      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
+      const unsigned reads = std::max(1u, memory.reads), writes = std::max(1u, memory.writes);
+      auto rdAddr = m_.wire(ram(m, "rd_addr"), reads * index), rdData = m_.wire(ram(m, "rd_data"), reads * width);
+      auto wrEn = m_.wire(ram(m, "wr_en"), writes), wrAddr = m_.wire(ram(m, "wr_addr"), writes * index);
+      auto wrData = m_.wire(ram(m, "wr_data"), writes * width);
+      // A memory without reads or writes (its accesses optimised away) keeps one idle port.
+      if (!memory.reads) {
+        m_.assign(rdAddr, constant(index, 0));
+        unusedBits_.push_back(rdData);
+      }
+      if (!memory.writes) {
+        m_.assign(wrEn, constant(1, 0));
+        m_.assign(wrAddr, constant(index, 0));
+        m_.assign(wrData, constant(width, 0));
+      }
+      m_.instance("loom_ram", llvm::formatv("ram{0}_{1}", m, memory.name),
+                  {{"WIDTH", width}, {"DEPTH", int64_t(memory.depth)}, {"ADDR_WIDTH", index},
+                   {"READS", reads}, {"WRITES", writes}},
+                  {{"clk", ref("clk")}, {"rd_addr", rdAddr}, {"rd_data", rdData}, {"wr_en", wrEn},
+                   {"wr_addr", wrAddr}, {"wr_data", wrData}});
+    }
+    ramPorts_.assign(k_.memories.size(), {0, 0});
+  }
+
+  /// Bits [lo, hi) of node `op`'s data that `consumer` reads through operand `operand`.
+  std::pair<unsigned, unsigned> bitsRead(const Node &consumer, unsigned operand, const Node &op) const {
+    if (consumer.kind == OpKind::Trunc)
+      return {unsigned(consumer.constant), unsigned(consumer.constant) + consumer.width};
+    if ((consumer.kind == OpKind::RamLoad || consumer.kind == OpKind::RamStore) && operand == 0) {
+      const OnChipMemory &memory = k_.memories[consumer.index];
+      const unsigned lo = llvm::Log2_32(memory.elementBytes);
+      return {lo, lo + memory.indexBits()};
+    }
+    return {0, op.width};
+  }
+
+  /// Port `port` of a memory bus of `ports` fields of `width` bits (a 1-bit wire has no bit to select).
+  static ExprRef busField(const std::string &bus, unsigned ports, unsigned port, unsigned width) {
+    return ports * width == 1 ? ref(bus) : slice(ref(bus), (port + 1) * width - 1, port * width);
+  }
+
+  /// An on-chip memory access's element index: the bits of its byte offset that select a word.
+  ExprRef ramIndex(const Node &access, NodeId address) {
+    const auto [lo, hi] = bitsRead(access, 0, g_[address]);
+    return slice(data(address), hi - 1, lo);
+  }
+
   /// The data of operand node `op` as a name (slices need names, not expressions).
   ExprRef data(NodeId op) const { return data_.at(op); }
 
@@ -115,11 +169,21 @@ private:
     case OpKind::ZExt: return concat({constant(node.width - g_[ops[0]].width, 0), a()});
     case OpKind::SExt: {
       unsigned from = g_[ops[0]].width;
-      return concat({replicate(node.width - from, bit(a(), from - 1)), a()});
+      // A 1-bit wire has no bit to select in Verilog: it is its own sign.
+      return concat({replicate(node.width - from, from == 1 ? a() : bit(a(), from - 1)), a()});
     }
-    case OpKind::Trunc: return slice(a(), node.width - 1, 0);
+    case OpKind::Trunc: return slice(a(), node.constant + node.width - 1, node.constant);
     case OpKind::FNeg: return concat({unary("~", bit(a(), 31)), slice(a(), 30, 0)});
     case OpKind::ICmp: return compare(static_cast<llvm::CmpInst::Predicate>(node.predicate), a(), b());
+    case OpKind::RamLoad: {
+      const OnChipMemory &memory = k_.memories[node.index];
+      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
+      const unsigned port = ramPorts_[node.index].first++, ports = memory.reads;
+      m_.assign(busField(ram(node.index, "rd_addr"), ports, port, index), ramIndex(node, ops[0]));
+      ExprRef word = m_.wire(n(id, "word"), width, busField(ram(node.index, "rd_data"), ports, port, width));
+      // A work-item that does not reach the access reads nothing: zero, like a skipped load.
+      return node.predicated ? ternary(data(ops[1]), word, constant(width, 0)) : word;
+    }
     case OpKind::Address: {
       ExprRef sum = a();
       if (node.constant)
@@ -264,11 +328,13 @@ private:
         conns.push_back({"offset" + std::to_string(d), ref("global_offset_" + std::to_string(d))});
         conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
       }
+      // Completion drives retire: a work-item has finished.
+      conns.push_back({"retire", m_.wire("workitem_retired")});
       conns.push_back({"out_valid", out("valid")});
       conns.push_back({"out_ready", out("ready")});
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"gid" + std::to_string(d), slice(out("data"), 64 * d + 63, 64 * d)});
-      m_.instance("loom_workitems", n(id, "workitems"), {}, conns);
+      m_.instance("loom_workitems", n(id, "workitems"), {{"LIMIT", int64_t(k_.workItemLimit)}}, conns);
       return;
     }
 
@@ -299,6 +365,8 @@ private:
         conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"done", ref("done")}});
       m_.instance("loom_completion", n(id, "completion"), {}, conns);
+      if (workItems_)
+        m_.assign(ref("workitem_retired"), in.valid); // loom_completion is always ready.
       return;
     }
     case OpKind::FAdd:
@@ -365,6 +433,23 @@ private:
         conns.push_back({"out_data", unitData});
       m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : "load"),
                   {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
+      return;
+    }
+    case OpKind::RamStore: {
+      // The word is written at the edge the access is accepted; its token leaves a cycle later.
+      const OnChipMemory &memory = k_.memories[node.index];
+      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
+      const unsigned port = ramPorts_[node.index].second++, ports = memory.writes;
+      ExprRef accepted = binary("&", in.valid, in.ready);
+      m_.assign(busField(ram(node.index, "wr_en"), ports, port, 1),
+                node.predicated ? binary("&", accepted, data(ops[2])) : accepted);
+      m_.assign(busField(ram(node.index, "wr_addr"), ports, port, index), ramIndex(node, ops[0]));
+      m_.assign(busField(ram(node.index, "wr_data"), ports, port, width), data(ops[1]));
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_data", constant(1, 0)},
+                                 {"out_valid", out("valid")}, {"out_ready", out("ready")},
+                                 {"out_data", m_.wire(n(id, "unused"))}});
+      m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", 1}, {"LATENCY", node.latency}}, conns);
       return;
     }
     case OpKind::Fifo: {
@@ -436,6 +521,16 @@ private:
       m_.assign(out("data"), ternary(first, data(ops[1]), data(ops[2])));
   }
 
+  /// Whether `consumer` reads the data (not only the token) of its operand `operand`.
+  static bool readsData(const Node &consumer, unsigned operand) {
+    // A token FIFO, steer or loop mux passes its value operands' tokens without their data.
+    if (!consumer.width && ((consumer.kind == OpKind::Fifo || consumer.kind == OpKind::Steer) ? operand == 0
+                            : consumer.kind == OpKind::LoopMux                                 ? operand > 0
+                                                                                               : false))
+      return false;
+    return operand < dataOperandCount(consumer);
+  }
+
   /// Argument bits the kernel never reads are still ports (the host ABI passes 64 bits), and the
   /// work-item generator yields all three ids; fold what is not read into a wire Verilator's lint
   /// recognises as intentionally unused.
@@ -452,6 +547,31 @@ private:
       else if (argBitsUsed_[i] < 64)
         bits.push_back(slice(arg, 63, argBitsUsed_[i]));
     }
+    // Values that only order others (a load's result as a memory-ordering token) carry unread data,
+    // and a value only ever sliced (a lane, a narrower integer) has bits no one reads.
+    for (NodeId id = 0; id < boost::num_vertices(g_); ++id) {
+      const Node &node = g_[id];
+      if (!node.width || node.kind == OpKind::WorkItems || !data_.count(id))
+        continue;
+      unsigned lowest = node.width, highest = 0;
+      for (auto [e, end] = boost::out_edges(id, g_); e != end; ++e) {
+        const Node &consumer = g_[boost::target(*e, g_)];
+        if (!readsData(consumer, g_[*e].operand))
+          continue;
+        const auto [lo, hi] = bitsRead(consumer, g_[*e].operand, node);
+        lowest = std::min(lowest, lo);
+        highest = std::max(highest, hi);
+      }
+      if (highest <= lowest) {
+        bits.push_back(data(id));
+        continue;
+      }
+      if (highest < node.width)
+        bits.push_back(slice(data(id), node.width - 1, highest));
+      if (lowest > 0)
+        bits.push_back(slice(data(id), lowest - 1, 0));
+    }
+    bits.insert(bits.end(), unusedBits_.begin(), unusedBits_.end());
     if (!bits.empty())
       m_.wire("unused_arg_bits", 1, unary("^", concat(bits)));
   }
@@ -462,6 +582,10 @@ private:
   std::map<NodeId, ExprRef> data_;
   std::vector<unsigned> argBitsUsed_;
   std::optional<NodeId> workItems_;
+  /// Per on-chip memory: the next free read and write port.
+  std::vector<std::pair<unsigned, unsigned>> ramPorts_;
+  /// Bits no one reads, beside those consumeUnusedInputs finds (idle memory ports).
+  std::vector<ExprRef> unusedBits_;
   bool gidDimsUsed_[3] = {false, false, false};
 };
 

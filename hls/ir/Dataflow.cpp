@@ -4,6 +4,7 @@
 #include "loom/hls/Dataflow.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <boost/graph/filtered_graph.hpp>
 #include <boost/graph/topological_sort.hpp>
@@ -53,6 +54,8 @@ const char *opName(OpKind kind) {
   case OpKind::FPToUI: return "fptoui";
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
+  case OpKind::RamLoad: return "ram_load";
+  case OpKind::RamStore: return "ram_store";
   case OpKind::LoopControl: return "loop_control";
   case OpKind::LoopMux: return "loop_mux";
   case OpKind::Steer: return "steer";
@@ -76,15 +79,19 @@ bool isUnit(OpKind kind) {
   case OpKind::FPToSI:
   case OpKind::FPToUI:
   case OpKind::Load:
-  case OpKind::Store: return true;
+  case OpKind::Store:
+  case OpKind::RamLoad:
+  case OpKind::RamStore: return true;
   default: return false;
   }
 }
 
 unsigned dataOperandCount(const Node &node) {
   switch (node.kind) {
-  case OpKind::Load: return node.predicated ? 2 : 1;
-  case OpKind::Store: return node.predicated ? 3 : 2;
+  case OpKind::Load:
+  case OpKind::RamLoad: return node.predicated ? 2 : 1;
+  case OpKind::Store:
+  case OpKind::RamStore: return node.predicated ? 3 : 2;
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
@@ -138,8 +145,15 @@ std::vector<NodeId> KernelGraph::topologicalOrder() const {
   return {reversed.rbegin(), reversed.rend()};
 }
 
+unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Ceil(depth)); }
+
 std::string printGraph(const KernelGraph &kernel) {
   std::string out = llvm::formatv("kernel {0} (args {1})\n", kernel.kernelName, kernel.numArgs);
+  for (const OnChipMemory &memory : kernel.memories)
+    out += llvm::formatv("  ram {0}: {1} x {2} bytes, {3} read / {4} write ports ; {5}\n", memory.name, memory.depth,
+                         memory.elementBytes, memory.reads, memory.writes, memory.location);
+  if (kernel.workItemLimit)
+    out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
   for (auto id : kernel.topologicalOrder()) {
     const Node &n = kernel.graph[id];
     out += llvm::formatv("  %{0} = {1}{2}", id, n.isStatic ? "static " : "", opName(n.kind));
@@ -169,6 +183,10 @@ std::string printGraph(const KernelGraph &kernel) {
     case OpKind::Store:
       out += llvm::formatv(" port={0} credits={1}{2}", n.index, n.depth, n.predicated ? " predicated" : "");
       break;
+    case OpKind::RamLoad:
+    case OpKind::RamStore:
+      out += llvm::formatv(" ram={0}{1}", kernel.memories[n.index].name, n.predicated ? " predicated" : "");
+      break;
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);
       break;
@@ -177,6 +195,10 @@ std::string printGraph(const KernelGraph &kernel) {
       break;
     case OpKind::Steer:
       out += llvm::formatv(" when={0}", n.constant);
+      break;
+    case OpKind::Trunc:
+      if (n.constant)
+        out += llvm::formatv(" from={0}", n.constant);
       break;
     default:
       break;

@@ -77,7 +77,8 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"loops", kernel.loops},
       {"area", llvm::json::Object{{"luts", kernel.area.luts},
                                   {"ffs", kernel.area.ffs},
-                                  {"dsps", kernel.area.dsps}}}};
+                                  {"dsps", kernel.area.dsps},
+                                  {"rams", kernel.area.rams}}}};
 }
 
 bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json::Path path) {
@@ -94,6 +95,7 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     kernel.area.luts = area->getInteger("luts").value_or(0);
     kernel.area.ffs = area->getInteger("ffs").value_or(0);
     kernel.area.dsps = area->getInteger("dsps").value_or(0);
+    kernel.area.rams = area->getInteger("rams").value_or(0);
   }
   return true;
 }

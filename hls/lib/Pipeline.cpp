@@ -74,6 +74,13 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     if (n.kind == OpKind::Load || n.kind == OpKind::Store)
       area.ffs += uint64_t(bits) * n.depth;
   }
+  // A block RAM has two ports: a memory with more reads is replicated, one copy per pair of reads
+  // (every copy takes every write).
+  constexpr uint64_t BlockRamBits = 36 * 1024;
+  for (const OnChipMemory &memory : kernel.memories) {
+    const uint64_t bits = memory.depth * memory.elementBytes * 8;
+    area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (memory.reads + 1) / 2);
+  }
   return area;
 }
 
@@ -85,6 +92,7 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
     total.luts += kernel.area.luts;
     total.ffs += kernel.area.ffs;
     total.dsps += kernel.area.dsps;
+    total.rams += kernel.area.rams;
   }
   struct Use {
     const char *name;
@@ -92,7 +100,8 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   };
   const Use uses[] = {{"LUTs", total.luts, board.resources.luts},
                       {"FFs", total.ffs, board.resources.ffs},
-                      {"DSPs", total.dsps, board.resources.dsps}};
+                      {"DSPs", total.dsps, board.resources.dsps},
+                     {"RAM blocks", total.rams, board.resources.brams}};
   std::string line = "program: estimated";
   std::string overflow;
   for (const Use &use : uses) {
@@ -186,6 +195,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
     lowerSwitches(function);
+    expandMemoryIntrinsics(function);
+    scalarizeVectors(function);
     auto built = buildDataflowGraph(function);
     if (!built) {
       errors += llvm::toString(built.takeError()) + "\n";
@@ -216,15 +227,22 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.loops = reportLoops(kernel);
     program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
     program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
-                                    "estimated {4} LUTs, {5} FFs, {6} DSPs\n",
+                                    "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
-                                    hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps);
+                                    hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams);
     for (const LoopReport &loop : hw.loops)
       program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
                                                      : std::string(", data-dependent trip count"));
+    for (const OnChipMemory &memory : kernel.memories)
+      program.report += llvm::formatv("  on-chip array '{0}' at {1}: {2} x {3} bytes, {4} read and {5} write "
+                                      "ports\n",
+                                      memory.name, memory.location, memory.depth, memory.elementBytes,
+                                      memory.reads, memory.writes);
+    if (kernel.workItemLimit == 1)
+      program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
     for (size_t p = 0; p < hw.ports.size(); ++p)
       program.report += llvm::formatv("  port {0}: {1} of {2} bytes at {3}\n", p,
                                       hw.ports[p].kind == MemoryPort::Kind::Load ? "load" : "store",

@@ -91,6 +91,10 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       n.latency = memoryLatency;
       n.depth = memoryLatency + 2;
       break;
+    case OpKind::RamLoad:
+    case OpKind::RamStore:
+      n.latency = 1; // The read's output register; a write takes effect at the edge it is accepted.
+      break;
     default:
       if (const char *cls = operatorClass(n.kind); *cls) {
         auto latency = board.latencyOf(cls);

@@ -18,8 +18,6 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/AssumptionCache.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/IR/CFG.h"
@@ -94,20 +92,23 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   dominators_.recalculate(function);
   postDominators_.recalculate(function);
   loops_.analyze(dominators_);
-  llvm::TargetLibraryInfoImpl libraryInfo(llvm::Triple(kernel_.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo library(libraryInfo);
-  llvm::AssumptionCache assumptions(function);
-  scalarEvolution_ = std::make_unique<llvm::ScalarEvolution>(function, library, assumptions, dominators_, loops_);
+  libraryInfoImpl_ = std::make_unique<llvm::TargetLibraryInfoImpl>(llvm::Triple(kernel_.getParent()->getTargetTriple()));
+  libraryInfo_ = std::make_unique<llvm::TargetLibraryInfo>(*libraryInfoImpl_);
+  assumptions_ = std::make_unique<llvm::AssumptionCache>(function);
+  scalarEvolution_ =
+      std::make_unique<llvm::ScalarEvolution>(function, *libraryInfo_, *assumptions_, dominators_, loops_);
+  basicAliases_ = std::make_unique<llvm::BasicAAResult>(layout_, function, *libraryInfo_, *assumptions_, &dominators_);
+  aliases_ = std::make_unique<llvm::AAResults>(*libraryInfo_);
+  aliases_->addAAResult(*basicAliases_);
   if (auto err = buildRegions())
     return std::move(err);
   if (auto err = visitRegion(*root_))
     return std::move(err);
   // The last accesses' tokens leave every loop, so the work-item completes only after them.
   const Position end = root_->last();
-  if (memory_.lastStore)
-    lift(*memory_.lastStore, end);
-  for (NodeId load : memory_.loads)
-    lift(load, end);
+  for (const auto *accesses : {&memory_.stores, &memory_.loads})
+    for (const Access &access : *accesses)
+      lift(access.node, end);
   return std::move(result_);
 }
 
@@ -125,6 +126,11 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
     return type->getIntegerBitWidth();
   if (type->isFloatTy())
     return 32u;
+  // Vectors reach the graph only as kernel arguments (ScalarizeVectors splits every operation), which
+  // the board passes in one 64-bit argument port; the lanes are slices of it.
+  if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+      vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= 64)
+    return unsigned(layout_.getTypeSizeInBits(vector));
   if (type->isDoubleTy() || (type->isVectorTy() && type->getScalarType()->isDoubleTy())) {
     const std::string message = "the board has no double-precision floating point "
                                 "(CL_DEVICE_DOUBLE_FP_CONFIG is 0): use float";
@@ -136,7 +142,8 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
   llvm::raw_string_ostream os(name);
   type->print(os);
   std::string message = "type '" + os.str() + "' is not supported by the hardware flow yet " +
-                        "(supported: integers up to 64 bits, float, pointers)";
+                        "(supported: integers up to 64 bits, float, pointers, vectors of them; " +
+                        "a vector argument of up to 8 bytes: pass a wider one in a buffer)";
   if (inst)
     return fail(*inst, message);
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -177,6 +184,10 @@ llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llv
   } else if (auto *cf = llvm::dyn_cast<llvm::ConstantFP>(value); cf && cf->getType()->isFloatTy()) {
     n.width = 32;
     n.constant = cf->getValueAPF().bitcastToAPInt().getZExtValue();
+  } else if (auto offset = onChipOffset(value)) {
+    // Addresses in an on-chip memory are byte offsets from its start.
+    n.width = 64;
+    n.constant = *offset;
   } else if (llvm::isa<llvm::ConstantPointerNull>(value) || llvm::isa<llvm::UndefValue>(value)) {
     auto width = widthOf(value->getType(), &user);
     if (!width)
@@ -396,6 +407,23 @@ llvm::Error GraphBuilder::address(const llvm::GetElementPtrInst &gep) {
   return llvm::Error::success();
 }
 
+/// A lane of a vector argument (the only vectors left after ScalarizeVectors): a slice of its port.
+llvm::Error GraphBuilder::extractLane(const llvm::ExtractElementInst &extract) {
+  auto *lane = llvm::dyn_cast<llvm::ConstantInt>(extract.getIndexOperand());
+  if (!lane)
+    return fail(extract, "a vector element index must be a constant in hardware");
+  auto width = widthOf(extract.getType(), &extract);
+  if (!width)
+    return width.takeError();
+  auto vector = valueOf(extract.getVectorOperand(), extract);
+  if (!vector)
+    return vector.takeError();
+  Node slice{OpKind::Trunc, *width};
+  slice.constant = lane->getZExtValue() * *width;
+  values_[&extract] = add(slice, extract, {*vector});
+  return llvm::Error::success();
+}
+
 llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   using I = llvm::Instruction;
   switch (inst.getOpcode()) {
@@ -434,6 +462,7 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   case I::Freeze: // Hardware has no poison: a frozen value is the value.
     return resize(inst, OpKind::ZExt);
   case I::GetElementPtr: return address(llvm::cast<llvm::GetElementPtrInst>(inst));
+  case I::ExtractElement: return extractLane(llvm::cast<llvm::ExtractElementInst>(inst));
   case I::Load:
     return memory(inst, llvm::cast<llvm::LoadInst>(inst).getPointerOperand(), inst.getType(), false);
   case I::Store: {
@@ -442,6 +471,7 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   }
   case I::Call: return call(llvm::cast<llvm::CallInst>(inst));
   case I::PHI: return phi(llvm::cast<llvm::PHINode>(inst));
+  case I::Alloca: // Its accesses build the memory (MemoryAccesses.cpp).
   case I::Br:
   case I::Unreachable:
   case I::Ret: return llvm::Error::success();

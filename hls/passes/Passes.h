@@ -17,6 +17,8 @@ namespace loom::hls {
 
 /// IR preparation, before the graph exists.
 void lowerSwitches(llvm::Function &kernel);
+void expandMemoryIntrinsics(llvm::Function &kernel);
+void scalarizeVectors(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);

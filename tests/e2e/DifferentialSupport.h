@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <functional>
+#include <random>
 
 namespace e2e {
 
@@ -56,6 +57,15 @@ template <typename T> inline long firstMismatch(const std::vector<T> &got, const
     if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0)
       return long(i);
   return -1;
+}
+
+/// `n` integers drawn uniformly from [lo, hi], the same for a seed on every run.
+inline std::vector<int> randomInts(size_t n, int lo, int hi, unsigned seed) {
+  std::mt19937 random(seed);
+  std::vector<int> v(n);
+  for (int &x : v)
+    x = lo + int(random() % unsigned(hi - lo + 1));
+  return v;
 }
 
 /// A program on one device: the board's from the .loom binary, the CPU's from the same source.

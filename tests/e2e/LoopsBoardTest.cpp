@@ -4,21 +4,11 @@
 // iterations), compiled by loomc at build time, compared bit for bit with the CPU device and the host.
 #include "DifferentialSupport.h"
 
-#include <random>
-
 using namespace e2e;
 
 namespace {
 
 const Sources Loops{LOOM_E2E_LOOPS_LOOM, LOOM_E2E_LOOPS_CL};
-
-std::vector<int> randomInts(size_t n, int lo, int hi, unsigned seed) {
-  std::mt19937 random(seed);
-  std::vector<int> v(n);
-  for (int &x : v)
-    x = lo + int(random() % unsigned(hi - lo + 1));
-  return v;
-}
 
 } // namespace
 

@@ -18,7 +18,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Optional.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/BasicAliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/DataLayout.h"
@@ -73,10 +77,16 @@ private:
     std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
     Position last() { return {this, unsigned(children.size())}; }
   };
-  /// A work-item's memory-ordering state: its last store and the loads since.
+  /// A memory access node and its instruction; no instruction: a token standing for accesses that
+  /// may touch anything (the summary of a loop's iterations).
+  struct Access {
+    NodeId node;
+    const llvm::Instruction *inst = nullptr;
+  };
+  /// A work-item's memory-ordering state: the accesses a later one may have to wait for.
   struct MemoryState {
-    llvm::Optional<NodeId> lastStore;
-    std::vector<NodeId> loads;
+    std::vector<Access> stores;
+    std::vector<Access> loads;
   };
   /// Sets the builder's position for a scope.
   class AtPosition {
@@ -108,6 +118,7 @@ private:
   NodeId constantNode(unsigned width, uint64_t value);
   llvm::Optional<llvm::Error> intrinsic(const llvm::CallInst &call);
   llvm::Error address(const llvm::GetElementPtrInst &gep);
+  llvm::Error extractLane(const llvm::ExtractElementInst &extract);
   llvm::Error visit(const llvm::Instruction &inst);
 
   // ControlFlow.cpp: predicates and phis.
@@ -139,9 +150,20 @@ private:
   std::vector<const llvm::BasicBlock *> entering(const Region &loop) const;
   std::vector<const llvm::BasicBlock *> latches(const Region &loop) const;
 
-  // MemoryAccesses.cpp: ports and program order.
+  // MemoryAccesses.cpp: ports, on-chip memories and program order.
   llvm::Error memory(const llvm::Instruction &inst, const llvm::Value *pointer, llvm::Type *valueType, bool isStore);
+  /// The on-chip memory `pointer` points into (a private or __local array), made on first use.
+  llvm::Expected<llvm::Optional<unsigned>> onChipMemory(const llvm::Instruction &inst, const llvm::Value *pointer,
+                                                        unsigned elementBytes);
+  /// A pointer constant into an on-chip memory (the array itself, or a constant offset into it): the
+  /// byte offset. None for any other value.
+  llvm::Optional<uint64_t> onChipOffset(const llvm::Value *value);
   void orderAfter(NodeId before, NodeId after);
+  /// Whether `earlier` and `inst` may touch the same bytes (alias analysis; a summary may).
+  bool mayAlias(const Access &earlier, const llvm::Instruction &inst);
+  /// Whether `later` (a store) overwrites every byte `earlier` touches, so waiting for `later`
+  /// implies waiting for `earlier`.
+  bool covers(const llvm::Instruction &later, const Access &earlier);
   /// One data-less token standing for every access of `state` (or for the work-item or iteration
   /// when there are none), at the current position.
   NodeId summary(const MemoryState &state);
@@ -156,6 +178,11 @@ private:
   llvm::PostDominatorTree postDominators_;
   llvm::LoopInfo loops_;
   std::unique_ptr<llvm::ScalarEvolution> scalarEvolution_; ///< For trip counts.
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> libraryInfoImpl_;
+  std::unique_ptr<llvm::TargetLibraryInfo> libraryInfo_;
+  std::unique_ptr<llvm::AssumptionCache> assumptions_;
+  std::unique_ptr<llvm::BasicAAResult> basicAliases_;
+  std::unique_ptr<llvm::AAResults> aliases_; ///< Which accesses of a work-item need ordering.
   llvm::DenseMap<const llvm::Value *, NodeId> values_;
   /// Reachable blocks, by position in reverse post-order.
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;
@@ -174,6 +201,7 @@ private:
   llvm::Optional<NodeId> workItems_;
   NodeId workGroupArgs_[4] = {};
   MemoryState memory_;
+  llvm::DenseMap<const llvm::Value *, unsigned> memories_; ///< On-chip arrays, by their variable.
 };
 
 } // namespace loom::hls

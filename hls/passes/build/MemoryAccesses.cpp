@@ -2,20 +2,26 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Part of BuildDataflowGraph (see GraphBuilder.h). Each global load or store gets a memory port.
+// A private array, or a kernel's __local array, becomes an on-chip memory (OnChipMemory) with a read
+// port per load and a write port per store, addressed by byte offset; it holds one work-item's copy,
+// so such a kernel's work-items take turns (KernelGraph::workItemLimit).
 // A dataflow circuit would otherwise issue a work-item's load before its earlier store to the same
-// address, so each load also waits for the work-item's previous store (read after write) and each
-// store for the previous store and the loads since (write after write, write after read), through
-// token operands, unless data dependences already order them. Work-items stay unordered, as OpenCL
-// allows. A port serves its requests in order, so one port's accesses need no tokens among themselves.
+// address, so each load also waits for the work-item's earlier stores it may alias (read after
+// write) and each store for the earlier stores and loads it may alias (write after write, write
+// after read), through token operands, unless data dependences already order them. Alias analysis
+// (LLVM's BasicAA) decides "may alias": the lanes of a vector or the fields of a struct never wait
+// for each other. Work-items stay unordered, as OpenCL allows.
 //
-// Around a loop: a loop that only loads, or stores through one port either alone or to a `restrict`
-// argument its loads do not read, needs no carried state; its accesses wait for the state before
-// the loop. Any other loop carries a summary token of each
+// Around a loop: a loop whose stores each reach an object no other access of the loop reaches (an
+// on-chip array, a `restrict` argument, or one store port alone) needs no carried state; its
+// accesses wait for the state before the loop. Any other loop carries a summary token of each
 // iteration's accesses to the next iteration (a ring), and that token is the state after the loop.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <set>
 
@@ -47,21 +53,114 @@ void GraphBuilder::orderAfter(NodeId before, NodeId after) {
     result_.connect(before, after, result_.operands(after).size());
 }
 
+bool GraphBuilder::mayAlias(const Access &earlier, const llvm::Instruction &inst) {
+  return !earlier.inst || !aliases_->isNoAlias(llvm::MemoryLocation::get(earlier.inst), llvm::MemoryLocation::get(&inst));
+}
+
+bool GraphBuilder::covers(const llvm::Instruction &later, const Access &earlier) {
+  if (!earlier.inst)
+    return false;
+  const auto was = llvm::MemoryLocation::get(earlier.inst), now = llvm::MemoryLocation::get(&later);
+  return was.Size == now.Size && aliases_->isMustAlias(was, now);
+}
+
+namespace {
+
+/// A private array (an alloca) or a kernel's __local array: what becomes an on-chip memory.
+bool isOnChipArray(const llvm::Value *object) {
+  if (llvm::isa<llvm::AllocaInst>(object))
+    return true;
+  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
+  return global && global->getAddressSpace() == 3;
+}
+
+/// The variable's name as the user wrote it: Clang names a kernel's __local array "kernel.array"
+/// and inlining suffixes ".i".
+std::string sourceName(const llvm::Value &object) {
+  llvm::StringRef name = object.getName();
+  if (llvm::isa<llvm::GlobalVariable>(object) && name.contains('.'))
+    name = name.split('.').second;
+  return name.split('.').first.str();
+}
+
+} // namespace
+
+llvm::Optional<uint64_t> GraphBuilder::onChipOffset(const llvm::Value *value) {
+  llvm::APInt offset(64, 0);
+  const llvm::Value *base = value->stripAndAccumulateConstantOffsets(layout_, offset, /*AllowNonInbounds=*/true);
+  if (!isOnChipArray(base) || (!llvm::isa<llvm::Constant>(value) && base != value))
+    return llvm::None;
+  return offset.getZExtValue();
+}
+
+llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::Instruction &inst,
+                                                                    const llvm::Value *pointer,
+                                                                    unsigned elementBytes) {
+  const llvm::Value *object = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
+  if (!isOnChipArray(object)) {
+    const unsigned space = pointer->getType()->getPointerAddressSpace();
+    if (space != 0 && space != 3)
+      return llvm::None;
+    if (const auto *arg = llvm::dyn_cast<llvm::Argument>(object); arg && arg->hasByValAttr())
+      return fail(inst, "struct arguments passed by value are not supported by the hardware flow yet: pass "
+                        "the struct in a __global or __constant buffer");
+    return fail(inst, "this access may reach more than one private or __local array (the pointer is "
+                      "chosen at run time): the hardware flow needs each access to name one array");
+  }
+  const std::string name = sourceName(*object);
+  auto [it, added] = memories_.try_emplace(object, result_.memories.size());
+  if (!added) {
+    OnChipMemory &memory = result_.memories[it->second];
+    if (memory.elementBytes != elementBytes)
+      return fail(inst, llvm::formatv("array '{0}' is accessed as {1}-byte and as {2}-byte elements: the "
+                                      "hardware flow needs one element size per on-chip array",
+                                      name, memory.elementBytes, elementBytes));
+    return it->second;
+  }
+  llvm::Type *type = nullptr;
+  if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object)) {
+    if (!alloca->isStaticAlloca())
+      return fail(inst, "private array '" + name + "' has a size known only at run time: on-chip memories need "
+                        "a constant size");
+    type = alloca->getAllocatedType();
+  } else {
+    type = llvm::cast<llvm::GlobalVariable>(object)->getValueType();
+  }
+  OnChipMemory memory;
+  memory.name = name;
+  memory.location = locationOf(inst, kernel_);
+  memory.elementBytes = elementBytes;
+  memory.depth = std::max<uint64_t>(1, layout_.getTypeAllocSize(type) / elementBytes);
+  result_.memories.push_back(memory);
+  // The memory holds one work-item's array (one work-group's, for __local, whose work-items may run
+  // in any order when no barrier orders them): work-items take turns.
+  result_.workItemLimit = 1;
+  return it->second;
+}
+
 llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Value *pointer, llvm::Type *valueType,
                                  bool isStore) {
-  unsigned space = pointer->getType()->getPointerAddressSpace();
-  if (space != 1 && space != 2)
-    return fail(inst, space == 3 ? "__local memory is not supported by the hardware flow yet"
-                                 : "private memory arrays are not supported by the hardware flow yet");
   auto width = widthOf(valueType, &inst);
   if (!width)
     return width.takeError();
   if (*width != 8 && *width != 16 && *width != 32 && *width != 64)
     return fail(inst, "memory accesses of " + std::to_string(*width) + " bits are not supported");
-  MemoryPort port{isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8, locationOf(inst, kernel_)};
+  auto ram = onChipMemory(inst, pointer, *width / 8);
+  if (!ram)
+    return ram.takeError();
   Node n{isStore ? OpKind::Store : OpKind::Load, isStore ? 0u : *width};
-  n.index = result_.ports.size();
-  result_.ports.push_back(port);
+  if (*ram) {
+    n.kind = isStore ? OpKind::RamStore : OpKind::RamLoad;
+    n.index = **ram;
+    ++(isStore ? result_.memories[**ram].writes : result_.memories[**ram].reads);
+  } else {
+    const unsigned space = pointer->getType()->getPointerAddressSpace();
+    if (space != 1 && space != 2)
+      return fail(inst, "this access's address space is not supported by the hardware flow yet");
+    n.index = result_.ports.size();
+    result_.ports.push_back(
+        {isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8, locationOf(inst, kernel_)});
+  }
   auto addr = valueOf(pointer, inst);
   if (!addr)
     return addr.takeError();
@@ -80,25 +179,30 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     ops.push_back(lift(**predicate, current_));
   }
   NodeId id = add(n, inst, ops);
-  if (memory_.lastStore)
-    orderAfter(lift(*memory_.lastStore, current_), id);
+  auto waitFor = [&](std::vector<Access> &earlier) {
+    for (const Access &access : earlier)
+      if (mayAlias(access, inst))
+        orderAfter(lift(access.node, current_), id);
+    // A store that overwrites an earlier access stands for it from now on.
+    if (isStore)
+      llvm::erase_if(earlier, [&](const Access &access) { return covers(inst, access); });
+  };
+  waitFor(memory_.stores);
   if (isStore) {
-    for (NodeId load : memory_.loads)
-      orderAfter(lift(load, current_), id);
-    memory_ = {id, {}};
+    waitFor(memory_.loads);
+    memory_.stores.push_back({id, &inst});
   } else {
     values_[&inst] = id;
-    memory_.loads.push_back(id);
+    memory_.loads.push_back({id, &inst});
   }
   return llvm::Error::success();
 }
 
 NodeId GraphBuilder::summary(const MemoryState &state) {
   std::vector<NodeId> tokens;
-  if (state.lastStore)
-    tokens.push_back(lift(*state.lastStore, current_));
-  for (NodeId load : state.loads)
-    tokens.push_back(lift(load, current_));
+  for (const auto *accesses : {&state.stores, &state.loads})
+    for (const Access &access : *accesses)
+      tokens.push_back(lift(access.node, current_));
   if (tokens.empty())
     tokens.push_back(trigger(current_));
   if (tokens.size() == 1 && result_.graph[tokens[0]].width == 0)
@@ -109,28 +213,42 @@ NodeId GraphBuilder::summary(const MemoryState &state) {
 }
 
 void GraphBuilder::enterLoopMemory(Region &loop) {
-  std::vector<const llvm::Value *> loaded, stored;
+  struct LoopAccess {
+    const llvm::Instruction *inst;
+    const llvm::Value *object;
+  };
+  std::vector<LoopAccess> accesses, stores;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block) {
       if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
-        loaded.push_back(llvm::getUnderlyingObject(load->getPointerOperand()));
-      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
-        stored.push_back(llvm::getUnderlyingObject(store->getPointerOperand()));
+        accesses.push_back({&inst, llvm::getUnderlyingObject(load->getPointerOperand())});
+      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+        accesses.push_back({&inst, llvm::getUnderlyingObject(store->getPointerOperand())});
+        stores.push_back(accesses.back());
+      }
     }
-  // One store port orders its own stores. Its iterations need nothing from the loop's loads either
-  // when it writes through a `restrict` argument no load of the loop reads.
+  // Accesses to two objects never meet when one is an on-chip array (private or __local: no pointer
+  // from elsewhere reaches it) or a `restrict` argument.
   auto restrictArgument = [](const llvm::Value *object) {
     const auto *arg = llvm::dyn_cast<llvm::Argument>(object);
     return arg && arg->hasNoAliasAttr();
   };
-  const bool independent = stored.size() == 1 && (loaded.empty() || (restrictArgument(stored[0]) &&
-                                                                     !llvm::is_contained(loaded, stored[0])));
+  auto disjoint = [&](const llvm::Value *a, const llvm::Value *b) {
+    return a != b && (isOnChipArray(a) || isOnChipArray(b) || restrictArgument(a) || restrictArgument(b));
+  };
+  // A store port (global or on-chip) orders its own requests, so iterations need nothing from each
+  // other when no store meets another access of the loop.
+  const bool independent = llvm::all_of(stores, [&](const LoopAccess &store) {
+    return llvm::all_of(accesses, [&](const LoopAccess &other) {
+      return other.inst == store.inst || disjoint(store.object, other.object);
+    });
+  });
   {
     // One token for the loads before the loop: one ring carries it, not one per load.
     AtPosition at(*this, {loop.parent, loop.segment});
     if (!memory_.loads.empty())
-      memory_.loads = {summary({llvm::None, memory_.loads})};
-    if (stored.empty() || independent)
+      memory_.loads = {{summary({{}, memory_.loads})}};
+    if (stores.empty() || independent)
       return;
     NodeId before = summary(memory_);
     memory_ = {};
@@ -140,13 +258,13 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
       return *loop.memorySummary;
     });
     result_.graph[carried].name = "memory order";
-    memory_.lastStore = carried;
+    memory_.stores = {{carried}};
   }
 }
 
 void GraphBuilder::leaveLoopMemory(Region &loop) {
   if (loop.memorySummary)
-    memory_ = {loop.memorySummary, {}};
+    memory_ = {{{*loop.memorySummary}}, {}};
 }
 
 } // namespace loom::hls

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Verilated tests of loom_workitems (NDRange enumeration) and loom_completion (token counting).
+// Verilated tests of loom_workitems (NDRange enumeration, the limit of work-items in flight) and
+// loom_completion (token counting).
 
 #include "RtlTestSupport.h"
 
 #include "Vcompletion.h"
 #include "Vworkitems.h"
+#include "Vworkitems_limit2.h"
 
 #include <catch2/catch.hpp>
 
@@ -251,4 +253,51 @@ TEST_CASE("loom_completion restarts its count on a start while busy", "[rtl][com
   CHECK(feedUntilDone(sim, rng, 6) == -1);
   startCompletion(sim, 2, 2, 1);
   CHECK(feedUntilDone(sim, rng, 4) == 4);
+}
+
+TEST_CASE("loom_workitems with LIMIT 2 keeps at most two work-items between emission and retire",
+          "[rtl][workitems]") {
+  Sim<Vworkitems_limit2> sim(6, [](Vworkitems_limit2 &m) {
+    quiet(m);
+    m.retire = 0;
+  });
+  Rng rng(6);
+  sim->start = 1;
+  sim->offset0 = sim->offset1 = sim->offset2 = 0;
+  sim->size0 = 7;
+  sim->size1 = sim->size2 = 1;
+  sim->retire = 0;
+  sim.tick();
+  sim->start = 0;
+  std::vector<uint64_t> emitted;
+  unsigned inFlight = 0, most = 0;
+  for (int cycle = 0; cycle < 200 && emitted.size() < 7; ++cycle) {
+    sim->out_ready = rng.coin(0.8);
+    // Retire one of those in flight now and then, as a kernel's completion would.
+    sim->retire = inFlight > 0 && rng.coin(0.3);
+    sim.eval();
+    if (sim->out_valid && sim->out_ready) {
+      emitted.push_back(sim->gid0);
+      ++inFlight;
+    }
+    inFlight -= sim->retire;
+    most = std::max(most, inFlight + sim->retire);
+    sim.tick();
+  }
+  CHECK(emitted == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
+  CHECK(most == 2);
+  // Two in flight and no retire: nothing more is offered.
+  sim->start = 1;
+  sim->size0 = 5;
+  sim->retire = 0;
+  sim.tick();
+  sim->start = 0;
+  sim->out_ready = 1;
+  int offered = 0;
+  for (int cycle = 0; cycle < 10; ++cycle) {
+    sim.eval();
+    offered += sim->out_valid;
+    sim.tick();
+  }
+  CHECK(offered == 2);
 }

@@ -244,6 +244,75 @@ entry:
   CHECK(count(dumps["add-completion"], "= completion") == 1);
 }
 
+TEST_CASE("accesses that cannot alias do not wait for each other: the lanes of a vector") {
+  auto ir = parse(R"(
+define spir_kernel void @lanes(<4 x i32> addrspace(1)* noalias %a, <4 x i32> addrspace(1)* noalias %out, <2 x i32> %k) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds <4 x i32>, <4 x i32> addrspace(1)* %a, i64 %gid
+  %v = load <4 x i32>, <4 x i32> addrspace(1)* %p, align 16
+  %k0 = extractelement <2 x i32> %k, i32 1
+  %splat = insertelement <4 x i32> undef, i32 %k0, i32 0
+  %ks = shufflevector <4 x i32> %splat, <4 x i32> undef, <4 x i32> zeroinitializer
+  %r = mul <4 x i32> %v, %ks
+  %q = getelementptr inbounds <4 x i32>, <4 x i32> addrspace(1)* %out, i64 %gid
+  store <4 x i32> %r, <4 x i32> addrspace(1)* %q, align 16
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= load i32") == 4);
+  CHECK(count(built, "= mul i32") == 4);
+  CHECK(count(built, "static trunc i32 from=32") == 1); // lane 1 of the int2 argument's port
+  // Each lane's store waits for its own data only: no store orders another (BasicAA: distinct lanes,
+  // restrict arguments).
+  for (size_t at = built.find("= store"); at != std::string::npos; at = built.find("= store", at + 1)) {
+    const std::string line = built.substr(at, built.find('\n', at) - at);
+    CHECK(count(line, "%") == 2);
+  }
+  checkLintClean(program->verilog, "loom_kernel_lanes");
+}
+
+TEST_CASE("a private array indexed at run time becomes an on-chip memory; work-items take turns") {
+  auto ir = parse(R"(
+define spir_kernel void @reverse(i32 addrspace(1)* %a, i32 addrspace(1)* %out) {
+entry:
+  %buf = alloca [8 x i32], align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %i = and i64 %gid, 7
+  %slot = getelementptr inbounds [8 x i32], [8 x i32]* %buf, i64 0, i64 %i
+  store i32 %v, i32* %slot, align 4
+  %j = xor i64 %i, 7
+  %other = getelementptr inbounds [8 x i32], [8 x i32]* %buf, i64 0, i64 %j
+  %w = load i32, i32* %other, align 4
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %w, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK_THAT(built, Catch::Contains("ram buf: 8 x 4 bytes, 1 read / 1 write ports"));
+  CHECK_THAT(built, Catch::Contains("work-items in flight: at most 1"));
+  CHECK(count(built, "= ram_store ram=buf") == 1);
+  CHECK(count(built, "= ram_load i32 ram=buf") == 1);
+  // The read may alias the write: it waits for the write's token.
+  auto loadLine = built.substr(built.find("= ram_load"));
+  CHECK(count(loadLine.substr(0, loadLine.find('\n')), "%") == 2);
+  REQUIRE(program->kernels.size() == 1);
+  CHECK(program->kernels[0].ports.size() == 2); // the array takes no global memory port
+  CHECK(program->kernels[0].area.rams == 1);
+  CHECK_THAT(program->report, Catch::Contains("work-items run one at a time"));
+  checkLintClean(program->verilog, "loom_kernel_reverse");
+}
+
 TEST_CASE("the report gives the board's share; a program that does not fit is an error") {
   auto ir = parse(R"(
 define spir_kernel void @square(i64 addrspace(1)* %a) {
@@ -477,6 +546,59 @@ entry:
     std::map<std::string, std::string> dumps;
     auto program = synthesize(*ir->module, dumps);
     CHECK(errorMessage(program).find("call to 'exp(float)' is not supported") != std::string::npos);
+  }
+  SECTION("an access that may reach two private arrays") {
+    auto ir = parse(R"(
+define spir_kernel void @pick(i32 addrspace(1)* %out, i1 %c) {
+entry:
+  %x = alloca [4 x i32], align 4
+  %y = alloca [4 x i32], align 4
+  %px = getelementptr inbounds [4 x i32], [4 x i32]* %x, i64 0, i64 1
+  %py = getelementptr inbounds [4 x i32], [4 x i32]* %y, i64 0, i64 2
+  %p = select i1 %c, i32* %px, i32* %py
+  store i32 1, i32* %p, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK_THAT(errorMessage(program),
+               Catch::Contains("may reach more than one private or __local array"));
+  }
+  SECTION("one on-chip array accessed with two element sizes") {
+    auto ir = parse(R"(
+define spir_kernel void @mixed(i32 addrspace(1)* %out, i64 %i) {
+entry:
+  %x = alloca [4 x i32], align 4
+  %slot = getelementptr inbounds [4 x i32], [4 x i32]* %x, i64 0, i64 %i
+  store i32 258, i32* %slot, align 4
+  %bytes = bitcast [4 x i32]* %x to i8*
+  %b = getelementptr inbounds i8, i8* %bytes, i64 %i
+  %v = load i8, i8* %b, align 1
+  %w = zext i8 %v to i32
+  store i32 %w, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK_THAT(errorMessage(program),
+               Catch::Contains("array 'x' is accessed as 4-byte and as 1-byte elements"));
+  }
+  SECTION("a struct argument passed by value") {
+    auto ir = parse(R"(
+%struct.S = type { i32, i32 }
+define spir_kernel void @byvalue(i32 addrspace(1)* %out, %struct.S* byval(%struct.S) %s) {
+entry:
+  %f = getelementptr inbounds %struct.S, %struct.S* %s, i64 0, i32 1
+  %v = load i32, i32* %f, align 4
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesize(*ir->module, dumps);
+    CHECK_THAT(errorMessage(program), Catch::Contains("passed by value are not supported"));
   }
   SECTION("no kernels") {
     auto ir = parse("define void @helper() {\n  ret void\n}\n");

@@ -32,7 +32,8 @@ enum class OpKind {
   Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr,
   ICmp,       ///< Predicate in `predicate` (LLVM's CmpInst numbering).
   Select,     ///< operand 0 ? operand 1 : operand 2.
-  ZExt, SExt, Trunc, ///< Width changes: pure wiring.
+  ZExt, SExt, ///< Width changes: pure wiring.
+  Trunc,      ///< Bits [constant + width - 1 : constant] of operand 0 (a lane when constant > 0).
   Address,    ///< operand 0 (pointer) + constant + sum(operand i * scales[i-1]).
   FAdd, FSub, FMul, FDiv, FNeg,
   FSqrt,      ///< Square root of operand 0, correctly rounded.
@@ -44,6 +45,9 @@ enum class OpKind {
               ///< ordering tokens. A false predicate makes no request and yields 0.
   Store,      ///< operand 0 = address, 1 = data, then the predicate if `predicated`; further operands
               ///< are ordering tokens. Output: token (also for a false predicate, which writes nothing).
+  RamLoad,    ///< Read of on-chip memory `index` (KernelGraph::memories); operands as Load, the address
+              ///< a byte offset into the memory.
+  RamStore,   ///< Write of on-chip memory `index`; operands as Store.
   // Loops: elastic rings, one per value live in the loop, with work-items interleaved.
   LoopControl, ///< Admits work-items into loop `index` (at most `depth` at once) and emits one token
                ///< per iteration; data: 1 on a work-item's first iteration. Operands: the entry
@@ -95,6 +99,18 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirection
 using NodeId = Graph::vertex_descriptor;
 using EdgeId = Graph::edge_descriptor;
 
+/// An array kept on chip (a private array, or a __local array of a kernel whose work-items run one
+/// at a time): a RAM with one read port per RamLoad and one write port per RamStore.
+struct OnChipMemory {
+  std::string name;        ///< The variable's name in the source.
+  std::string location;    ///< "file:line:col" of its first access.
+  unsigned elementBytes = 4; ///< Every access reads or writes one element of this size.
+  uint64_t depth = 0;      ///< Elements.
+  unsigned reads = 0, writes = 0; ///< Ports.
+  /// Bits of an element index (at least 1).
+  unsigned indexBits() const;
+};
+
 /// A kernel on its way to hardware: the graph plus what codegen needs around it.
 struct KernelGraph {
   std::string kernelName;
@@ -102,6 +118,10 @@ struct KernelGraph {
   bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
+  std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.
+  /// Work-items enter one at a time (each finishes before the next starts): set when a private array
+  /// lives in an on-chip memory, which then holds one work-item's copy. 0: no limit.
+  unsigned workItemLimit = 0;
 
   /// Loop `n` of the nodes is loops[n - 1]; the builder fills where and how often, the report the II.
   std::vector<LoopReport> loops;

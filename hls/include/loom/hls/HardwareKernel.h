@@ -41,6 +41,7 @@ struct MemoryPort {
 /// Area estimate from the board's cost data; informational.
 struct AreaEstimate {
   uint64_t luts = 0, ffs = 0, dsps = 0;
+  uint64_t rams = 0; ///< Block RAMs (36 Kbit) of the kernel's on-chip memories.
 };
 
 /// A loop of the kernel as built: how often it can start an iteration, and what limits that.

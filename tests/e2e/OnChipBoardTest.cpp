@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// On-chip memories on the board: private arrays indexed at run time (each work-item's copy, the
+// work-items taking turns), a __local histogram, a conditionally written private window
+// (kernels/onchip.cl, compiled by loomc at build time), compared bit for bit with the CPU device
+// and a host reference.
+#include "DifferentialSupport.h"
+
+#include <algorithm>
+
+using namespace e2e;
+
+namespace {
+
+const Sources OnChip{LOOM_E2E_ONCHIP_LOOM, LOOM_E2E_ONCHIP_CL};
+
+} // namespace
+
+TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-item: board == CPU == host",
+          "[e2e][board][onchip]") {
+  const size_t items = 40;
+  const int m = 16, sortM = 12;
+  auto a = randomInts(items * m, -5000, 5000, 1), b = randomInts(items * m, -100, 100, 2);
+  std::vector<int> reversed(a.size()), sorted(items * sortM);
+  for (size_t i = 0; i < items; ++i)
+    for (int k = 0; k < m; ++k)
+      reversed[i * m + k] = a[i * m + (m - 1 - k)] * 3 + b[k];
+  auto sa = std::vector<int>(a.begin(), a.begin() + items * sortM);
+  for (size_t i = 0; i < items; ++i) {
+    std::vector<int> v;
+    for (int k = 0; k < sortM; ++k)
+      v.push_back(sa[i * sortM + k] ^ b[k]);
+    std::sort(v.begin(), v.end());
+    std::copy(v.begin(), v.end(), sorted.begin() + i * sortM);
+  }
+  std::vector<int> counts(a.size(), -1);
+  for (size_t i = 0; i < items; ++i) {
+    std::fill(counts.begin() + i * 8, counts.begin() + i * 8 + 8, 0);
+    for (int k = 0; k < m; ++k)
+      counts[i * 8 + (a[i * m + k] & 7)] += b[k];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_reverse", a, b, m, {{items}}), reversed) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_counts", a, b, m, {{items}}), counts) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_sort", sa, b, sortM, {{items}}), sorted) == -1);
+  }
+}
+
+TEST_CASE("a __local histogram and a conditionally written private window, single work-item: "
+          "board == CPU == host",
+          "[e2e][board][onchip]") {
+  const size_t n = 1000;
+  auto a = randomInts(n, 0, 1 << 20, 3), b = randomInts(n, -50, 50, 4);
+  std::vector<int> histogram(n, -1), window(n);
+  std::fill(histogram.begin(), histogram.begin() + 64, 0);
+  for (size_t k = 0; k < n; ++k)
+    histogram[a[k] & 63] += b[k];
+  short slots[8];
+  for (int k = 0; k < 8; ++k)
+    slots[k] = short(b[k]);
+  int sum = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if ((a[k] & 1) == 0) {
+      sum += a[k] - slots[k & 7];
+      slots[k & 7] = short(a[k]);
+    }
+    window[k] = sum;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "local_histogram", a, b, int(n), {{1}, {1}}), histogram) ==
+          -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "window_sum", a, b, int(n), {{1}, {1}}), window) == -1);
+  }
+}

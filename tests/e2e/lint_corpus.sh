@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Checks the Verilog loomc generated for a differential corpus file: every kernel's top module passes
+# verilator --lint-only -Wall silently and, when yosys is given, yosys synth without an error.
+# usage: lint_corpus.sh <program.v> <verilator> [yosys]
+set -u
+verilog=$1 verilator=$2 yosys=${3:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# Verilator wants the file named after its first module; the library modules share it.
+kernels=$(sed -n 's/^module \(loom_kernel_[A-Za-z0-9_]*\).*/\1/p' "$verilog")
+[ -n "$kernels" ] || { echo "lint_corpus: no kernel modules in $verilog" >&2; exit 1; }
+status=0
+for kernel in $kernels; do
+  cp "$verilog" "$dir/$kernel.v"
+  log=$("$verilator" --lint-only -Wall -Wno-DECLFILENAME --top-module "$kernel" "$dir/$kernel.v" 2>&1)
+  if [ -n "$log" ]; then
+    echo "$log"
+    echo "lint_corpus: $kernel: verilator lint is not clean" >&2
+    status=1
+  fi
+  if [ -n "$yosys" ] && ! log=$("$yosys" -q -p "synth -top $kernel" "$dir/$kernel.v" 2>&1); then
+    echo "$log"
+    echo "lint_corpus: $kernel: yosys synth failed" >&2
+    status=1
+  fi
+  rm -f "$dir/$kernel.v"
+  echo "lint_corpus: $kernel checked"
+done
+exit $status
