@@ -205,6 +205,11 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   // here, every caller and callee is in this one module (and the builtins are inlined).
   if (target == Target::Host)
     args.push_back("-Wno-psabi");
+  // In hardware a loop that copies or shifts an array is better left a loop (or, unrolled, a shift
+  // register of scalars) than turned into memcpy/memmove/memset calls, which LLVM forms only when
+  // they are known library builtins.
+  if (target == Target::Hardware)
+    args.push_back("-fno-builtin");
   if (parsed->optDisable) {
     // Keep functions optimisable by later stages: no optnone/noinline at -O0.
     args.push_back("-O0");

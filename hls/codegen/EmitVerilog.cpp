@@ -100,11 +100,17 @@ private:
         m_.assign(wrAddr, constant(index, 0));
         m_.assign(wrData, constant(width, 0));
       }
+      // A constant table's words, the last first (word 0 is the low end of INIT).
+      std::vector<ExprRef> words;
+      for (auto word = memory.contents.rbegin(); word != memory.contents.rend(); ++word)
+        words.push_back(constant(width, *word));
       m_.instance("loom_ram", llvm::formatv("ram{0}_{1}", m, memory.name),
                   {{"WIDTH", width}, {"DEPTH", int64_t(memory.depth)}, {"ADDR_WIDTH", index},
-                   {"READS", reads}, {"WRITES", writes}},
+                   {"READS", reads}, {"WRITES", writes}, {"INITIALIZED", int64_t(!words.empty())}},
                   {{"clk", ref("clk")}, {"rd_addr", rdAddr}, {"rd_data", rdData}, {"wr_en", wrEn},
-                   {"wr_addr", wrAddr}, {"wr_data", wrData}});
+                   {"wr_addr", wrAddr}, {"wr_data", wrData}},
+                  words.empty() ? std::vector<std::pair<std::string, ExprRef>>{}
+                                : std::vector<std::pair<std::string, ExprRef>>{{"INIT", concat(words)}});
     }
     ramPorts_.assign(k_.memories.size(), {0, 0});
   }

@@ -140,10 +140,12 @@ void Module::assign(ExprRef lhs, ExprRef rhs) {
 
 void Module::instance(std::string module, std::string name,
                       std::vector<std::pair<std::string, int64_t>> parameters,
-                      std::vector<std::pair<std::string, ExprRef>> connections) {
+                      std::vector<std::pair<std::string, ExprRef>> connections,
+                      std::vector<std::pair<std::string, ExprRef>> valueParameters) {
   Item item{Item::Kind::Instance, std::move(name)};
   item.module = std::move(module);
   item.parameters = std::move(parameters);
+  item.valueParameters = std::move(valueParameters);
   item.connections = std::move(connections);
   items_.push_back(std::move(item));
 }
@@ -179,11 +181,17 @@ std::string Module::print() const {
       break;
     case Item::Kind::Instance: {
       out += "  " + item.module;
-      if (!item.parameters.empty()) {
+      if (!item.parameters.empty() || !item.valueParameters.empty()) {
         out += " #(";
-        for (size_t i = 0; i < item.parameters.size(); ++i)
-          out += llvm::formatv("{0}.{1}({2})", i ? ", " : "", item.parameters[i].first,
-                               item.parameters[i].second);
+        const char *separator = "";
+        for (const auto &[name, value] : item.parameters) {
+          out += llvm::formatv("{0}.{1}({2})", separator, name, value);
+          separator = ", ";
+        }
+        for (const auto &[name, value] : item.valueParameters) {
+          out += llvm::formatv("{0}.{1}({2})", separator, name, verilog::print(*value));
+          separator = ", ";
+        }
         out += ")";
       }
       out += " " + item.name + " (\n";

@@ -150,8 +150,9 @@ unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Cei
 std::string printGraph(const KernelGraph &kernel) {
   std::string out = llvm::formatv("kernel {0} (args {1})\n", kernel.kernelName, kernel.numArgs);
   for (const OnChipMemory &memory : kernel.memories)
-    out += llvm::formatv("  ram {0}: {1} x {2} bytes, {3} read / {4} write ports ; {5}\n", memory.name, memory.depth,
-                         memory.elementBytes, memory.reads, memory.writes, memory.location);
+    out += llvm::formatv("  {0} {1}: {2} x {3} bytes, {4} read / {5} write ports ; {6}\n",
+                         memory.contents.empty() ? "ram" : "rom", memory.name, memory.depth, memory.elementBytes,
+                         memory.reads, memory.writes, memory.location);
   if (kernel.workItemLimit)
     out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
   for (auto id : kernel.topologicalOrder()) {

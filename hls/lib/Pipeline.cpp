@@ -237,10 +237,11 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
                                                      : std::string(", data-dependent trip count"));
     for (const OnChipMemory &memory : kernel.memories)
-      program.report += llvm::formatv("  on-chip array '{0}' at {1}: {2} x {3} bytes, {4} read and {5} write "
+      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes, {5} read and {6} write "
                                       "ports\n",
-                                      memory.name, memory.location, memory.depth, memory.elementBytes,
-                                      memory.reads, memory.writes);
+                                      memory.contents.empty() ? "array" : "constant table", memory.name,
+                                      memory.location, memory.depth, memory.elementBytes, memory.reads,
+                                      memory.writes);
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
     for (size_t p = 0; p < hw.ports.size(); ++p)

@@ -6,13 +6,16 @@
 // effect at the rising edge where wr_en is high; when several ports write one word at the same edge,
 // the highest-numbered port wins (the builder orders a work-item's accesses, so that never happens
 // for aliasing accesses of one work-item). Port i of a bus occupies bits [i*W +: W]. No reset: an
-// array's contents are undefined until written, as in OpenCL.
+// array's contents are undefined until written, as in OpenCL; with INITIALIZED the memory starts
+// with INIT (word i in bits [i*WIDTH +: WIDTH]), which makes a ROM of a constant table.
 module loom_ram #(
     parameter integer WIDTH = 32,
     parameter integer DEPTH = 64,
     parameter integer ADDR_WIDTH = 6,
     parameter integer READS = 1,
-    parameter integer WRITES = 1
+    parameter integer WRITES = 1,
+    parameter integer INITIALIZED = 0,
+    parameter [WIDTH*DEPTH-1:0] INIT = {WIDTH*DEPTH{1'b0}}
 ) (
     input                         clk,
     input  [READS*ADDR_WIDTH-1:0] rd_addr,
@@ -29,6 +32,11 @@ module loom_ram #(
       assign rd_data[r*WIDTH +: WIDTH] = words[rd_addr[r*ADDR_WIDTH +: ADDR_WIDTH]];
     end
   endgenerate
+
+  integer i;
+  initial
+    if (INITIALIZED != 0)
+      for (i = 0; i < DEPTH; i = i + 1) words[i] = INIT[i*WIDTH +: WIDTH];
 
   integer w;
   always @(posedge clk) begin

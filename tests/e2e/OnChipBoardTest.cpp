@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // On-chip memories on the board: private arrays indexed at run time (each work-item's copy, the
-// work-items taking turns), a __local histogram, a conditionally written private window
-// (kernels/onchip.cl, compiled by loomc at build time), compared bit for bit with the CPU device
-// and a host reference.
+// work-items taking turns), a __local histogram, a conditionally written private window, a shift
+// register, constant tables as ROMs (kernels/onchip.cl, compiled by loomc at build time), compared
+// bit for bit with the CPU device and a host reference.
 #include "DifferentialSupport.h"
 
 #include <algorithm>
@@ -46,7 +46,7 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
   }
 }
 
-TEST_CASE("a __local histogram and a conditionally written private window, single work-item: "
+TEST_CASE("a shift register, a __local histogram and a conditionally written private window, single work-item: "
           "board == CPU == host",
           "[e2e][board][onchip]") {
   const size_t n = 1000;
@@ -66,10 +66,45 @@ TEST_CASE("a __local histogram and a conditionally written private window, singl
     }
     window[k] = sum;
   }
+  std::vector<int> fir(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t acc = 0;
+    for (size_t k = 0; k < 8 && k <= i; ++k)
+      acc += uint32_t(b[k]) * uint32_t(a[i - k]);
+    fir[i] = int(acc);
+  }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "shift_fir", a, b, int(n), {{1}, {1}}), fir) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "local_histogram", a, b, int(n), {{1}, {1}}), histogram) ==
           -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "window_sum", a, b, int(n), {{1}, {1}}), window) == -1);
+  }
+}
+
+TEST_CASE("constant tables (__constant arrays, a constant private array) as ROMs: board == CPU == host",
+          "[e2e][board][onchip]") {
+  const size_t n = 500;
+  auto a = randomInts(n, 0, 1 << 20, 5), b = randomInts(n, 0, 1 << 20, 6);
+  const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+  std::vector<int> looked(n);
+  for (size_t i = 0; i < n; ++i)
+    looked[i] = (a[i] & 15) * (a[i] & 15) * primes[b[i] & 7];
+  std::vector<float> signal(n), zero(n, 0.0f), smoothed(n);
+  for (size_t i = 0; i < n; ++i)
+    signal[i] = float(a[i] % 2001 - 1000) / 16.0f;
+  const float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+  for (size_t i = 0; i < n; ++i) {
+    float acc = 0.0f;
+    for (int k = 0; k < 5; ++k) {
+      const int j = std::min(std::max(int(i) + k - 2, 0), int(n) - 1);
+      acc = acc + (weights[k] * signal[j] + zero[0] * 0.0f);
+    }
+    smoothed[i] = acc;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "table_lookup", a, b, 0), looked) == -1);
+    CHECK(firstMismatch(runTwoInputs<float>(OnChip, target, "smooth", signal, zero, int(n)), smoothed) == -1);
   }
 }

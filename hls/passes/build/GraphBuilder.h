@@ -49,6 +49,14 @@ public:
 
 private:
   struct Region;
+  /// A memory access node and its instruction; no instruction: a token standing for accesses (the
+  /// summary of a loop's iterations). `aliasClass`: the memory it may touch (see aliasClassOf);
+  /// null: any.
+  struct Access {
+    NodeId node;
+    const llvm::Instruction *inst = nullptr;
+    const llvm::Value *aliasClass = nullptr;
+  };
   struct Position {
     Region *region = nullptr;
     unsigned segment = 0;
@@ -70,18 +78,13 @@ private:
     llvm::Optional<NodeId> headerPredicate; ///< Work-item entered the loop (None: all do).
     NodeId keepGoing = 0;             ///< At the last segment: the iteration continues the loop.
     bool closed = false;              ///< keepGoing is known; rings close as they are made.
-    /// Set when the loop's memory-ordering state circulates (the loop stores): the summary token of
-    /// an iteration's accesses, which is also the state after the loop.
-    llvm::Optional<NodeId> memorySummary;
+    /// For each alias class whose memory-ordering state circulates (a store of the loop meets
+    /// another access of the class): the summary token of an iteration's accesses to it, which is
+    /// also the class's state after the loop.
+    std::vector<Access> memorySummaries;
     /// Rings waiting for keepGoing: their LoopMux and the value the iteration carries back.
     std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
     Position last() { return {this, unsigned(children.size())}; }
-  };
-  /// A memory access node and its instruction; no instruction: a token standing for accesses that
-  /// may touch anything (the summary of a loop's iterations).
-  struct Access {
-    NodeId node;
-    const llvm::Instruction *inst = nullptr;
   };
   /// A work-item's memory-ordering state: the accesses a later one may have to wait for.
   struct MemoryState {
@@ -159,7 +162,12 @@ private:
   /// byte offset. None for any other value.
   llvm::Optional<uint64_t> onChipOffset(const llvm::Value *value);
   void orderAfter(NodeId before, NodeId after);
-  /// Whether `earlier` and `inst` may touch the same bytes (alias analysis; a summary may).
+  /// The memory an access may touch, as a class: its array or argument when no other object's
+  /// accesses reach it (an on-chip array, a `restrict` argument), else the kernel itself, standing
+  /// for all global memory that may alias. Accesses of different classes never meet.
+  const llvm::Value *aliasClassOf(const llvm::Instruction &inst);
+  /// Whether `earlier` and `inst` may touch the same bytes (alias classes, then alias analysis; a
+  /// summary may whenever its class does).
   bool mayAlias(const Access &earlier, const llvm::Instruction &inst);
   /// Whether `later` (a store) overwrites every byte `earlier` touches, so waiting for `later`
   /// implies waiting for `earlier`.
@@ -169,6 +177,8 @@ private:
   NodeId summary(const MemoryState &state);
   /// Before a loop's body: carry the memory state around the loop when the loop stores.
   void enterLoopMemory(Region &loop);
+  MemoryState accessesOf(const MemoryState &state, const llvm::Value *aliasClass);
+  void forgetAccessesOf(const llvm::Value *aliasClass);
   void leaveLoopMemory(Region &loop);
 
   const llvm::Function &kernel_;

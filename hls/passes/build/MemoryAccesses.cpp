@@ -12,13 +12,17 @@
 // (LLVM's BasicAA) decides "may alias": the lanes of a vector or the fields of a struct never wait
 // for each other. Work-items stay unordered, as OpenCL allows.
 //
-// Around a loop: a loop whose stores each reach an object no other access of the loop reaches (an
-// on-chip array, a `restrict` argument, or one store port alone) needs no carried state; its
-// accesses wait for the state before the loop. Any other loop carries a summary token of each
-// iteration's accesses to the next iteration (a ring), and that token is the state after the loop.
+// Around a loop, by alias class (an on-chip array, a `restrict` argument, or the rest of global
+// memory: accesses of different classes never meet): a class whose stores meet no other access of
+// the class in the loop (it only loads, or one store port alone) needs no carried state; its
+// accesses wait for the state before the loop. Any other class carries a summary token of each
+// iteration's accesses to it to the next iteration (a ring of its own, so a read-modify-write of an
+// on-chip array recurs at the RAM's latency, not the global memory's), and that token is the
+// class's state after the loop.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -46,6 +50,77 @@ bool dependsOn(const KernelGraph &kernel, NodeId node, NodeId ancestor) {
   return false;
 }
 
+/// A constant table: a program-scope __constant array, or a constant private one Clang made global.
+const llvm::GlobalVariable *constantTable(const llvm::Value *object) {
+  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
+  return global && global->isConstant() && global->hasDefinitiveInitializer() ? global : nullptr;
+}
+
+/// A private array (an alloca), a kernel's __local array or a constant table: what becomes an
+/// on-chip memory.
+bool isOnChipArray(const llvm::Value *object) {
+  if (llvm::isa<llvm::AllocaInst>(object) || constantTable(object))
+    return true;
+  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
+  return global && global->getAddressSpace() == 3;
+}
+
+/// Writes the bytes of `value` (as the data layout stores it) at `offset` of `bytes`; false for a
+/// constant it cannot lay out (a pointer, an expression).
+bool storeBytes(const llvm::Constant *value, const llvm::DataLayout &layout, std::vector<uint8_t> &bytes,
+                uint64_t offset) {
+  if (llvm::isa<llvm::ConstantAggregateZero>(value) || llvm::isa<llvm::UndefValue>(value))
+    return true; // The buffer starts zeroed.
+  llvm::Optional<llvm::APInt> bits;
+  if (const auto *integer = llvm::dyn_cast<llvm::ConstantInt>(value))
+    bits = integer->getValue();
+  else if (const auto *real = llvm::dyn_cast<llvm::ConstantFP>(value))
+    bits = real->getValueAPF().bitcastToAPInt();
+  if (bits) {
+    const unsigned width = bits->getBitWidth();
+    for (unsigned byte = 0; byte < (width + 7) / 8; ++byte)
+      bytes[offset + byte] = uint8_t(bits->extractBitsAsZExtValue(std::min(8u, width - 8 * byte), 8 * byte));
+    return true;
+  }
+  if (const auto *sequence = llvm::dyn_cast<llvm::ConstantDataSequential>(value)) {
+    const uint64_t size = layout.getTypeAllocSize(sequence->getElementType());
+    for (unsigned i = 0; i < sequence->getNumElements(); ++i)
+      if (!storeBytes(sequence->getElementAsConstant(i), layout, bytes, offset + i * size))
+        return false;
+    return true;
+  }
+  if (const auto *structure = llvm::dyn_cast<llvm::ConstantStruct>(value)) {
+    const llvm::StructLayout *fields = layout.getStructLayout(structure->getType());
+    for (unsigned i = 0; i < structure->getNumOperands(); ++i)
+      if (!storeBytes(structure->getOperand(i), layout, bytes, offset + fields->getElementOffset(i)))
+        return false;
+    return true;
+  }
+  if (llvm::isa<llvm::ConstantArray>(value) || llvm::isa<llvm::ConstantVector>(value)) {
+    const uint64_t size = layout.getTypeAllocSize(value->getOperand(0)->getType());
+    for (unsigned i = 0; i < value->getNumOperands(); ++i)
+      if (!storeBytes(llvm::cast<llvm::Constant>(value->getOperand(i)), layout, bytes, offset + i * size))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// A kernel argument declared `restrict`: no other pointer of the kernel reaches its memory.
+bool isRestrictArgument(const llvm::Value *object) {
+  const auto *arg = llvm::dyn_cast<llvm::Argument>(object);
+  return arg && arg->hasNoAliasAttr();
+}
+
+/// The variable's name as the user wrote it: Clang names a kernel's __local array "kernel.array"
+/// and a constant private one "__const.kernel.array"; inlining suffixes a private array's ".i".
+std::string sourceName(const llvm::Value &object) {
+  llvm::StringRef name = object.getName();
+  if (llvm::isa<llvm::GlobalVariable>(object))
+    return name.rsplit('.').second.empty() ? name.str() : name.rsplit('.').second.str();
+  return name.split('.').first.str();
+}
+
 } // namespace
 
 void GraphBuilder::orderAfter(NodeId before, NodeId after) {
@@ -53,7 +128,14 @@ void GraphBuilder::orderAfter(NodeId before, NodeId after) {
     result_.connect(before, after, result_.operands(after).size());
 }
 
+const llvm::Value *GraphBuilder::aliasClassOf(const llvm::Instruction &inst) {
+  const llvm::Value *object = llvm::getUnderlyingObject(llvm::getLoadStorePointerOperand(&inst), /*MaxLookup=*/0);
+  return isOnChipArray(object) || isRestrictArgument(object) ? object : &kernel_;
+}
+
 bool GraphBuilder::mayAlias(const Access &earlier, const llvm::Instruction &inst) {
+  if (earlier.aliasClass && earlier.aliasClass != aliasClassOf(inst))
+    return false;
   return !earlier.inst || !aliases_->isNoAlias(llvm::MemoryLocation::get(earlier.inst), llvm::MemoryLocation::get(&inst));
 }
 
@@ -64,26 +146,6 @@ bool GraphBuilder::covers(const llvm::Instruction &later, const Access &earlier)
   return was.Size == now.Size && aliases_->isMustAlias(was, now);
 }
 
-namespace {
-
-/// A private array (an alloca) or a kernel's __local array: what becomes an on-chip memory.
-bool isOnChipArray(const llvm::Value *object) {
-  if (llvm::isa<llvm::AllocaInst>(object))
-    return true;
-  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
-  return global && global->getAddressSpace() == 3;
-}
-
-/// The variable's name as the user wrote it: Clang names a kernel's __local array "kernel.array"
-/// and inlining suffixes ".i".
-std::string sourceName(const llvm::Value &object) {
-  llvm::StringRef name = object.getName();
-  if (llvm::isa<llvm::GlobalVariable>(object) && name.contains('.'))
-    name = name.split('.').second;
-  return name.split('.').first.str();
-}
-
-} // namespace
 
 llvm::Optional<uint64_t> GraphBuilder::onChipOffset(const llvm::Value *value) {
   llvm::APInt offset(64, 0);
@@ -104,6 +166,9 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     if (const auto *arg = llvm::dyn_cast<llvm::Argument>(object); arg && arg->hasByValAttr())
       return fail(inst, "struct arguments passed by value are not supported by the hardware flow yet: pass "
                         "the struct in a __global or __constant buffer");
+    if (llvm::isa<llvm::Argument>(object) && space == 3)
+      return fail(inst, "__local pointer arguments are not supported by the hardware flow yet: declare the "
+                        "__local array in the kernel, with a constant size");
     return fail(inst, "this access may reach more than one private or __local array (the pointer is "
                       "chosen at run time): the hardware flow needs each access to name one array");
   }
@@ -118,6 +183,7 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     return it->second;
   }
   llvm::Type *type = nullptr;
+  const llvm::GlobalVariable *table = constantTable(object);
   if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object)) {
     if (!alloca->isStaticAlloca())
       return fail(inst, "private array '" + name + "' has a size known only at run time: on-chip memories need "
@@ -131,10 +197,23 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
   memory.location = locationOf(inst, kernel_);
   memory.elementBytes = elementBytes;
   memory.depth = std::max<uint64_t>(1, layout_.getTypeAllocSize(type) / elementBytes);
+  if (table) {
+    std::vector<uint8_t> bytes(std::max<uint64_t>(layout_.getTypeAllocSize(type), memory.depth * elementBytes), 0);
+    if (!storeBytes(table->getInitializer(), layout_, bytes, 0))
+      return fail(inst, "the contents of constant table '" + name + "' are not supported by the hardware flow "
+                        "yet: only numbers, arrays and structs of them");
+    for (uint64_t word = 0; word < memory.depth; ++word) {
+      uint64_t value = 0;
+      for (unsigned byte = 0; byte < elementBytes; ++byte)
+        value |= uint64_t(bytes[word * elementBytes + byte]) << (8 * byte);
+      memory.contents.push_back(value);
+    }
+  } else {
+    // The memory holds one work-item's array (one work-group's, for __local, whose work-items may
+    // run in any order when no barrier orders them): work-items take turns. A table is shared.
+    result_.workItemLimit = 1;
+  }
   result_.memories.push_back(memory);
-  // The memory holds one work-item's array (one work-group's, for __local, whose work-items may run
-  // in any order when no barrier orders them): work-items take turns.
-  result_.workItemLimit = 1;
   return it->second;
 }
 
@@ -150,6 +229,8 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     return ram.takeError();
   Node n{isStore ? OpKind::Store : OpKind::Load, isStore ? 0u : *width};
   if (*ram) {
+    if (isStore && !result_.memories[**ram].contents.empty())
+      return fail(inst, "a store to constant table '" + result_.memories[**ram].name + "'");
     n.kind = isStore ? OpKind::RamStore : OpKind::RamLoad;
     n.index = **ram;
     ++(isStore ? result_.memories[**ram].writes : result_.memories[**ram].reads);
@@ -190,10 +271,10 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
   waitFor(memory_.stores);
   if (isStore) {
     waitFor(memory_.loads);
-    memory_.stores.push_back({id, &inst});
+    memory_.stores.push_back({id, &inst, aliasClassOf(inst)});
   } else {
     values_[&inst] = id;
-    memory_.loads.push_back({id, &inst});
+    memory_.loads.push_back({id, &inst, aliasClassOf(inst)});
   }
   return llvm::Error::success();
 }
@@ -212,59 +293,66 @@ NodeId GraphBuilder::summary(const MemoryState &state) {
   return addAt(join, current_, tokens);
 }
 
+/// The accesses of `state` that may touch memory of `aliasClass`.
+GraphBuilder::MemoryState GraphBuilder::accessesOf(const MemoryState &state, const llvm::Value *aliasClass) {
+  MemoryState selected;
+  for (auto [from, to] : {std::pair{&state.stores, &selected.stores}, std::pair{&state.loads, &selected.loads}})
+    for (const Access &access : *from)
+      if (!access.aliasClass || access.aliasClass == aliasClass)
+        to->push_back(access);
+  return selected;
+}
+
+void GraphBuilder::forgetAccessesOf(const llvm::Value *aliasClass) {
+  for (auto *accesses : {&memory_.stores, &memory_.loads})
+    llvm::erase_if(*accesses, [&](const Access &access) { return access.aliasClass == aliasClass; });
+}
+
 void GraphBuilder::enterLoopMemory(Region &loop) {
-  struct LoopAccess {
-    const llvm::Instruction *inst;
-    const llvm::Value *object;
-  };
-  std::vector<LoopAccess> accesses, stores;
+  // The alias classes whose state circulates: a store port (global or on-chip) orders its own
+  // requests, so a class needs a ring only when one of its stores meets another of its accesses.
+  // In program order, so the graph is the same on every run.
+  llvm::MapVector<const llvm::Value *, std::pair<unsigned, unsigned>> accessesAndStores;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
-    for (const llvm::Instruction &inst : *block) {
-      if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
-        accesses.push_back({&inst, llvm::getUnderlyingObject(load->getPointerOperand())});
-      if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
-        accesses.push_back({&inst, llvm::getUnderlyingObject(store->getPointerOperand())});
-        stores.push_back(accesses.back());
+    for (const llvm::Instruction &inst : *block)
+      if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst)) {
+        auto &[accesses, stores] = accessesAndStores[aliasClassOf(inst)];
+        ++accesses;
+        stores += llvm::isa<llvm::StoreInst>(inst);
       }
-    }
-  // Accesses to two objects never meet when one is an on-chip array (private or __local: no pointer
-  // from elsewhere reaches it) or a `restrict` argument.
-  auto restrictArgument = [](const llvm::Value *object) {
-    const auto *arg = llvm::dyn_cast<llvm::Argument>(object);
-    return arg && arg->hasNoAliasAttr();
-  };
-  auto disjoint = [&](const llvm::Value *a, const llvm::Value *b) {
-    return a != b && (isOnChipArray(a) || isOnChipArray(b) || restrictArgument(a) || restrictArgument(b));
-  };
-  // A store port (global or on-chip) orders its own requests, so iterations need nothing from each
-  // other when no store meets another access of the loop.
-  const bool independent = llvm::all_of(stores, [&](const LoopAccess &store) {
-    return llvm::all_of(accesses, [&](const LoopAccess &other) {
-      return other.inst == store.inst || disjoint(store.object, other.object);
-    });
-  });
-  {
-    // One token for the loads before the loop: one ring carries it, not one per load.
-    AtPosition at(*this, {loop.parent, loop.segment});
-    if (!memory_.loads.empty())
-      memory_.loads = {{summary({{}, memory_.loads})}};
-    if (stores.empty() || independent)
-      return;
-    NodeId before = summary(memory_);
-    memory_ = {};
-    NodeId carried = ring(loop, before, [this, &loop]() -> llvm::Expected<NodeId> {
+  AtPosition at(*this, {loop.parent, loop.segment});
+  // One token per class for the loads before the loop: one ring carries it, not one per load.
+  llvm::MapVector<const llvm::Value *, std::vector<Access>> loadsBefore;
+  for (const Access &load : memory_.loads)
+    loadsBefore[load.aliasClass].push_back(load);
+  memory_.loads.clear();
+  for (auto &[aliasClass, loads] : loadsBefore)
+    memory_.loads.push_back({summary({{}, loads}), nullptr, aliasClass});
+  for (const auto &[aliasClass, counts] : accessesAndStores) {
+    const auto [accesses, stores] = counts;
+    if (!stores || accesses == 1)
+      continue;
+    NodeId before = summary(accessesOf(memory_, aliasClass));
+    forgetAccessesOf(aliasClass);
+    const llvm::Value *carriedClass = aliasClass;
+    NodeId carried = ring(loop, before, [this, &loop, carriedClass]() -> llvm::Expected<NodeId> {
       AtPosition end(*this, loop.last());
-      loop.memorySummary = summary(memory_);
-      return *loop.memorySummary;
+      NodeId iteration = summary(accessesOf(memory_, carriedClass));
+      loop.memorySummaries.push_back({iteration, nullptr, carriedClass});
+      return iteration;
     });
     result_.graph[carried].name = "memory order";
-    memory_.stores = {{carried}};
+    if (aliasClass != &kernel_)
+      result_.graph[carried].name += " of " + sourceName(*aliasClass);
+    memory_.stores.push_back({carried, nullptr, aliasClass});
   }
 }
 
 void GraphBuilder::leaveLoopMemory(Region &loop) {
-  if (loop.memorySummary)
-    memory_ = {{{*loop.memorySummary}}, {}};
+  for (const Access &summaryOfClass : loop.memorySummaries) {
+    forgetAccessesOf(summaryOfClass.aliasClass);
+    memory_.stores.push_back(summaryOfClass);
+  }
 }
 
 } // namespace loom::hls

@@ -69,3 +69,45 @@ __kernel void private_counts(__global const int *a, __global const int *b, __glo
   for (int k = 0; k < 8; ++k)
     out[i * 8 + k] = counts[k];
 }
+
+// Constant tables become ROMs shared by every work-item: program-scope __constant arrays and a
+// constant private array indexed at run time.
+__constant int squares[16] = {0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 121, 144, 169, 196, 225};
+__constant float weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+
+__kernel void table_lookup(__global const int *a, __global const int *b, __global int *out, int unused) {
+  const int primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
+  int i = get_global_id(0);
+  out[i] = squares[a[i] & 15] * primes[b[i] & 7];
+}
+
+__kernel void smooth(__global const float *a, __global const float *b, __global float *out, int n) {
+  int i = get_global_id(0);
+  float acc = 0.0f;
+  for (int k = 0; k < 5; ++k)
+    acc += weights[k] * a[min(max(i + k - 2, 0), n - 1)] + b[0] * 0.0f;
+  out[i] = acc;
+}
+
+// The FPGA shift-register idiom, single work-item: an 8-sample window shifted by one per iteration
+// (unrolled, a chain of registers: no memmove), taps from a buffer.
+__attribute__((reqd_work_group_size(1, 1, 1)))
+__kernel void shift_fir(__global const int *a, __global const int *b, __global int *out, int n) {
+  int window[8], taps[8];
+  #pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    window[k] = 0;
+    taps[k] = b[k];
+  }
+  for (int i = 0; i < n; ++i) {
+    #pragma unroll
+    for (int k = 7; k > 0; --k)
+      window[k] = window[k - 1];
+    window[0] = a[i];
+    int acc = 0;
+    #pragma unroll
+    for (int k = 0; k < 8; ++k)
+      acc += taps[k] * window[k];
+    out[i] = acc;
+  }
+}

@@ -100,13 +100,17 @@ using NodeId = Graph::vertex_descriptor;
 using EdgeId = Graph::edge_descriptor;
 
 /// An array kept on chip (a private array, or a __local array of a kernel whose work-items run one
-/// at a time): a RAM with one read port per RamLoad and one write port per RamStore.
+/// at a time), or a constant table: a RAM with one read port per RamLoad and one write port per
+/// RamStore, or a ROM.
 struct OnChipMemory {
   std::string name;        ///< The variable's name in the source.
   std::string location;    ///< "file:line:col" of its first access.
   unsigned elementBytes = 4; ///< Every access reads or writes one element of this size.
   uint64_t depth = 0;      ///< Elements.
   unsigned reads = 0, writes = 0; ///< Ports.
+  /// The words of a constant table (a ROM: a __constant array or a constant private one), element
+  /// i at index i; empty for an array the kernel writes.
+  std::vector<uint64_t> contents;
   /// Bits of an element index (at least 1).
   unsigned indexBits() const;
 };

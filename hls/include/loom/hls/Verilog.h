@@ -57,6 +57,7 @@ struct Item {
   ExprRef lhs, rhs;   ///< Assign.
   std::string module; ///< Instance: module type.
   std::vector<std::pair<std::string, int64_t>> parameters;
+  std::vector<std::pair<std::string, ExprRef>> valueParameters; ///< Instance: wide constants (a ROM's words).
   std::vector<std::pair<std::string, ExprRef>> connections; ///< A null ExprRef leaves a port open.
 };
 
@@ -70,7 +71,8 @@ public:
   void assign(ExprRef lhs, ExprRef rhs);
   void instance(std::string module, std::string name,
                 std::vector<std::pair<std::string, int64_t>> parameters,
-                std::vector<std::pair<std::string, ExprRef>> connections);
+                std::vector<std::pair<std::string, ExprRef>> connections,
+                std::vector<std::pair<std::string, ExprRef>> valueParameters = {});
   void comment(std::string text);
   /// Brackets items with `/* verilator lint_off RULE */ ... lint_on` for intentional cases.
   void lintOff(std::string rule);
