@@ -8,26 +8,84 @@
 // A LoopMux is then placed as late as its consumers allow (ALAP): a ring whose next value comes late
 // (an accumulation over loaded data) makes its iterations wait at the mux, so the FIFOs BalancePaths
 // puts on the mux's inputs let the fast rings (the induction variables, the loads' addresses) run
-// that far ahead, and the loads' latency overlaps the slow ring instead of adding to it.
+// that far ahead, and the loads' latency overlaps the slow ring instead of adding to it. A mux
+// whose next value does not depend on itself (`window[0] = x[i]`, a shift register's first stage)
+// starts when that value of the previous iteration is ready, so the rings that feed it run ahead
+// through FIFOs instead of the loop stepping at the pace of the load.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include <map>
+#include <set>
+
 namespace loom::hls {
+namespace {
+
+/// Whether `to` is reachable from `from` along forward edges of `from`'s loop.
+bool reaches(const KernelGraph &kernel, NodeId from, NodeId to) {
+  const unsigned loop = kernel.graph[from].loop;
+  std::vector<NodeId> work{from};
+  std::set<NodeId> seen{from};
+  while (!work.empty()) {
+    NodeId n = work.back();
+    work.pop_back();
+    if (n == to)
+      return true;
+    for (auto [e, end] = boost::out_edges(n, kernel.graph); e != end; ++e) {
+      NodeId next = boost::target(*e, kernel.graph);
+      if (!kernel.graph[*e].back && kernel.graph[next].loop == loop && seen.insert(next).second)
+        work.push_back(next);
+    }
+  }
+  return false;
+}
+
+/// LoopMuxes whose next value does not depend on their own (a value loaded or computed afresh each
+/// iteration and used in the next: `window[0] = x[i]`), with the node that computes it.
+std::map<NodeId, NodeId> carriedWithoutRecurrence(const KernelGraph &kernel) {
+  std::map<NodeId, NodeId> result;
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    if (kernel.graph[id].kind != OpKind::LoopMux)
+      continue;
+    for (auto [e, end] = boost::in_edges(id, kernel.graph); e != end; ++e)
+      if (kernel.graph[*e].back && !reaches(kernel, id, boost::source(*e, kernel.graph)))
+        result[id] = boost::source(*e, kernel.graph);
+  }
+  return result;
+}
+
+} // namespace
 
 void scheduleASAP(KernelGraph &kernel) {
-  for (NodeId id : kernel.topologicalOrder()) {
-    Node &n = kernel.graph[id];
-    unsigned start = 0;
-    for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it) {
-      if (kernel.graph[*it].back)
-        continue;
-      const Node &o = kernel.graph[boost::source(*it, kernel.graph)];
-      if (!o.isStatic)
-        start = std::max(start, o.startCycle + o.latency);
+  const auto order = kernel.topologicalOrder();
+  const auto carried = carriedWithoutRecurrence(kernel);
+  // Such a mux takes iteration i's value at iteration i + 1, one cycle after iteration i in steady
+  // state: it starts no earlier than that value is ready, less a cycle. Its value may come from
+  // another such mux (a shift register), so repeat until nothing moves; a chain of them settles in
+  // one pass per link, and a cycle of them (a recurrence over two iterations) stops at the bound.
+  for (size_t pass = 0; pass <= carried.size(); ++pass) {
+    bool moved = false;
+    for (NodeId id : order) {
+      Node &n = kernel.graph[id];
+      unsigned start = 0;
+      for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it) {
+        if (kernel.graph[*it].back)
+          continue;
+        const Node &o = kernel.graph[boost::source(*it, kernel.graph)];
+        if (!o.isStatic)
+          start = std::max(start, o.startCycle + o.latency);
+      }
+      if (auto next = carried.find(id); next != carried.end()) {
+        const Node &value = kernel.graph[next->second];
+        start = std::max(start, std::max(value.startCycle + value.latency, 1u) - 1);
+      }
+      start = n.isStatic ? 0 : start;
+      moved |= start != n.startCycle;
+      n.startCycle = start;
     }
-    n.startCycle = n.isStatic ? 0 : start;
+    if (!moved)
+      break;
   }
-  auto order = kernel.topologicalOrder();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Node &n = kernel.graph[*it];
     if (n.kind != OpKind::LoopMux)

@@ -39,6 +39,10 @@ TEST_CASE("the simulated board is an accelerator with FPGA-style float units", "
   cl_uint clock = 0;
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, nullptr) == CL_SUCCESS);
   CHECK(clock == 300);
+  // __local memory is the board's block RAM: 2160 blocks of 36 Kbit.
+  cl_ulong localBytes = 0;
+  REQUIRE(clGetDeviceInfo(board, CL_DEVICE_LOCAL_MEM_SIZE, sizeof localBytes, &localBytes, nullptr) == CL_SUCCESS);
+  CHECK(localBytes == 2160ull * 36 * 1024 / 8);
 }
 
 TEST_CASE("vector_add on the board matches the host and reports simulated time", "[e2e][board]") {

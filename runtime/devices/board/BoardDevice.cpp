@@ -195,7 +195,6 @@ public:
     info_.denormals = false; // the board's FP units flush denormals to zero
     info_.compilerAvailable = true;
     info_.computeUnits = 1;
-    info_.localMemBytes = 0;
     auto board = board::loadBoard(name);
     if (!board) {
       unavailable_ = llvm::formatv("board '{0}' is not available: {1}", name,
@@ -214,6 +213,8 @@ public:
     }
     info_.globalMemBytes = board_.memory.sizeBytes;
     info_.maxAllocBytes = board_.memory.sizeBytes - PageBytes;
+    // __local arrays live in the FPGA's block RAMs (36 Kbit each), as the hardware flow counts them.
+    info_.localMemBytes = board_.resources.brams * 36 * 1024 / 8;
   }
 
   const DeviceInfo &info() const override { return info_; }
