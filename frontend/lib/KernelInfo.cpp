@@ -2,11 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Reads the kernel_arg_* metadata Clang (-cl-kernel-arg-info) and SPIRV-LLVM-Translator attach to
-// kernels, plus reqd_work_group_size / work_group_size_hint / vec_type_hint, into KernelInfo, and
+// kernels, plus reqd_work_group_size / work_group_size_hint / vec_type_hint and the vendor attributes
+// Loom honours (`loom.vendor_attributes`, see VendorExtensions.h), into KernelInfo, and
 // converts KernelInfo to and from JSON. Address spaces come from the metadata (SPIR numbering), not
 // from the IR types: on the Host target every IR pointer is in address space 0.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/KernelInfo.h"
+
+#include "VendorExtensions.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/CallingConv.h"
@@ -146,9 +149,35 @@ std::string vecTypeName(llvm::Type *type, bool isSigned) {
   return lanes == 1 ? scalar : scalar + std::to_string(lanes);
 }
 
+/// The vendor attributes compileOpenCL left on `f`, as written: "name(1,2,3)".
+std::vector<std::string> vendorAttributesOf(const llvm::Function &f) {
+  std::vector<std::string> found;
+  if (const llvm::MDNode *attributes = f.getMetadata(VendorAttributesMetadata))
+    for (const llvm::MDOperand &op : attributes->operands())
+      if (const auto *text = llvm::dyn_cast_or_null<llvm::MDString>(op.get()))
+        found.push_back(text->getString().str());
+  return found;
+}
+
+/// The integers of a vendor attribute written "name(1,2,3)", when it is `name`.
+std::optional<std::vector<uint64_t>> argumentsOf(llvm::StringRef attribute, llvm::StringRef name) {
+  if (!attribute.consume_front(name) || !attribute.consume_front("(") || !attribute.consume_back(")"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> texts;
+  attribute.split(texts, ',');
+  std::vector<uint64_t> values;
+  for (llvm::StringRef text : texts) {
+    uint64_t value = 0;
+    if (text.getAsInteger(10, value))
+      return std::nullopt;
+    values.push_back(value);
+  }
+  return values;
+}
+
 /// CL_KERNEL_ATTRIBUTES text: the attributes as written in the source, space separated.
 std::string attributesOf(const llvm::Function &f, const std::array<uint32_t, 3> &reqd) {
-  std::vector<std::string> parts;
+  std::vector<std::string> parts = vendorAttributesOf(f);
   if (reqd[0] || reqd[1] || reqd[2])
     parts.push_back(llvm::formatv("reqd_work_group_size({0},{1},{2})", reqd[0], reqd[1], reqd[2]));
   if (const llvm::MDNode *hint = f.getMetadata("work_group_size_hint");
@@ -252,6 +281,19 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
     for (unsigned d = 0; d < 3; ++d)
       kernel.reqdWorkGroupSize[d] = static_cast<uint32_t>((*reqd)[d]);
   }
+  for (const std::string &attribute : vendorAttributesOf(f)) {
+    if (auto dims = argumentsOf(attribute, "max_global_work_dim")) {
+      if ((*dims)[0] > 3)
+        return kernelError(f, "max_global_work_dim must be 0, 1, 2 or 3");
+      kernel.maxGlobalWorkDim = static_cast<uint32_t>((*dims)[0]);
+    } else if (auto sizes = argumentsOf(attribute, "max_work_group_size")) {
+      kernel.maxWorkGroupSize = 1;
+      for (uint64_t size : *sizes)
+        kernel.maxWorkGroupSize *= size;
+      if (kernel.maxWorkGroupSize == 0)
+        return kernelError(f, "max_work_group_size must be at least 1 in every dimension");
+    }
+  }
   kernel.attributes = attributesOf(f, kernel.reqdWorkGroupSize);
   return kernel;
 }
@@ -348,16 +390,25 @@ llvm::json::Value toJSON(const KernelInfo &kernel) {
        llvm::json::Array{static_cast<int64_t>(kernel.reqdWorkGroupSize[0]),
                          static_cast<int64_t>(kernel.reqdWorkGroupSize[1]),
                          static_cast<int64_t>(kernel.reqdWorkGroupSize[2])}},
-      {"attributes", kernel.attributes}};
+      {"attributes", kernel.attributes},
+      {"maxGlobalWorkDim", static_cast<int64_t>(kernel.maxGlobalWorkDim)},
+      {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)}};
 }
 
 bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Path path) {
   llvm::json::ObjectMapper mapper(value, path);
   std::vector<int64_t> reqd;
+  int64_t maxGlobalWorkDim = 3;
   KernelInfo parsed;
   if (!mapper || !mapper.map("name", parsed.name) || !mapper.map("attributes", parsed.attributes) ||
-      !mapper.map("reqdWorkGroupSize", reqd))
+      !mapper.map("reqdWorkGroupSize", reqd) || !mapper.mapOptional("maxGlobalWorkDim", maxGlobalWorkDim) ||
+      !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize))
     return false;
+  if (maxGlobalWorkDim < 0 || maxGlobalWorkDim > 3) {
+    path.field("maxGlobalWorkDim").report("expected 0, 1, 2 or 3");
+    return false;
+  }
+  parsed.maxGlobalWorkDim = static_cast<uint32_t>(maxGlobalWorkDim);
   const llvm::json::Array *args = value.getAsObject()->getArray("args");
   if (!args) {
     path.field("args").report("expected an array of arguments");

@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
 
+#include "VendorExtensions.h"
+
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
@@ -157,6 +160,19 @@ void keepKernelModuleMetadata(llvm::Module &module) {
   }
 }
 
+/// Clang's LLVM IR generation with the FPGA vendors' loop pragmas understood.
+class CompileAction : public clang::EmitLLVMOnlyAction {
+public:
+  CompileAction(llvm::LLVMContext &context, Target target) : EmitLLVMOnlyAction(&context), target_(target) {}
+
+private:
+  bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
+    addVendorPragmas(compiler.getPreprocessor(), target_);
+    return EmitLLVMOnlyAction::BeginSourceFileAction(compiler);
+  }
+  Target target_;
+};
+
 void initializeHostTarget() {
   // The host target's TargetMachine gives the -O2 pipeline its cost model; spir64 has no backend
   // and needs none. Registration touches global registries, so it happens once.
@@ -256,7 +272,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
 
   // The module is created in `context`, which must be in typed-pointer mode.
   context.setOpaquePointers(false);
-  clang::EmitLLVMOnlyAction action(&context);
+  CompileAction action(context, target);
   bool ok = compiler.ExecuteAction(action);
   std::unique_ptr<llvm::Module> module = ok ? action.takeModule() : nullptr;
   if (!ok || !module || compiler.getDiagnostics().hasErrorOccurred()) {
@@ -266,6 +282,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
     return buildError(log);
   }
   keepKernelModuleMetadata(*module);
+  moveVendorAnnotationsToMetadata(*module);
   logStream.flush();
   return CompiledModule{std::move(module), std::move(log)};
 }

@@ -194,6 +194,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
+    // First: the loop vectorizer wants the loops as Clang's -O2 left them.
+    interleaveReductions(function, board);
     lowerSwitches(function);
     expandMemoryIntrinsics(function);
     scalarizeVectors(function);
@@ -225,17 +227,31 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
         hw.pipelineDepth = kernel.graph[id].startCycle + kernel.graph[id].latency;
     hw.area = estimateArea(kernel);
     hw.loops = reportLoops(kernel);
+    for (const LoopReport &loop : hw.loops)
+      if (loop.requestedII && loop.ii > loop.requestedII)
+        errors += llvm::formatv("{0}: error: '#pragma ii {1}' cannot be met: the loop's II is {2}, set by the "
+                                "recurrence of '{3}'{4}\n",
+                                loop.location, loop.requestedII, loop.ii, loop.boundBy,
+                                loop.boundAt.empty() ? "" : " at " + loop.boundAt);
     program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
     program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
                                     "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams);
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}\n",
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
-                                                     : std::string(", data-dependent trip count"));
+                                                     : std::string(", data-dependent trip count"),
+                                      loop.requestedII ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
+                                                       : std::string(),
+                                      loop.ivdep ? ", #pragma ivdep: no memory order between iterations" : "",
+                                      loop.interleaved > 1
+                                          ? llvm::formatv(", {0} elements an iteration (interleaved partial sums)",
+                                                          loop.interleaved)
+                                                .str()
+                                          : std::string());
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes, {5} read and {6} write "
                                       "ports\n",

@@ -16,6 +16,9 @@
 namespace loom::hls {
 
 /// IR preparation, before the graph exists.
+void interleaveReductions(llvm::Function &kernel, const board::Board &board);
+/// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.
+constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);

@@ -49,12 +49,23 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
 
   const DeviceInfo &info = queue->device.info();
   const auto &reqd = object->info.reqdWorkGroupSize;
+  // Intel's max_work_group_size(...) bounds the group below the device's limit.
+  const uint64_t maxGroup = object->info.maxWorkGroupSize
+                                ? std::min<uint64_t>(info.maxWorkGroupSize, object->info.maxWorkGroupSize)
+                                : info.maxWorkGroupSize;
   const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
   NDRange range;
   range.dims = work_dim;
   for (cl_uint d = 0; d < work_dim; ++d) {
     LOOM_CHECK(global_work_size[d] > 0, CL_INVALID_GLOBAL_WORK_SIZE,
                "global_work_size[" + std::to_string(d) + "] is 0");
+    LOOM_CHECK(d < object->info.maxGlobalWorkDim || global_work_size[d] == 1, CL_INVALID_GLOBAL_WORK_SIZE,
+               object->info.maxGlobalWorkDim == 0
+                   ? "kernel '" + object->info.name + "' is a single work-item kernel (max_global_work_dim(0)): "
+                                                      "launch it with clEnqueueTask or a global size of 1"
+                   : "kernel '" + object->info.name + "' has max_global_work_dim(" +
+                         std::to_string(object->info.maxGlobalWorkDim) + "): global_work_size[" +
+                         std::to_string(d) + "] must be 1");
     range.global[d] = global_work_size[d];
     range.offset[d] = global_work_offset ? global_work_offset[d] : 0;
     LOOM_CHECK(range.offset[d] <= SIZE_MAX - range.global[d], CL_INVALID_GLOBAL_OFFSET,
@@ -75,9 +86,10 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
       range.local[d] = local_work_size[d];
       total *= local_work_size[d];
     }
-    LOOM_CHECK(total <= info.maxWorkGroupSize, CL_INVALID_WORK_GROUP_SIZE,
+    LOOM_CHECK(total <= maxGroup, CL_INVALID_WORK_GROUP_SIZE,
                "the work-group has " + std::to_string(total) + " work-items, more than " +
-                   std::to_string(info.maxWorkGroupSize));
+                   std::to_string(maxGroup) +
+                   (maxGroup < info.maxWorkGroupSize ? " (the kernel's max_work_group_size)" : ""));
   } else if (hasReqd) {
     for (cl_uint d = 0; d < work_dim; ++d) {
       LOOM_CHECK(range.global[d] % reqd[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
@@ -86,7 +98,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
     }
   } else {
     // Largest divisors, dimension 0 first, within the device's limits: few, large work-groups.
-    uint64_t budget = info.maxWorkGroupSize;
+    uint64_t budget = maxGroup;
     for (cl_uint d = 0; d < work_dim; ++d) {
       range.local[d] = largestDivisor(range.global[d], std::min<uint64_t>(budget, info.maxWorkItemSizes[d]));
       budget /= range.local[d];

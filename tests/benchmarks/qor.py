@@ -25,6 +25,14 @@ report = subprocess.run([loomc, os.path.join(here, "qor", "qor.cl"), "-o", binar
                          "--report", "-q", "--emit-verilog", verilog],
                         check=True, capture_output=True, text=True).stdout
 
+# The same float sum built with -cl-fast-relaxed-math: reassociated into interleaved partial sums.
+fast_binary, fast_verilog = os.path.join(workdir, "qor_fast.loom"), os.path.join(workdir, "qor_fast.v")
+fast_report = subprocess.run([loomc, os.path.join(here, "qor", "gsum.cl"), "-o", fast_binary, "--board",
+                              board_name, "--report", "-q", "--options=-cl-fast-relaxed-math -Dgsum=gsum_fast",
+                              "--emit-verilog", fast_verilog],
+                             check=True, capture_output=True, text=True).stdout
+report += fast_report
+
 def kernel_report(name):
     lines, inside = [], False
     for line in report.splitlines():
@@ -71,6 +79,15 @@ want = np.float32(0)
 for v in a:
     want = np.float32(want + v)
 case("gsum 1000", cycles, n, "1 iteration/cycle", get(ob, out)[0] == want)
+
+fast_program = cl.Program(context, [device], [open(fast_binary, "rb").read()]).build()
+event = fast_program.gsum_fast(queue, (1,), None, buf(a), ob, np.int32(n))
+event.wait()
+cycles = (event.profile.end - event.profile.start) * clock_mhz / 1000.0
+# Reassociated: any order of the additions is right; the error bound is n ulps of the magnitudes.
+fast_sum = get(ob, out)[0]
+case("gsum fast-math 1000", cycles, n, "1 iteration/cycle",
+     abs(float(fast_sum) - float(np.sum(a.astype(np.float64)))) <= n * np.finfo(np.float32).eps * float(np.sum(np.abs(a))))
 
 bins = rng.integers(0, 64, n).astype(np.int32)
 weights = rng.random(n).astype(np.float32)
@@ -148,7 +165,7 @@ g = grid
 inner = (np.float32(0.5) * g[1:-1, 1:-1] + np.float32(0.125) * (((g[1:-1, :-2] + g[1:-1, 2:]) + g[:-2, 1:-1]) + g[2:, 1:-1])).astype(np.float32)
 case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
 
-def yosys_area(top):
+def yosys_area(top, verilog=verilog):
     if not shutil.which("yosys"):
         return "yosys not found"
     try:
@@ -170,9 +187,9 @@ for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
-for kernel in ("gsum", "histogram", "gemm", "triad_swi", "triad", "sgemm", "mandelbrot", "fir", "stencil"):
+for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "sgemm", "mandelbrot", "fir", "stencil"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":
-        print("  " + yosys_area("loom_kernel_" + kernel))
+        print("  " + yosys_area("loom_kernel_" + kernel, fast_verilog if kernel == "gsum_fast" else verilog))
 sys.exit(0 if all_correct else 1)

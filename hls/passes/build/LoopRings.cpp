@@ -24,6 +24,33 @@
 #include <set>
 
 namespace loom::hls {
+namespace {
+
+/// The II `#pragma ii N` asked of the loop (Clang's pipeline_initiation_interval), or 0. With
+/// `#pragma ivdep` on the same loop Clang nests it in the vectorizer's follow-up attributes, which
+/// stay unused: the vectorizer leaves a loop of width 1 alone.
+unsigned requestedInitiationInterval(const llvm::Loop &loop) {
+  std::function<unsigned(const llvm::MDNode *)> find = [&](const llvm::MDNode *node) -> unsigned {
+    for (unsigned i = 1; node && i < node->getNumOperands(); ++i) {
+      const auto *attribute = llvm::dyn_cast<llvm::MDNode>(node->getOperand(i));
+      const auto *name = attribute && attribute->getNumOperands() == 2
+                             ? llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0))
+                             : nullptr;
+      if (!name)
+        continue;
+      if (name->getString() == "llvm.loop.pipeline.initiationinterval")
+        if (auto *value = llvm::mdconst::dyn_extract<llvm::ConstantInt>(attribute->getOperand(1)))
+          return static_cast<unsigned>(value->getZExtValue());
+      if (name->getString() == "llvm.loop.vectorize.followup_all")
+        if (unsigned ii = find(llvm::dyn_cast<llvm::MDNode>(attribute->getOperand(1))))
+          return ii;
+    }
+    return 0;
+  };
+  return find(loop.getLoopID());
+}
+
+} // namespace
 
 std::vector<const llvm::BasicBlock *> GraphBuilder::entering(const Region &loop) const {
   std::vector<const llvm::BasicBlock *> from;
@@ -277,6 +304,9 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   LoopReport &report = result_.loops[loop.number - 1];
   report.depth = loop.loop->getLoopDepth();
   report.tripCount = scalarEvolution_->getSmallConstantTripCount(const_cast<llvm::Loop *>(loop.loop));
+  report.requestedII = requestedInitiationInterval(*loop.loop);
+  report.ivdep = loop.loop->isAnnotatedParallel();
+  report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
   if (auto start = loop.loop->getStartLoc())
     report.location = llvm::formatv("{0}:{1}", llvm::cast<llvm::DIScope>(start->getScope())->getFilename(), start.getLine());

@@ -18,7 +18,7 @@
 // accesses wait for the state before the loop. Any other class carries a summary token of each
 // iteration's accesses to it to the next iteration (a ring of its own, so a read-modify-write of an
 // on-chip array recurs at the RAM's latency, not the global memory's), and that token is the
-// class's state after the loop.
+// class's state after the loop. A loop under `#pragma ivdep` carries none.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
@@ -330,7 +330,9 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     memory_.loads.push_back({summary({{}, loads}), nullptr, aliasClass});
   for (const auto &[aliasClass, counts] : accessesAndStores) {
     const auto [accesses, stores] = counts;
-    if (!stores || accesses == 1)
+    // `#pragma ivdep` (llvm.loop.parallel_accesses): no iteration waits for another's accesses. A
+    // port still serves its requests in order, so what follows the loop waits for its last ones.
+    if (!stores || accesses == 1 || loop.loop->isAnnotatedParallel())
       continue;
     NodeId before = summary(accessesOf(memory_, aliasClass));
     forgetAccessesOf(aliasClass);

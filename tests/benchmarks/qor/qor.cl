@@ -2,14 +2,7 @@
 // The QoR benchmark's kernels (tests/benchmarks/qor.py): the loops and memory patterns FPGA OpenCL
 // users compare compilers on. Written for Loom; results are checked against numpy by the driver.
 
-// Float accumulation (a loop-carried float add): single work-item.
-__attribute__((max_global_work_dim(0)))
-__kernel void gsum(__global const float *restrict a, __global float *restrict out, int n) {
-  float sum = 0.0f;
-  for (int i = 0; i < n; ++i)
-    sum += a[i];
-  out[0] = sum;
-}
+#include "gsum.cl"
 
 // Float weights into bins: a read-modify-write through memory every iteration.
 __attribute__((max_global_work_dim(0)))

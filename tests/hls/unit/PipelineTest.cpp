@@ -626,3 +626,170 @@ TEST_CASE("a binary's hardware interfaces read back; a kernel without one is nam
   auto none = hls::hardwareKernelsOf(llvm::json::Object{});
   CHECK_THAT(errorMessage(none), Catch::Contains("lists no kernels"));
 }
+
+namespace {
+
+/// A single work-item loop `a[index[i]] += 1`: without `#pragma ivdep`, each iteration's
+/// read-modify-write of `a` waits for the previous one's store. `loopAttributes` are extra
+/// operands of the loop's metadata; `group` puts the loop's accesses in access group !2.
+std::string scatterLoop(const std::string &loopAttributes, bool group) {
+  const std::string access = group ? ", !llvm.access.group !2" : "";
+  return R"(
+define spir_kernel void @scatter(i32 addrspace(1)* %a, i32 addrspace(1)* %index, i32 %n) {
+entry:
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %pi = getelementptr inbounds i32, i32 addrspace(1)* %index, i32 %i
+  %k = load i32, i32 addrspace(1)* %pi, align 4)" + access + R"(
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %k
+  %v = load i32, i32 addrspace(1)* %pa, align 4)" + access + R"(
+  %w = add i32 %v, 1
+  store i32 %w, i32 addrspace(1)* %pa, align 4)" + access + R"(
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+done:
+  ret void
+}
+!0 = distinct !{!0)" + loopAttributes + R"(}
+!1 = !{!"llvm.loop.parallel_accesses", !2}
+!2 = distinct !{}
+!3 = !{!"llvm.loop.pipeline.initiationinterval", i32 1}
+!4 = !{!"llvm.loop.pipeline.initiationinterval", i32 8}
+)";
+}
+
+/// A float accumulation whose add (3 cycles on the unit board) recurs every iteration.
+std::string accumulation(int ii) {
+  return R"(
+define spir_kernel void @accumulate(float addrspace(1)* %a, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %sum, %loop ]
+  %p = getelementptr inbounds float, float addrspace(1)* %a, i32 %i
+  %v = load float, float addrspace(1)* %p, align 4
+  %sum = fadd float %s, %v
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !0
+done:
+  store float %sum, float addrspace(1)* %a, align 4
+  ret void
+}
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.pipeline.initiationinterval", i32 )" + std::to_string(ii) + R"(}
+)";
+}
+
+} // namespace
+
+TEST_CASE("#pragma ivdep (parallel accesses) drops the loop's carried memory order") {
+  std::map<std::string, std::string> dumps;
+  auto ordered = parse(scatterLoop("", false));
+  auto withOrder = synthesize(*ordered->module, dumps);
+  REQUIRE_OK(withOrder);
+  REQUIRE(withOrder->kernels[0].loops.size() == 1);
+  const hls::LoopReport &kept = withOrder->kernels[0].loops[0];
+  CHECK(kept.boundBy == "memory order");
+  CHECK_FALSE(kept.ivdep);
+
+  // Accesses outside the parallel group keep the order: the annotation must cover all of them.
+  dumps.clear();
+  auto partial = parse(scatterLoop(", !1", false));
+  auto partialProgram = synthesize(*partial->module, dumps);
+  REQUIRE_OK(partialProgram);
+  CHECK(partialProgram->kernels[0].loops[0].boundBy == "memory order");
+
+  dumps.clear();
+  auto parallel = parse(scatterLoop(", !1", true));
+  auto program = synthesize(*parallel->module, dumps);
+  REQUIRE_OK(program);
+  const hls::LoopReport &dropped = program->kernels[0].loops[0];
+  CHECK(dropped.ivdep);
+  CHECK(dropped.boundBy != "memory order");
+  CHECK(dropped.ii < kept.ii);
+  CHECK(program->report.find("#pragma ivdep: no memory order between iterations") != std::string::npos);
+  checkLintClean(program->verilog, "loom_kernel_scatter");
+}
+
+TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
+  std::map<std::string, std::string> dumps;
+  auto met = parse(accumulation(8));
+  auto program = synthesize(*met->module, dumps);
+  REQUIRE_OK(program);
+  const hls::LoopReport &loop = program->kernels[0].loops[0];
+  CHECK(loop.requestedII == 8);
+  CHECK(loop.ii == 3 + 1);
+  CHECK(program->report.find("II 4, set by the recurrence of 's'") != std::string::npos);
+  CHECK(program->report.find("#pragma ii 8 met") != std::string::npos);
+
+  auto unmet = parse(accumulation(1));
+  auto failed = synthesize(*unmet->module, dumps);
+  const std::string message = errorMessage(failed);
+  CHECK(message.find("error: '#pragma ii 1' cannot be met: the loop's II is 4, set by the recurrence of 's'") !=
+        std::string::npos);
+}
+
+namespace {
+
+/// `sum += a[i]` in a single work-item kernel (or, `ndrange`, one per work-item), with the fast-math
+/// flags `flags` on the add.
+std::string floatSum(const std::string &flags, bool ndrange) {
+  return std::string(R"(
+define spir_kernel void @fsum(float addrspace(1)* %a, float addrspace(1)* %out, i32 %n) {
+entry:
+)") + (ndrange ? "  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
+                 "  %o = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid\n"
+               : "  %o = getelementptr inbounds float, float addrspace(1)* %out, i64 0\n") +
+         R"(  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %s = phi float [ 0.0, %entry ], [ %sum, %loop ]
+  %p = getelementptr inbounds float, float addrspace(1)* %a, i32 %i
+  %v = load float, float addrspace(1)* %p, align 4
+  %sum = fadd )" + flags + R"( float %s, %v
+  %next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %result = phi float [ 0.0, %entry ], [ %sum, %loop ]
+  store float %result, float addrspace(1)* %o, align 4
+  ret void
+}
+)";
+}
+
+} // namespace
+
+TEST_CASE("a single work-item float reduction with fast math becomes interleaved partial sums") {
+  std::map<std::string, std::string> dumps;
+  auto fast = parse(floatSum("fast", false));
+  auto program = synthesize(*fast->module, dumps);
+  REQUIRE_OK(program);
+  // The unit board's float add takes 3 cycles, plus the ring's register: 4 partial sums, each
+  // iteration of the main loop takes 4 elements; a remainder loop takes the rest.
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= load i32") == 4 + 1);
+  CHECK(count(built, "= fadd") >= 4 + 3 + 1);
+  const auto &loops = program->kernels[0].loops;
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0].interleaved * loops[1].interleaved == 4);
+  CHECK(program->report.find("4 elements an iteration (interleaved partial sums)") != std::string::npos);
+  checkLintClean(program->verilog, "loom_kernel_fsum");
+
+  // Without reassociation the sum keeps its order, and in an NDRange kernel other work-items fill
+  // the ring: both stay one loop with one adder.
+  for (auto [flags, ndrange] : {std::pair{"", false}, std::pair{"fast", true}}) {
+    dumps.clear();
+    auto kept = parse(floatSum(flags, ndrange));
+    auto unchanged = synthesize(*kept->module, dumps);
+    REQUIRE_OK(unchanged);
+    CHECK(count(dumps["build-dataflow"], "= fadd") == 1);
+    CHECK(unchanged->kernels[0].loops.size() == 1);
+  }
+}

@@ -34,6 +34,11 @@ struct KernelInfo {
   std::string name;
   std::vector<KernelArg> args;
   std::array<uint32_t, 3> reqdWorkGroupSize{0, 0, 0}; ///< All zero when not given.
+  /// Intel's max_global_work_dim(N): launches use at most N dimensions; 0: a single work-item.
+  uint32_t maxGlobalWorkDim = 3;
+  /// Intel's max_work_group_size / Xilinx's xcl_max_work_group_size: at most this many work-items
+  /// in a group (the product of the sizes given); 0 when not given.
+  uint64_t maxWorkGroupSize = 0;
   std::string attributes; ///< CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(64,1,1)".
 };
 

@@ -52,6 +52,9 @@ struct LoopReport {
   std::string boundBy;    ///< The value whose recurrence sets the II, e.g. "sum" or "memory order".
   std::string boundAt;    ///< Where that value is defined.
   unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
+  unsigned requestedII = 0; ///< `#pragma ii N` (or Clang's pipeline_initiation_interval): N; else 0.
+  bool ivdep = false;       ///< `#pragma ivdep`: iterations do not wait for each other's memory accesses.
+  unsigned interleaved = 1; ///< Elements per iteration: the partial sums of a reassociated float reduction.
 };
 
 struct HardwareKernel {

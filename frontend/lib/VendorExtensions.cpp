@@ -1,0 +1,332 @@
+//===- VendorExtensions.cpp - Intel's and Xilinx's FPGA attributes and pragmas ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The attributes are one Clang attribute plugin (ParsedAttrInfo) spelling every vendor name; the
+// pragmas are preprocessor handlers that turn what Loom honours into Clang's own loop hints
+// (`_Pragma("clang loop ...")` entered after the pragma) and warn about the rest. See the header for
+// what reaches later stages.
+//===----------------------------------------------------------------------===//
+#include "VendorExtensions.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace loom::frontend {
+namespace {
+
+enum class AppliesTo { Kernel, Variable };
+
+struct VendorAttribute {
+  const char *name;
+  AppliesTo appliesTo;
+  /// Null when Loom honours it; else why it is ignored (the warning's second half).
+  const char *ignoredBecause;
+  const char *honouredAs = nullptr; ///< The annotation's name when it is not `name` (a vendor synonym).
+  unsigned minArgs = 0, maxArgs = 0;
+};
+
+constexpr const char *MemoryLayoutIgnored =
+    "Loom gives every access to an on-chip array a port of its own (copying the memory for extra "
+    "reads), so the array needs no banking or pumping to reach II 1";
+
+const VendorAttribute VendorAttributes[] = {
+    // Kernels. Honoured: KernelInfo reads them; the runtime enforces them at launch.
+    {"max_global_work_dim", AppliesTo::Kernel, nullptr, nullptr, 1, 1},
+    {"max_work_group_size", AppliesTo::Kernel, nullptr, nullptr, 1, 3},
+    {"xcl_max_work_group_size", AppliesTo::Kernel, nullptr, "max_work_group_size", 1, 3},
+    {"num_compute_units", AppliesTo::Kernel,
+     "Loom builds one compute unit per kernel; replicating a kernel is not implemented yet"},
+    {"num_simd_work_items", AppliesTo::Kernel,
+     "Loom does not vectorise work-items yet: the kernel's pipeline takes one work-item per cycle"},
+    {"uses_global_work_offset", AppliesTo::Kernel,
+     "the global offset costs Loom's hardware one adder, so kernels always take it into account"},
+    {"xcl_zero_global_work_offset", AppliesTo::Kernel,
+     "the global offset costs Loom's hardware one adder, so kernels always take it into account"},
+    {"xcl_dataflow", AppliesTo::Kernel,
+     "task-level pipelining of a kernel's loops is not implemented; its loops run one after another "
+     "for each work-item, each loop pipelined"},
+    // On-chip memories.
+    {"numbanks", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"bankwidth", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"bank_bits", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"singlepump", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"doublepump", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"max_replicates", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"simple_dual_port", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"merge", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"xcl_array_partition", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"xcl_array_reshape", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"register", AppliesTo::Variable,
+     "Loom keeps an array in registers when every index is a constant (after unrolling) and in an "
+     "on-chip RAM otherwise"},
+    {"memory", AppliesTo::Variable,
+     "Loom puts an array indexed at run time in an on-chip RAM already"},
+    {"private_copies", AppliesTo::Variable,
+     "Loom keeps one copy of an on-chip array; work-items take turns when they need their own"},
+};
+
+const VendorAttribute *findAttribute(llvm::StringRef name) {
+  for (const VendorAttribute &attribute : VendorAttributes)
+    if (name == attribute.name)
+      return &attribute;
+  return nullptr;
+}
+
+/// One plugin for all the vendor names: Clang asks it about each name its Spellings list.
+struct VendorAttributeInfo : clang::ParsedAttrInfo {
+  std::vector<Spelling> spellings;
+
+  VendorAttributeInfo() {
+    for (const VendorAttribute &attribute : VendorAttributes)
+      spellings.push_back({clang::ParsedAttr::AS_GNU, attribute.name});
+    Spellings = spellings;
+    // Arguments are checked here: some vendors' take identifiers (`xcl_array_partition(complete, 1)`).
+    HasCustomParsing = 1;
+  }
+
+  template <unsigned N>
+  static void diagnose(clang::Sema &sema, const clang::ParsedAttr &attr, clang::DiagnosticsEngine::Level level,
+                       const char (&format)[N], llvm::StringRef detail = {}) {
+    unsigned id = sema.getDiagnostics().getCustomDiagID(level, format);
+    sema.Diag(attr.getLoc(), id) << attr.getAttrName()->getName() << detail;
+  }
+
+  bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
+                            const clang::Decl *decl) const override {
+    const VendorAttribute *attribute = findAttribute(attr.getAttrName()->getName());
+    if (attribute->appliesTo == AppliesTo::Kernel && !llvm::isa<clang::FunctionDecl>(decl)) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' applies to kernel functions only");
+      return false;
+    }
+    if (attribute->appliesTo == AppliesTo::Variable && !llvm::isa<clang::VarDecl, clang::FieldDecl>(decl)) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' applies to variables and struct fields only");
+      return false;
+    }
+    return true;
+  }
+
+  AttrHandling handleDeclAttribute(clang::Sema &sema, clang::Decl *decl,
+                                   const clang::ParsedAttr &attr) const override {
+    const VendorAttribute *attribute = findAttribute(attr.getAttrName()->getName());
+    if (attribute->ignoredBecause) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Warning, "'%0' ignored: %1", attribute->ignoredBecause);
+      return AttributeNotApplied;
+    }
+    const unsigned count = attr.getNumArgs();
+    if (count < attribute->minArgs || count > attribute->maxArgs) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' takes %1 integer arguments",
+               attribute->minArgs == attribute->maxArgs
+                   ? std::to_string(attribute->minArgs)
+                   : llvm::formatv("{0} to {1}", attribute->minArgs, attribute->maxArgs).str());
+      return AttributeNotApplied;
+    }
+    std::vector<std::string> values;
+    for (unsigned i = 0; i < count; ++i) {
+      llvm::Optional<llvm::APSInt> value;
+      if (attr.isArgExpr(i))
+        value = attr.getArgAsExpr(i)->getIntegerConstantExpr(sema.Context);
+      if (!value || value->isNegative()) {
+        diagnose(sema, attr, clang::DiagnosticsEngine::Error,
+                 "argument %1 of '%0' must be a non-negative integer constant", std::to_string(i + 1));
+        return AttributeNotApplied;
+      }
+      values.push_back(llvm::toString(*value, 10));
+    }
+    const std::string annotation =
+        llvm::formatv("{0}{1}({2})", VendorAnnotationPrefix,
+                      attribute->honouredAs ? attribute->honouredAs : attribute->name, llvm::join(values, ","));
+    decl->addAttr(clang::AnnotateAttr::Create(sema.Context, annotation, nullptr, 0, attr.getRange()));
+    return AttributeApplied;
+  }
+};
+
+// Registered once per process when the library loads; Clang reads the registry at its first
+// unknown attribute.
+const clang::ParsedAttrInfoRegistry::Add<VendorAttributeInfo>
+    RegisterVendorAttributes("loom-vendor-attributes", "Intel and Xilinx FPGA OpenCL attributes");
+
+/// A vendor loop pragma: the tokens after its name, up to the end of the line.
+struct PragmaLine {
+  clang::SourceLocation at;
+  std::vector<clang::Token> arguments;
+};
+
+PragmaLine readPragma(clang::Preprocessor &preprocessor, const clang::Token &name) {
+  PragmaLine line{name.getLocation(), {}};
+  clang::Token token;
+  for (preprocessor.Lex(token); token.isNot(clang::tok::eod); preprocessor.Lex(token))
+    line.arguments.push_back(token);
+  return line;
+}
+
+/// The tokens as the user wrote them.
+std::string spellingOf(clang::Preprocessor &preprocessor, const std::vector<clang::Token> &tokens) {
+  if (tokens.empty())
+    return "";
+  auto range = clang::CharSourceRange::getCharRange(tokens.front().getLocation(), tokens.back().getEndLoc());
+  return clang::Lexer::getSourceText(range, preprocessor.getSourceManager(), preprocessor.getLangOpts()).str();
+}
+
+template <unsigned N>
+void diagnose(clang::Preprocessor &preprocessor, clang::SourceLocation at, clang::DiagnosticsEngine::Level level,
+              const char (&format)[N], llvm::StringRef first, llvm::StringRef second = {}) {
+  unsigned id = preprocessor.getDiagnostics().getCustomDiagID(level, format);
+  preprocessor.Diag(at, id) << first << second;
+}
+
+/// Enters `_Pragma("clang loop HINTS")` after the pragma, so Clang attaches the hints to the loop
+/// that follows (and says so when none does).
+void enterClangLoopHints(clang::Preprocessor &preprocessor, clang::SourceLocation at, const std::string &hints) {
+  auto tokens = std::make_unique<clang::Token[]>(4);
+  for (unsigned i = 0; i < 4; ++i) {
+    tokens[i].startToken();
+    tokens[i].setLocation(at);
+  }
+  tokens[0].setKind(clang::tok::identifier);
+  tokens[0].setIdentifierInfo(preprocessor.getIdentifierInfo("_Pragma"));
+  tokens[1].setKind(clang::tok::l_paren);
+  tokens[2].setKind(clang::tok::string_literal);
+  preprocessor.CreateString("\"clang loop " + hints + "\"", tokens[2], at, at);
+  tokens[3].setKind(clang::tok::r_paren);
+  preprocessor.EnterTokenStream(std::move(tokens), 4, /*DisableMacroExpansion=*/false, /*IsReinject=*/false);
+}
+
+/// `#pragma ii N`: the loop's initiation interval, checked by the hardware flow against what the
+/// loop's recurrences allow.
+class InitiationIntervalPragma : public clang::PragmaHandler {
+public:
+  InitiationIntervalPragma() : PragmaHandler("ii") {}
+  void HandlePragma(clang::Preprocessor &preprocessor, clang::PragmaIntroducer, clang::Token &name) override {
+    PragmaLine line = readPragma(preprocessor, name);
+    uint64_t ii = 0;
+    if (line.arguments.size() != 1 || line.arguments[0].isNot(clang::tok::numeric_constant) ||
+        llvm::StringRef(preprocessor.getSpelling(line.arguments[0])).getAsInteger(0, ii) || ii == 0 ||
+        ii > 65535) {
+      diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Error,
+               "'#pragma ii' takes one positive integer, the loop's initiation interval, not '%0'",
+               spellingOf(preprocessor, line.arguments));
+      return;
+    }
+    enterClangLoopHints(preprocessor, line.at, llvm::formatv("pipeline_initiation_interval({0})", ii));
+  }
+};
+
+/// `#pragma ivdep`: the loop's iterations do not depend on each other through memory. Clang's
+/// `vectorize(assume_safety)` says exactly that (llvm.loop.parallel_accesses); in hardware the
+/// vectorizer is kept off the loop (width and interleave 1), on the CPU it may vectorize.
+class IvdepPragma : public clang::PragmaHandler {
+public:
+  explicit IvdepPragma(Target target) : PragmaHandler("ivdep"), target_(target) {}
+  void HandlePragma(clang::Preprocessor &preprocessor, clang::PragmaIntroducer, clang::Token &name) override {
+    PragmaLine line = readPragma(preprocessor, name);
+    if (!line.arguments.empty()) {
+      diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Warning,
+               "'#pragma ivdep %0' ignored: Loom can drop all of a loop's memory dependences (plain "
+               "'#pragma ivdep') but not a part of them, so the loop keeps its memory order",
+               spellingOf(preprocessor, line.arguments));
+      return;
+    }
+    enterClangLoopHints(preprocessor, line.at,
+                        target_ == Target::Hardware
+                            ? "vectorize(assume_safety) vectorize_width(1) interleave_count(1)"
+                            : "vectorize(assume_safety)");
+  }
+
+private:
+  Target target_;
+};
+
+/// A loop pragma Loom accepts but does not act on: a warning with the reason.
+class IgnoredLoopPragma : public clang::PragmaHandler {
+public:
+  IgnoredLoopPragma(llvm::StringRef name, const char *because) : PragmaHandler(name), because_(because) {}
+  void HandlePragma(clang::Preprocessor &preprocessor, clang::PragmaIntroducer, clang::Token &name) override {
+    PragmaLine line = readPragma(preprocessor, name);
+    diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Warning, "'#pragma %0' ignored: %1", getName(),
+             because_);
+  }
+
+private:
+  const char *because_;
+};
+
+} // namespace
+
+void moveVendorAnnotationsToMetadata(llvm::Module &module) {
+  llvm::GlobalVariable *annotations = module.getNamedGlobal("llvm.global.annotations");
+  const auto *entries = annotations && annotations->hasInitializer()
+                            ? llvm::dyn_cast<llvm::ConstantArray>(annotations->getInitializer())
+                            : nullptr;
+  if (!entries)
+    return;
+  std::vector<llvm::Constant *> others;
+  std::vector<llvm::GlobalVariable *> texts;
+  for (const llvm::Use &use : entries->operands()) {
+    auto *entry = llvm::cast<llvm::Constant>(use.get());
+    auto *function = entry->getNumOperands() >= 2
+                         ? llvm::dyn_cast<llvm::Function>(entry->getOperand(0)->stripPointerCasts())
+                         : nullptr;
+    auto *text = function ? llvm::dyn_cast<llvm::GlobalVariable>(entry->getOperand(1)->stripPointerCasts()) : nullptr;
+    const auto *data = text && text->hasInitializer()
+                           ? llvm::dyn_cast<llvm::ConstantDataSequential>(text->getInitializer())
+                           : nullptr;
+    llvm::StringRef annotation = data && data->isCString() ? data->getAsCString() : "";
+    if (!annotation.consume_front(VendorAnnotationPrefix)) {
+      others.push_back(entry);
+      continue;
+    }
+    llvm::LLVMContext &context = module.getContext();
+    llvm::SmallVector<llvm::Metadata *, 4> attributes;
+    if (const llvm::MDNode *existing = function->getMetadata(VendorAttributesMetadata))
+      attributes.append(existing->op_begin(), existing->op_end());
+    attributes.push_back(llvm::MDString::get(context, annotation));
+    function->setMetadata(VendorAttributesMetadata, llvm::MDNode::get(context, attributes));
+    texts.push_back(text);
+  }
+  if (others.size() == entries->getNumOperands())
+    return;
+  llvm::ArrayType *type = llvm::ArrayType::get(entries->getType()->getElementType(), others.size());
+  llvm::Constant *remaining = llvm::ConstantArray::get(type, others);
+  annotations->eraseFromParent();
+  if (!others.empty()) {
+    auto *kept = new llvm::GlobalVariable(module, type, /*isConstant=*/false, llvm::GlobalValue::AppendingLinkage,
+                                          remaining, "llvm.global.annotations");
+    kept->setSection("llvm.metadata");
+  }
+  // The strings only the moved entries used (the file name string too, once nothing else does).
+  for (llvm::GlobalVariable &global : llvm::make_early_inc_range(module.globals()))
+    if (global.getSection() == "llvm.metadata" && global.isDiscardableIfUnused()) {
+      global.removeDeadConstantUsers();
+      if (global.use_empty())
+        global.eraseFromParent();
+    }
+}
+
+void addVendorPragmas(clang::Preprocessor &preprocessor, Target target) {
+  preprocessor.AddPragmaHandler(new InitiationIntervalPragma);
+  preprocessor.AddPragmaHandler(new IvdepPragma(target));
+  const std::pair<const char *, const char *> ignored[] = {
+      {"loop_coalesce", "Loom's inner loops already take a new iteration every cycle while the outer "
+                        "loop goes on (their rings overlap), so nested loops are not flattened"},
+      {"max_concurrency", "a Loom loop admits up to 32 work-items or outer iterations at once; that "
+                          "limit is not adjustable yet"},
+      {"speculated_iterations", "Loom's loop control decides each iteration's exit before it starts "
+                                "the next one's memory accesses, so it speculates no iterations"},
+      {"max_interleaving", "a Loom loop admits up to 32 work-items or outer iterations at once; that "
+                           "limit is not adjustable yet"},
+      {"disable_loop_pipelining", "every Loom loop is pipelined; its II is what its recurrences allow"},
+  };
+  for (const auto &[name, because] : ignored)
+    preprocessor.AddPragmaHandler(new IgnoredLoopPragma(name, because));
+}
+
+} // namespace loom::frontend

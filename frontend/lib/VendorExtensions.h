@@ -1,0 +1,43 @@
+//===- VendorExtensions.h - Intel's and Xilinx's FPGA attributes and pragmas -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// FPGA OpenCL code is written for Intel's aoc or AMD's Vitis, with their kernel, memory and loop
+// attributes and pragmas. Clang 15 knows none of them: it warns that the attributes are unknown and
+// silently drops the pragmas. Loom gives each one its vendor's meaning where the hardware flow
+// implements it, and otherwise a warning at its file:line:col that says it is ignored and why.
+//
+// Kernel attributes it honours leave an annotation `loom:NAME(ARGS)` on the kernel, which
+// compileOpenCL moves from llvm.global.annotations (where it would keep the kernel alive, and its
+// work-item calls unresolved, on the CPU device) to the kernel's `loom.vendor_attributes` metadata,
+// which KernelInfo reads. Loop pragmas become Clang's own loop hints, so
+// they reach LLVM as loop metadata (`#pragma ii N` -> llvm.loop.pipeline.initiationinterval,
+// `#pragma ivdep` -> llvm.loop.parallel_accesses), which hls/ reads.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "loom/frontend/OpenCLCompiler.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Module.h"
+
+namespace clang {
+class Preprocessor;
+}
+
+namespace loom::frontend {
+
+/// The prefix of the annotations honoured kernel attributes leave, e.g. "loom:max_global_work_dim(0)".
+constexpr llvm::StringLiteral VendorAnnotationPrefix = "loom:";
+/// The kernel metadata holding them afterwards: a tuple of strings "max_global_work_dim(0)".
+constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes";
+
+/// Moves the vendor attributes' annotations from llvm.global.annotations to each kernel's
+/// VendorAttributesMetadata; other annotations stay.
+void moveVendorAnnotationsToMetadata(llvm::Module &module);
+
+/// Installs the vendors' loop pragmas (`ii`, `ivdep`, `loop_coalesce`, `max_concurrency`, ...) in
+/// one compile's preprocessor. The kernel and memory attributes are registered with Clang once per
+/// process, when this library is loaded.
+void addVendorPragmas(clang::Preprocessor &preprocessor, Target target);
+
+} // namespace loom::frontend

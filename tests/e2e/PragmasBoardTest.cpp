@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+// FPGA vendors' attributes and pragmas (kernels/pragmas.cl, compiled by loomc at build time) on the
+// board and the CPU device: results equal to a host reference, the launch limits the attributes set
+// enforced through the cl* API, the ignored ones named in the build log.
+#include "DifferentialSupport.h"
+
+#include <numeric>
+
+using namespace e2e;
+
+namespace {
+
+const Sources Pragmas{LOOM_E2E_PRAGMAS_LOOM, LOOM_E2E_PRAGMAS_CL};
+
+} // namespace
+
+TEST_CASE("ivdep, ii, unroll and reassociated-sum kernels: board == CPU == host", "[e2e][board][pragmas]") {
+  const int n = 600;
+  auto a = randomInts(n, -1000, 1000, 11);
+  std::vector<int> permutation(n);
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::shuffle(permutation.begin(), permutation.end(), std::mt19937(12));
+  auto b = randomInts(n, -20, 20, 13);
+
+  std::vector<int> scattered(n, -1), prefix(n), dot(n);
+  for (int k = 0; k < n; ++k)
+    scattered[permutation[k]] += a[k];
+  int sum = 0;
+  for (int k = 0; k < n; ++k)
+    prefix[k] = sum += a[k] ^ permutation[k];
+  for (int i = 0; i < n; ++i) {
+    int d = 0;
+    for (int k = 0; k < n; ++k)
+      d += a[(i + k) % n] * b[k];
+    int taps = 0;
+    for (int k = 0; k < 8; ++k)
+      taps += (a[i] >> k) & 1;
+    dot[i] = d + taps;
+  }
+  std::vector<int> reassociated(n, -1);
+  reassociated[0] = 0;
+  for (int k = 0; k < n; ++k)
+    reassociated[0] += a[k] - b[k];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ivdep_scatter", a, permutation, n, {{1}}), scattered) ==
+          -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "reassociated_sum", a, b, n, {{1}}), reassociated) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ii_prefix", a, permutation, n, {{1}}), prefix) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "unrolled_dot", a, b, n, {{size_t(n)}}), dot) == -1);
+  }
+}
+
+TEST_CASE("max_work_group_size bounds the work-groups the runtime picks and accepts", "[e2e][board][pragmas]") {
+  const int n = 64;
+  auto a = randomInts(n, -100, 100, 21), b = randomInts(n, -10, 10, 22);
+  std::vector<int> want(n);
+  for (int i = 0; i < n; ++i) {
+    int acc = 0;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 4; ++c)
+        acc += a[(i + r * 4 + c) % n] * (b[i] + r - c);
+    want[i] = acc + 16;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "bounded_groups", a, b, n, {{size_t(n)}}), want) == -1);
+
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, Pragmas);
+    cl_kernel kernel = kernelNamed(program, "bounded_groups");
+    size_t groupSize = 0;
+    REQUIRE(clGetKernelWorkGroupInfo(kernel, cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof groupSize, &groupSize,
+                                     nullptr) == CL_SUCCESS);
+    CHECK(groupSize == 16);
+    char attributes[256] = {};
+    REQUIRE(clGetKernelInfo(kernel, CL_KERNEL_ATTRIBUTES, sizeof attributes, attributes, nullptr) == CL_SUCCESS);
+    CHECK(std::string(attributes) == "max_work_group_size(16,1,1)");
+    cl_mem mem = buffer(cl, a, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+    for (cl_uint i = 0; i < 3; ++i)
+      setArg(kernel, i, mem);
+    setArg(kernel, 3, n);
+    const size_t global = n, local = 32;
+    CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) ==
+          CL_INVALID_WORK_GROUP_SIZE);
+    clReleaseMemObject(mem);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE("a max_global_work_dim(0) kernel runs as a task and refuses an NDRange", "[e2e][board][pragmas]") {
+  const int n = 50;
+  auto a = randomInts(n, -100, 100, 31), b = randomInts(n, 0, 100, 32);
+  std::vector<int> want(n);
+  int sum = 0;
+  for (int k = 0; k < n; ++k)
+    want[k] = sum += a[k] ^ b[k];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, Pragmas);
+    cl_kernel kernel = kernelNamed(program, "ii_prefix");
+    cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, std::vector<int>(n), CL_MEM_READ_WRITE);
+    setArg(kernel, 0, da);
+    setArg(kernel, 1, db);
+    setArg(kernel, 2, dout);
+    setArg(kernel, 3, n);
+    const size_t global = 4;
+    CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+          CL_INVALID_GLOBAL_WORK_SIZE);
+    REQUIRE(clEnqueueTask(cl.queue, kernel, 0, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(firstMismatch(readBack<int>(cl, dout, n), want) == -1);
+    for (cl_mem mem : {da, db, dout})
+      clReleaseMemObject(mem);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+  }
+}
+
+TEST_CASE("the build log names each ignored attribute and pragma with its reason", "[e2e][pragmas]") {
+  // The board's build runs the same frontend (and takes a minute more to make the hardware).
+  CpuSetup cl;
+  cl_program program = cl.build(readFile(Pragmas.source));
+  const std::string log = buildLog(program, cl.device);
+  INFO(log);
+  CHECK(log.find(":16:56: warning: 'num_compute_units' ignored: Loom builds one compute unit") != std::string::npos);
+  CHECK(log.find(":47:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
+  CHECK(log.find("unknown attribute") == std::string::npos);
+  clReleaseProgram(program);
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// Intel's and Xilinx's FPGA attributes and pragmas: what Loom honours reaches KernelInfo or the
+// loop metadata, what it does not is a warning at file:line:col with the reason, never silence;
+// misuse is an error.
+#include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/OpenCLCompiler.h"
+
+#include "../TestSupport.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace loom::frontend;
+
+namespace {
+
+llvm::Expected<CompiledModule> compile(llvm::LLVMContext &context, const std::string &source,
+                                       Target target = Target::Hardware) {
+  return compileOpenCL(context, SourceInput{source, "vendor.cl", ""}, target);
+}
+
+/// The loop metadata of the one loop of `kernel`'s function.
+const llvm::MDNode *loopIdOf(const llvm::Module &module, llvm::StringRef kernel) {
+  const llvm::Function *f = module.getFunction(kernel);
+  REQUIRE(f);
+  for (const llvm::BasicBlock &block : *f)
+    if (const llvm::MDNode *id = block.getTerminator()->getMetadata("llvm.loop"))
+      return id;
+  FAIL("kernel " << kernel.str() << " has no loop metadata");
+  return nullptr;
+}
+
+/// Whether `id` (or a follow-up node inside it) holds the attribute `name`.
+bool hasLoopAttribute(const llvm::MDNode *id, llvm::StringRef name) {
+  for (const llvm::MDOperand &op : id->operands()) {
+    const auto *attribute = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
+    if (!attribute || attribute == id || attribute->getNumOperands() == 0)
+      continue;
+    const auto *key = llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0));
+    if (key && key->getString() == name)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("honoured kernel attributes reach KernelInfo and CL_KERNEL_ATTRIBUTES, silently") {
+  const char *source = R"(
+__attribute__((max_global_work_dim(0)))
+__kernel void task(__global int *a) { a[0] = 1; }
+
+__attribute__((max_work_group_size(64, 2, 1)))
+__kernel void bounded(__global int *a) { a[get_global_id(0)] = 1; }
+
+__attribute__((xcl_max_work_group_size(32, 1, 1)))
+__kernel void xilinx(__global int *a) { a[get_global_id(0)] = 1; }
+
+__kernel void plain(__global int *a) { a[get_global_id(0)] = 1; }
+)";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    auto compiled = compile(context, source, target);
+    REQUIRE_OK(compiled);
+    INFO(compiled->log);
+    CHECK(compiled->log.find("warning") == std::string::npos);
+    // Kernel metadata, not annotations: those would keep the kernels alive beside the CPU device's
+    // work-group functions.
+    CHECK(compiled->module->getNamedGlobal("llvm.global.annotations") == nullptr);
+    auto kernels = extractKernels(*compiled->module);
+    REQUIRE_OK(kernels);
+    REQUIRE(kernels->size() == 4);
+    const KernelInfo &task = (*kernels)[0], &bounded = (*kernels)[1], &xilinx = (*kernels)[2],
+                     &plain = (*kernels)[3];
+    CHECK(task.maxGlobalWorkDim == 0);
+    CHECK(task.attributes == "max_global_work_dim(0)");
+    CHECK(bounded.maxWorkGroupSize == 128);
+    CHECK(bounded.attributes == "max_work_group_size(64,2,1)");
+    CHECK(xilinx.maxWorkGroupSize == 32);
+    CHECK(plain.maxGlobalWorkDim == 3);
+    CHECK(plain.maxWorkGroupSize == 0);
+    CHECK(plain.attributes.empty());
+
+    // They travel in the binary's JSON.
+    KernelInfo back;
+    llvm::json::Path::Root root;
+    REQUIRE(fromJSON(toJSON(task), back, root));
+    CHECK(back.maxGlobalWorkDim == 0);
+    REQUIRE(fromJSON(toJSON(bounded), back, root));
+    CHECK(back.maxWorkGroupSize == 128);
+  }
+}
+
+TEST_CASE("ignored attributes and pragmas warn at their line with the reason") {
+  const char *source = R"(__attribute__((num_compute_units(2)))
+__attribute__((num_simd_work_items(4)))
+__kernel void k(__global int *a, int n) {
+  __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
+  int priv[8] __attribute__((xcl_array_partition(complete, 1)));
+  #pragma loop_coalesce 2
+  for (int i = 0; i < n; ++i) tile[i & 63] = a[i];
+  #pragma max_concurrency 1
+  for (int i = 0; i < 8; ++i) priv[i] = tile[i];
+  #pragma ivdep safelen(4)
+  for (int i = 0; i < n; ++i) a[i] += priv[i & 7];
+}
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source);
+  REQUIRE_OK(compiled);
+  const std::string &log = compiled->log;
+  INFO(log);
+  CHECK(log.find("unknown attribute") == std::string::npos);
+  CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored: Loom builds one compute unit") !=
+        std::string::npos);
+  CHECK(log.find("vendor.cl:2:16: warning: 'num_simd_work_items' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:4:39: warning: 'numbanks' ignored: Loom gives every access") != std::string::npos);
+  CHECK(log.find("'bankwidth' ignored") != std::string::npos);
+  CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_partition' ignored") != std::string::npos);
+  CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:8:11: warning: '#pragma max_concurrency' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep safelen(4)' ignored:") != std::string::npos);
+}
+
+TEST_CASE("#pragma ii and #pragma ivdep become the loop's metadata") {
+  const char *source = R"(
+__kernel void ii(__global float *a, int n) {
+  float s = 0;
+  #pragma ii 6
+  for (int i = 0; i < n; ++i) s += a[i];
+  a[0] = s;
+}
+__kernel void ivdep(__global int *a, __global const int *index, int n) {
+  #pragma ivdep
+  for (int i = 0; i < n; ++i) a[index[i]] += 1;
+}
+__kernel void both(__global int *a, __global const int *index, int n) {
+  #pragma ivdep
+  #pragma ii 2
+  for (int i = 0; i < n; ++i) a[index[i]] += 1;
+}
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  CHECK(compiled->log.find("warning") == std::string::npos);
+  llvm::Module &module = *compiled->module;
+  CHECK(hasLoopAttribute(loopIdOf(module, "ii"), "llvm.loop.pipeline.initiationinterval"));
+  CHECK_FALSE(hasLoopAttribute(loopIdOf(module, "ii"), "llvm.loop.parallel_accesses"));
+
+  // ivdep: every memory access of the loop is in the loop's parallel access group, and the
+  // hardware target's vectorizer left the loop alone.
+  for (const char *name : {"ivdep", "both"}) {
+    llvm::Function &f = *module.getFunction(name);
+    llvm::DominatorTree dominators(f);
+    llvm::LoopInfo loops(dominators);
+    REQUIRE(loops.getTopLevelLoops().size() == 1);
+    CHECK(loops.getTopLevelLoops()[0]->isAnnotatedParallel());
+    for (const llvm::BasicBlock &block : f)
+      for (const llvm::Instruction &inst : block)
+        CHECK_FALSE(inst.getType()->isVectorTy());
+  }
+}
+
+TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
+  struct Case {
+    const char *source;
+    const char *expected;
+  };
+  const Case cases[] = {
+      {"__kernel void k(__global int *a) {\n  int x __attribute__((max_global_work_dim(0))) = 1;\n  a[0] = x;\n}\n",
+       "vendor.cl:2:24: error: 'max_global_work_dim' applies to kernel functions only"},
+      {"__attribute__((numbanks(2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'numbanks' applies to variables and struct fields only"},
+      {"__attribute__((max_global_work_dim(0, 1)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'max_global_work_dim' takes 1 integer arguments"},
+      {"__kernel void k(__global int *a, int n) {\n  #pragma ii fast\n  for (int i = 0; i < n; ++i) a[i] = i;\n}\n",
+       "vendor.cl:2:11: error: '#pragma ii' takes one positive integer, the loop's initiation interval, not 'fast'"},
+      {"__kernel void k(__global int *a, int n) {\n  #pragma ivdep\n  a[0] = n;\n}\n",
+       "error: expected a for, while, or do-while loop"},
+  };
+  for (const Case &c : cases) {
+    llvm::LLVMContext context;
+    auto compiled = compile(context, c.source);
+    const std::string log = errorMessage(compiled);
+    INFO(log);
+    CHECK(log.find(c.expected) != std::string::npos);
+  }
+}
