@@ -70,10 +70,12 @@ private:
       m_.addPort(Direction::Output, port(p, "req_valid"));
       m_.addPort(Direction::Input, port(p, "req_ready"));
       m_.addPort(Direction::Output, port(p, "req_addr"), 64);
-      if (mp.kind == MemoryPort::Kind::Store)
+      if (mp.writesData())
         m_.addPort(Direction::Output, port(p, "req_wdata"), w);
+      if (mp.comparesData())
+        m_.addPort(Direction::Output, port(p, "req_cmp"), w);
       m_.addPort(Direction::Input, port(p, "resp_valid"));
-      if (mp.kind == MemoryPort::Kind::Load)
+      if (mp.readsData())
         m_.addPort(Direction::Input, port(p, "resp_rdata"), w);
     }
     argBitsUsed_.assign(k_.numArgs, 0);
@@ -398,7 +400,8 @@ private:
       return;
     }
     case OpKind::Load:
-    case OpKind::Store: {
+    case OpKind::Store:
+    case OpKind::Atomic: {
       unsigned p = node.index;
       bool store = node.kind == OpKind::Store;
       Channel unitIn = in;
@@ -413,7 +416,7 @@ private:
           unitData = m_.wire(n(id, "unit_out_data"), node.width);
         auto merge = clocking();
         merge.insert(merge.end(),
-                     {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_pred", data(ops[store ? 2 : 1])},
+                     {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_pred", data(ops[dataOperandCount(node) - 1])},
                       {"unit_in_valid", unitIn.valid}, {"unit_in_ready", unitIn.ready},
                       {"unit_out_valid", unitOut.valid}, {"unit_out_ready", unitOut.ready},
                       {"unit_out_data", node.width ? unitData : constant(1, 0)},
@@ -437,7 +440,14 @@ private:
       conns.insert(conns.end(), {{"out_valid", unitOut.valid}, {"out_ready", unitOut.ready}});
       if (!store)
         conns.push_back({"out_data", unitData});
-      m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : "load"),
+      if (node.kind == OpKind::Atomic) {
+        // An atomic is a load port whose request also carries its operands: loom_load passes the
+        // request through combinationally, so they travel beside the address it accepts.
+        m_.assign(ref(port(p, "req_wdata")), data(ops[1]));
+        if (k_.ports[p].comparesData())
+          m_.assign(ref(port(p, "req_cmp")), data(ops[2]));
+      }
+      m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load"),
                   {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
       return;
     }

@@ -88,6 +88,7 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       break; // Back-edge registers come with their latency; balancing FIFOs are added later.
     case OpKind::Load:
     case OpKind::Store:
+    case OpKind::Atomic: // The memory reads and writes at once: a load's round trip.
       n.latency = memoryLatency;
       n.depth = memoryLatency + 2;
       break;

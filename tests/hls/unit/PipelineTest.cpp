@@ -72,6 +72,14 @@ llvm::Expected<hls::SynthesizedProgram> synthesize(llvm::Module &module,
   return hls::synthesizeProgram(module, unitBoard(), options);
 }
 
+/// The error message the flow gives for `body` (empty when it succeeds).
+std::string synthesisError(const std::string &body) {
+  auto ir = parse(body);
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  return errorMessage(program);
+}
+
 size_t count(const std::string &text, const std::string &needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
@@ -625,4 +633,142 @@ TEST_CASE("a binary's hardware interfaces read back; a kernel without one is nam
   CHECK_THAT(errorMessage(missing), Catch::Contains("kernel 'k' has no hardware interface"));
   auto none = hls::hardwareKernelsOf(llvm::json::Object{});
   CHECK_THAT(errorMessage(none), Catch::Contains("lists no kernels"));
+}
+
+TEST_CASE("atomics on global memory become atomic ports: operation, operands, old value, memory order") {
+  auto ir = parse(R"(
+define spir_kernel void @atomics(i32 addrspace(1)* %bins, i64 addrspace(1)* %wide, i32 addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %bin = and i64 %gid, 15
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %bins, i64 %bin
+  %old = atomicrmw add i32 addrspace(1)* %p, i32 1 seq_cst, align 4
+  %v = trunc i64 %gid to i32
+  %min = atomicrmw umin i32 addrspace(1)* %bins, i32 %v monotonic, align 4
+  %pair = cmpxchg i32 addrspace(1)* %bins, i32 %old, i32 %min seq_cst seq_cst, align 4
+  %seen = extractvalue { i32, i1 } %pair, 0
+  %ok = extractvalue { i32, i1 } %pair, 1
+  %big = atomicrmw max i64 addrspace(1)* %wide, i64 %gid monotonic, align 8
+  %big32 = trunc i64 %big to i32
+  %sum = add i32 %seen, %big32
+  %r = select i1 %ok, i32 %sum, i32 0
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %r, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &hw = program->kernels[0];
+  REQUIRE(hw.ports.size() == 5);
+  using Kind = hls::MemoryPort::Kind;
+  using Op = hls::MemoryPort::AtomicOp;
+  const std::pair<Op, unsigned> want[] = {{Op::Add, 4}, {Op::UMin, 4}, {Op::CmpXchg, 4}, {Op::Max, 8}};
+  for (unsigned p = 0; p < 4; ++p) {
+    CHECK(hw.ports[p].kind == Kind::Atomic);
+    CHECK(hw.ports[p].op == want[p].first);
+    CHECK(hw.ports[p].bytes == want[p].second);
+  }
+  CHECK(hw.ports[4].kind == Kind::Store);
+  CHECK(hw.ports[2].comparesData());
+  CHECK_FALSE(hw.ports[0].comparesData());
+
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= atomic i32 add port=0") == 1);
+  CHECK(count(built, "= atomic i32 cmpxchg port=2") == 1);
+  CHECK(count(built, "= atomic i64 max port=3") == 1);
+  // The cmpxchg's success flag is its old value compared with the expected one.
+  CHECK(count(built, "= icmp i1 pred=32") == 1);
+  // Memory order: each atomic may touch what the one before it wrote, so it waits for it (a token
+  // operand beyond the address and operands); the umin waits for the add through a token.
+  auto line = [&](const std::string &needle) {
+    auto at = built.substr(built.find(needle));
+    return at.substr(0, at.find('\n'));
+  };
+  CHECK(count(line("= atomic i32 umin"), "%") == 3);
+
+  // The ports of the contract, and a clean lint.
+  const auto &v = program->verilog;
+  CHECK(v.find("m2_req_cmp") != std::string::npos);
+  CHECK(v.find("m0_req_cmp") == std::string::npos);
+  CHECK(v.find("m3_resp_rdata") != std::string::npos);
+  CHECK(v.find("m0_req_wdata") != std::string::npos);
+  checkLintClean(v, "loom_kernel_atomics");
+
+  // The interface reads back from JSON with its operations.
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(hw), back, root));
+  REQUIRE(back.ports.size() == 5);
+  CHECK(back.ports[2].kind == Kind::Atomic);
+  CHECK(back.ports[2].op == Op::CmpXchg);
+  CHECK(back.ports[3].op == Op::Max);
+}
+
+TEST_CASE("an atomic port's operations on W-bit values") {
+  using Op = hls::MemoryPort::AtomicOp;
+  CHECK(hls::applyAtomic(Op::Add, 4, 0xffffffff, 1, 0) == 0);
+  CHECK(hls::applyAtomic(Op::Sub, 8, 0, 1, 0) == ~uint64_t(0));
+  CHECK(hls::applyAtomic(Op::Min, 4, 5, 0xfffffffe, 0) == 0xfffffffe); // -2 < 5
+  CHECK(hls::applyAtomic(Op::UMin, 4, 5, 0xfffffffe, 0) == 5);
+  CHECK(hls::applyAtomic(Op::Max, 2, 0x7fff, 0x8000, 0) == 0x7fff);
+  CHECK(hls::applyAtomic(Op::UMax, 2, 0x7fff, 0x8000, 0) == 0x8000);
+  CHECK(hls::applyAtomic(Op::Xchg, 1, 1, 0x1ff, 0) == 0xff);
+  CHECK(hls::applyAtomic(Op::CmpXchg, 4, 7, 9, 7) == 9);
+  CHECK(hls::applyAtomic(Op::CmpXchg, 4, 7, 9, 8) == 7);
+  CHECK(hls::applyAtomic(Op::And, 4, 6, 3, 0) == 2);
+  CHECK(hls::applyAtomic(Op::Or, 4, 6, 3, 0) == 7);
+  CHECK(hls::applyAtomic(Op::Xor, 4, 6, 3, 0) == 5);
+}
+
+TEST_CASE("atomics on __local or private memory, or unsupported operations, fail at their location") {
+  SECTION("__local") {
+    const std::string message = synthesisError(R"(
+@atomics_local.counts = internal addrspace(3) global [16 x i32] undef, align 4
+define spir_kernel void @atomics_local(i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @atomics_local.counts, i64 0, i64 %gid
+  %old = atomicrmw add i32 addrspace(3)* %p, i32 1 seq_cst, align 4, !dbg !9
+  store i32 %old, i32 addrspace(1)* %out, align 4
+  ret void
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "local.cl", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "atomics_local", scope: !1, file: !1, line: 1, type: !6, unit: !0, spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!9 = !DILocation(line: 4, column: 3, scope: !5)
+)");
+    CHECK_THAT(message, Catch::Contains("local.cl:4:3"));
+    CHECK_THAT(message, Catch::Contains("atomics on __local or private memory are not supported"));
+  }
+  SECTION("private") {
+    const std::string message = synthesisError(R"(
+define spir_kernel void @atomics_private(i32 addrspace(1)* %out) {
+entry:
+  %cell = alloca i32, align 4
+  store i32 0, i32* %cell, align 4
+  %old = cmpxchg i32* %cell, i32 0, i32 1 seq_cst seq_cst, align 4
+  %v = extractvalue { i32, i1 } %old, 0
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    CHECK_THAT(message, Catch::Contains("atomics on __local or private memory are not supported"));
+  }
+  SECTION("a float add") {
+    const std::string message = synthesisError(R"(
+define spir_kernel void @atomics_fadd(float addrspace(1)* %out) {
+entry:
+  %old = atomicrmw fadd float addrspace(1)* %out, float 1.0 seq_cst, align 4
+  ret void
+}
+)");
+    CHECK_THAT(message, Catch::Contains("atomic operation 'fadd' is not supported"));
+  }
 }
