@@ -70,11 +70,11 @@ TEST_CASE("a histogram of 4096 work-items into 16 bins (atomic_inc, atomic_add):
   }
 }
 
-TEST_CASE("atomic min, max (signed and unsigned), and, or, xor, sub and dec: board == CPU == host",
+TEST_CASE("atomic min, max (signed and unsigned), and, or, xor, sub, dec and a conditional inc: board == CPU == host",
           "[e2e][board][atomics]") {
   const size_t n = 1024;
   auto data = randomInts(n, -2000000000, 2000000000, 12);
-  const std::vector<uint32_t> start{uint32_t(INT_MAX), uint32_t(INT_MIN), UINT_MAX, 0, UINT_MAX, 0, 0x5a5a5a5a, 7, 0};
+  const std::vector<uint32_t> start{uint32_t(INT_MAX), uint32_t(INT_MIN), UINT_MAX, 0, UINT_MAX, 0, 0x5a5a5a5a, 7, 0, 0};
   std::vector<uint32_t> want = start;
   for (size_t i = 0; i < n; ++i) {
     const int v = data[i];
@@ -88,6 +88,7 @@ TEST_CASE("atomic min, max (signed and unsigned), and, or, xor, sub and dec: boa
     want[6] ^= u;
     want[7] -= u;
     want[8] -= 1;
+    want[9] += v & 1;
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);

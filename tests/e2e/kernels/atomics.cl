@@ -12,7 +12,8 @@ kernel void histogram(global const int *data, volatile global int *buffer, int n
   atomic_add(&buffer[16 + (v & 15)], v);
 }
 
-// buffer: signed min, signed max, unsigned min, unsigned max, and, or, xor, sub, dec.
+// buffer: signed min, signed max, unsigned min, unsigned max, and, or, xor, sub, dec, and the count of
+// odd values (an atomic only some work-items reach).
 kernel void reductions(global const int *data, volatile global uint *buffer, int n) {
   int i = get_global_id(0);
   int v = data[i];
@@ -26,6 +27,8 @@ kernel void reductions(global const int *data, volatile global uint *buffer, int
   atomic_xor(&buffer[6], (uint)v);
   atom_sub(&buffer[7], (uint)v);
   atomic_dec(&buffer[8]);
+  if (v & 1)
+    atomic_inc(&buffer[9]);
 }
 
 // buffer: the counter, then each work-item's ticket (the counter's value it saw).
