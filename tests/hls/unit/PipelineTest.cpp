@@ -704,6 +704,18 @@ entry:
   CHECK(back.ports[2].kind == Kind::Atomic);
   CHECK(back.ports[2].op == Op::CmpXchg);
   CHECK(back.ports[3].op == Op::Max);
+  // An atomic port needs a known operation.
+  for (const char *op : {"nand", ""}) {
+    llvm::json::Value json = hls::toJSON(hw);
+    auto &port = (*json.getAsObject()->getArray("ports"))[0];
+    if (*op)
+      (*port.getAsObject())["op"] = op;
+    else
+      port.getAsObject()->erase("op");
+    llvm::json::Path::Root bad;
+    CHECK_FALSE(hls::fromJSON(json, back, bad));
+    CHECK_THAT(llvm::toString(bad.getError()), Catch::Contains("op"));
+  }
 }
 
 TEST_CASE("an atomic port's operations on W-bit values") {
