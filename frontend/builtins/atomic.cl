@@ -13,7 +13,7 @@
 // stronger than the relaxed order OpenCL 1.x atomics promise (an indivisible read-modify-write);
 // the board ignores the order and x86-64 locks every read-modify-write alike. atomic_inc and
 // atomic_dec are an add and a sub of 1. __sync_fetch_and_min/max exist for int only: 64-bit min and
-// max are a compare-and-swap loop.
+// max are __atomic_fetch_min/max on the host (inline there) and, for spir64, atomic64.spir64.ll.
 
 // The functions of one pointer type; MIN_MAX(NAME, T, AS, OP) defines PREFIX##min and PREFIX##max.
 #define LOOM_ATOMIC_FUNCTIONS(PREFIX, T, AS, MIN_MAX)                                              \
@@ -40,17 +40,17 @@
   LOOM_BUILTIN T NAME(volatile AS T *p, T v) {                                                     \
     return 1 OP 0 ? __sync_fetch_and_umax(p, v) : __sync_fetch_and_umin(p, v);                     \
   }
-// 64 bits: swap in the better value until no other work-item changed it in between.
-#define LOOM_MIN_MAX_LOOP(NAME, T, AS, OP)                                                         \
+// 64 bits on the host; spir64's are in atomic64.spir64.ll.
+#define LOOM_MIN_MAX_64(NAME, T, AS, OP)                                                           \
   LOOM_BUILTIN T NAME(volatile AS T *p, T v) {                                                     \
-    T old = *p;                                                                                    \
-    for (;;) {                                                                                     \
-      T seen = __sync_val_compare_and_swap(p, old, v OP old ? v : old);                            \
-      if (seen == old)                                                                             \
-        return old;                                                                                \
-      old = seen;                                                                                  \
-    }                                                                                              \
+    return 1 OP 0 ? __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST) : __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); \
   }
+#define LOOM_NO_MIN_MAX(NAME, T, AS, OP)
+#ifdef __SPIR__
+#define LOOM_MIN_MAX_long LOOM_NO_MIN_MAX
+#else
+#define LOOM_MIN_MAX_long LOOM_MIN_MAX_64
+#endif
 
 #define LOOM_ATOMIC_SPACES(PREFIX, T, MIN_MAX)                                                     \
   LOOM_ATOMIC_FUNCTIONS(PREFIX, T, __global, MIN_MAX)                                              \
@@ -60,8 +60,8 @@ LOOM_ATOMIC_SPACES(atomic_, int, LOOM_MIN_MAX_int)
 LOOM_ATOMIC_SPACES(atomic_, uint, LOOM_MIN_MAX_uint)
 LOOM_ATOMIC_SPACES(atom_, int, LOOM_MIN_MAX_int)
 LOOM_ATOMIC_SPACES(atom_, uint, LOOM_MIN_MAX_uint)
-LOOM_ATOMIC_SPACES(atom_, long, LOOM_MIN_MAX_LOOP)
-LOOM_ATOMIC_SPACES(atom_, ulong, LOOM_MIN_MAX_LOOP)
+LOOM_ATOMIC_SPACES(atom_, long, LOOM_MIN_MAX_long)
+LOOM_ATOMIC_SPACES(atom_, ulong, LOOM_MIN_MAX_long)
 
 // atomic_xchg on float exchanges the bits.
 #define LOOM_ATOMIC_XCHG_FLOAT(AS)                                                                 \
