@@ -416,7 +416,8 @@ private:
           unitData = m_.wire(n(id, "unit_out_data"), node.width);
         auto merge = clocking();
         merge.insert(merge.end(),
-                     {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_pred", data(ops[dataOperandCount(node) - 1])},
+                     {{"in_valid", in.valid}, {"in_ready", in.ready},
+                      {"in_pred", data(ops[dataOperandCount(node) - 1])},
                       {"unit_in_valid", unitIn.valid}, {"unit_in_ready", unitIn.ready},
                       {"unit_out_valid", unitOut.valid}, {"unit_out_ready", unitOut.ready},
                       {"unit_out_data", node.width ? unitData : constant(1, 0)},
@@ -447,7 +448,8 @@ private:
         if (k_.ports[p].comparesData())
           m_.assign(ref(port(p, "req_cmp")), data(ops[2]));
       }
-      m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load"),
+      const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
+      m_.instance(store ? "loom_store" : "loom_load", n(id, role),
                   {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
       return;
     }

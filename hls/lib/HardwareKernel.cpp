@@ -128,7 +128,8 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
     std::string op;
     if (!map.map("op", op))
       return false;
-    const auto *found = llvm::find_if(AtomicOps, [&](MemoryPort::AtomicOp candidate) { return op == atomicOpName(candidate); });
+    const auto *found =
+        llvm::find_if(AtomicOps, [&](MemoryPort::AtomicOp candidate) { return op == atomicOpName(candidate); });
     if (found == std::end(AtomicOps)) {
       path.field("op").report("expected an atomic operation: add, sub, and, or, xor, xchg, min, max, umin, umax "
                               "or cmpxchg");

@@ -74,7 +74,8 @@ TEST_CASE("atomic min, max (signed and unsigned), and, or, xor, sub, dec and a c
           "[e2e][board][atomics]") {
   const size_t n = 1024;
   auto data = randomInts(n, -2000000000, 2000000000, 12);
-  const std::vector<uint32_t> start{uint32_t(INT_MAX), uint32_t(INT_MIN), UINT_MAX, 0, UINT_MAX, 0, 0x5a5a5a5a, 7, 0, 0};
+  const std::vector<uint32_t> start{uint32_t(INT_MAX), uint32_t(INT_MIN), UINT_MAX, 0, UINT_MAX,
+                                    0,                 0x5a5a5a5a,        7,        0, 0};
   std::vector<uint32_t> want = start;
   for (size_t i = 0; i < n; ++i) {
     const int v = data[i];

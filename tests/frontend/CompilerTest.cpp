@@ -410,7 +410,8 @@ TEST_CASE("every atomic builtin links on both targets and becomes an atomicrmw o
   std::string source = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
                        "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
   const std::pair<const char *, const char *> families[] = {
-      {"atomic_", "int"}, {"atomic_", "uint"}, {"atom_", "int"}, {"atom_", "uint"}, {"atom_", "long"}, {"atom_", "ulong"}};
+      {"atomic_", "int"}, {"atomic_", "uint"}, {"atom_", "int"},
+      {"atom_", "uint"},  {"atom_", "long"},   {"atom_", "ulong"}};
   unsigned kernel = 0;
   for (const auto &[prefix, type] : families)
     for (const std::string space : {"__global", "__local"}) {

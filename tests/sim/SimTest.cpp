@@ -311,7 +311,8 @@ TEST_CASE("Atomic ports: the memory reads, operates and writes in one step and a
 
   // An atomic outside device memory is named with its operation.
   auto outside = simulation->run(2, {memory.bytes.size(), Sum, 0}, {0, 0, 0}, {n, 1, 1});
-  CHECK_THAT(errorMessage(outside), Catch::Contains("port 0 (atomic cmpxchg at atomic.cl:2:3) accessed device address"));
+  CHECK_THAT(errorMessage(outside),
+             Catch::Contains("port 0 (atomic cmpxchg at atomic.cl:2:3) accessed device address"));
 
   // The bare harness does the same.
   memory.setWord(Word, 0);
