@@ -147,14 +147,24 @@ TEST_CASE("64-bit atom_add and atom_max on long and ulong: board == CPU == host"
   }
 }
 
-TEST_CASE("a single work-item's atomics in a loop: board == CPU == host", "[e2e][board][atomics]") {
-  const size_t n = 1000;
+TEST_CASE("a single work-item's atomics in loops, on global memory and on __local arrays: board == CPU == host",
+          "[e2e][board][atomics]") {
+  const size_t n = 1000, m = 500;
   auto data = randomInts(n, -5000, 5000, 15);
-  std::vector<int> want(16, 0);
-  for (int v : data)
-    want[v & 15] += v;
+  std::vector<int> bins(16, 0), local(20, 0);
+  for (size_t k = 0; k < n; ++k) {
+    bins[data[k] & 15] += data[k];
+    if (k < m)
+      local[data[k] & 15] += data[k];
+  }
+  const std::vector<int> first(data.begin(), data.begin() + m);
+  local[16] = *std::min_element(first.begin(), first.end());
+  local[17] = *std::max_element(first.begin(), first.end());
+  local[18] = first.back();
+  local[19] = 1;
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
-    CHECK(firstMismatch(run(target, "serial_histogram", data, std::vector<int>(16, 0), {{1}, {1}}), want) == -1);
+    CHECK(firstMismatch(run(target, "serial_histogram", data, std::vector<int>(16, 0), {{1}, {1}}), bins) == -1);
+    CHECK(firstMismatch(run(target, "local_atomics", first, std::vector<int>(20, -1), {{1}, {1}}), local) == -1);
   }
 }

@@ -178,16 +178,6 @@ TEST_CASE("loomc failures exit non-zero with a readable message and write nothin
     CHECK_THAT(run.err, Catch::Contains("tile.cl:2:"));
     CHECK_THAT(run.err, Catch::Contains("__local pointer arguments are not supported"));
   }
-  SECTION("an atomic on a __local array names the place and what is supported") {
-    std::string source = dir.write("counts.cl", "__kernel void k(__global int *p) {\n"
-                                                "  __local int bins[16];\n"
-                                                "  p[0] = atomic_inc(&bins[p[1] & 15]);\n"
-                                                "}\n");
-    Run run = loomc(dir, {source, "-o", output, "--board", "unit"});
-    CHECK(run.exitCode == 1);
-    CHECK_THAT(run.err, Catch::Contains("counts.cl:3:"));
-    CHECK_THAT(run.err, Catch::Contains("atomics on __local or private memory are not supported"));
-  }
   SECTION("an unknown board lists the known ones") {
     std::string source = dir.write("scale.cl", ScaleKernel);
     Run run = loomc(dir, {source, "-o", output, "--board", "no-such-board"});

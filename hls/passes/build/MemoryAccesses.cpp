@@ -3,7 +3,8 @@
 //
 // Part of BuildDataflowGraph (see GraphBuilder.h). Each global load or store gets a memory port, and
 // so does each atomic (atomicrmw, cmpxchg) on __global memory: an atomic port, both a read and a
-// write of its alias class for the order below. Atomics on on-chip arrays are an error.
+// write of its alias class for the order below. An atomic on an on-chip array is a read, the
+// operation and a write of the array (its work-items take turns, so that is atomic).
 // A private array, or a kernel's __local array, becomes an on-chip memory (OnChipMemory) with a read
 // port per load and a write port per store, addressed by byte offset; it holds one work-item's copy,
 // so such a kernel's work-items take turns (KernelGraph::workItemLimit).
@@ -319,33 +320,77 @@ llvm::Error GraphBuilder::atomic(const llvm::Instruction &inst) {
                             "min, max or cmpxchg");
     op = found->second;
   }
-  const llvm::Value *object = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
-  const unsigned space = pointer->getType()->getPointerAddressSpace();
-  if (isOnChipArray(object) || space != 1)
-    return fail(inst, "atomics on __local or private memory are not supported by the hardware flow yet: "
-                      "only atomics on __global memory are");
   auto width = widthOf(valueType, &inst);
   if (!width)
     return width.takeError();
   if (*width != 8 && *width != 16 && *width != 32 && *width != 64)
     return fail(inst, "atomics of " + std::to_string(*width) + " bits are not supported");
-  Node n{OpKind::Atomic, *width};
-  n.constant = op == Op::CmpXchg ? 1 : 0;
-  n.index = result_.ports.size();
-  result_.ports.push_back({MemoryPort::Kind::Atomic, *width / 8, locationOf(inst, kernel_), op});
+  auto ram = onChipMemory(inst, pointer, *width / 8);
+  if (!ram)
+    return ram.takeError();
   auto addr = valueOf(pointer, inst);
   if (!addr)
     return addr.takeError();
-  std::vector<NodeId> ops{*addr};
+  std::vector<NodeId> values;
   for (const llvm::Value *operand : operands) {
     auto value = valueOf(operand, inst);
     if (!value)
       return value.takeError();
-    ops.push_back(*value);
+    values.push_back(*value);
   }
+  if (*ram)
+    return onChipAtomic(inst, **ram, op, *addr, values, *width);
+  if (pointer->getType()->getPointerAddressSpace() != 1)
+    return fail(inst, "atomics on __constant memory are not supported");
+  Node n{OpKind::Atomic, *width};
+  n.constant = op == Op::CmpXchg ? 1 : 0;
+  n.index = result_.ports.size();
+  result_.ports.push_back({MemoryPort::Kind::Atomic, *width / 8, locationOf(inst, kernel_), op});
+  std::vector<NodeId> ops{*addr};
+  ops.insert(ops.end(), values.begin(), values.end());
   // Both a read and a write of its alias class: it waits for earlier loads and stores it may
   // alias, and later loads and stores wait for it.
   return place(n, inst, ops, /*writes=*/true);
+}
+
+llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned memory, MemoryPort::AtomicOp op,
+                                       NodeId address, const std::vector<NodeId> &values, unsigned width) {
+  using Op = MemoryPort::AtomicOp;
+  if (!result_.memories[memory].contents.empty())
+    return fail(inst, "an atomic on constant table '" + result_.memories[memory].name + "'");
+  // The memory's work-items take turns (one holds the array at a time), so a read, the operation
+  // and a write of the word are atomic. The write waits for the read through its data.
+  Node read{OpKind::RamLoad, width};
+  read.index = memory;
+  ++result_.memories[memory].reads;
+  if (auto err = place(read, inst, {address}, /*writes=*/false))
+    return err;
+  const NodeId old = values_[&inst];
+  auto binary = [&](OpKind kind) { return add(Node{kind, width}, inst, {old, values[0]}); };
+  // (a predicate b) ? chosen : other.
+  auto pick = [&](llvm::CmpInst::Predicate predicate, NodeId a, NodeId b, NodeId chosen, NodeId other) {
+    Node compare{OpKind::ICmp, 1};
+    compare.predicate = predicate;
+    return add(Node{OpKind::Select, width}, inst, {add(compare, inst, {a, b}), chosen, other});
+  };
+  NodeId result = values[0];
+  switch (op) {
+  case Op::Add: result = binary(OpKind::Add); break;
+  case Op::Sub: result = binary(OpKind::Sub); break;
+  case Op::And: result = binary(OpKind::And); break;
+  case Op::Or: result = binary(OpKind::Or); break;
+  case Op::Xor: result = binary(OpKind::Xor); break;
+  case Op::Xchg: break;
+  case Op::Min: result = pick(llvm::CmpInst::ICMP_SLT, values[0], old, values[0], old); break;
+  case Op::Max: result = pick(llvm::CmpInst::ICMP_SGT, values[0], old, values[0], old); break;
+  case Op::UMin: result = pick(llvm::CmpInst::ICMP_ULT, values[0], old, values[0], old); break;
+  case Op::UMax: result = pick(llvm::CmpInst::ICMP_UGT, values[0], old, values[0], old); break;
+  case Op::CmpXchg: result = pick(llvm::CmpInst::ICMP_EQ, old, values[1], values[0], old); break;
+  }
+  Node write{OpKind::RamStore, 0};
+  write.index = memory;
+  ++result_.memories[memory].writes;
+  return place(write, inst, {address, result}, /*writes=*/true);
 }
 
 llvm::Error GraphBuilder::cmpxchgResult(const llvm::ExtractValueInst &extract) {
@@ -406,9 +451,14 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
       if (pointerOperand(inst)) {
-        auto &[accesses, stores] = accessesAndStores[aliasClassOf(inst)];
+        const llvm::Value *aliasClass = aliasClassOf(inst);
+        auto &[accesses, stores] = accessesAndStores[aliasClass];
         ++accesses;
         stores += !llvm::isa<llvm::LoadInst>(inst); // An atomic writes too.
+        // An atomic on an on-chip array is a read port and a write port: the next iteration's read
+        // waits for this one's write. (A global atomic is one port, serving its requests in order.)
+        const bool atomic = !llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst);
+        accesses += atomic && isOnChipArray(aliasClass);
       }
   AtPosition at(*this, {loop.parent, loop.segment});
   // One token per class for the loads before the loop: one ring carries it, not one per load.

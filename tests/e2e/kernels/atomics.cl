@@ -78,3 +78,31 @@ kernel void serial_histogram(global const int *restrict data, volatile global in
   for (int k = 0; k < n; ++k)
     atomic_add(&buffer[data[k] & 15], data[k]);
 }
+
+// One work-item, atomics on __local arrays (on-chip memories: a read, the operation and a write):
+// buffer gets the 16 bins' sums, the minimum and maximum, the last value (xchg), and 1 from a
+// cmpxchg that only the first iteration's compare matches.
+kernel void local_atomics(global const int *restrict data, volatile global int *buffer, int n) {
+  local int bins[16];
+  local int extremes[2];
+  local int last[1], first[1];
+  for (int b = 0; b < 16; ++b)
+    bins[b] = 0;
+  extremes[0] = INT_MAX;
+  extremes[1] = INT_MIN;
+  first[0] = 0;
+  for (int k = 0; k < n; ++k) {
+    int v = data[k];
+    atomic_add(&bins[v & 15], v);
+    atomic_min(&extremes[0], v);
+    atomic_max(&extremes[1], v);
+    atomic_xchg(&last[0], v);
+    atomic_cmpxchg(&first[0], 0, k + 1);
+  }
+  for (int b = 0; b < 16; ++b)
+    buffer[b] = bins[b];
+  buffer[16] = extremes[0];
+  buffer[17] = extremes[1];
+  buffer[18] = last[0];
+  buffer[19] = first[0];
+}

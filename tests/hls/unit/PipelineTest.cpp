@@ -72,6 +72,14 @@ llvm::Expected<hls::SynthesizedProgram> synthesize(llvm::Module &module,
   return hls::synthesizeProgram(module, unitBoard(), options);
 }
 
+/// Runs the flow on `body`, which must build, keeping each pass's dump.
+hls::SynthesizedProgram synthesizeOk(const std::string &body, std::map<std::string, std::string> &dumps) {
+  auto ir = parse(body);
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  return std::move(*program);
+}
+
 /// The error message the flow gives for `body` (empty when it succeeds).
 std::string synthesisError(const std::string &body) {
   auto ir = parse(body);
@@ -636,7 +644,8 @@ TEST_CASE("a binary's hardware interfaces read back; a kernel without one is nam
 }
 
 TEST_CASE("atomics on global memory become atomic ports: operation, operands, old value, memory order") {
-  auto ir = parse(R"(
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
 define spir_kernel void @atomics(i32 addrspace(1)* %bins, i64 addrspace(1)* %wide, i32 addrspace(1)* %out) {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
@@ -656,11 +665,9 @@ entry:
   store i32 %r, i32 addrspace(1)* %q, align 4
   ret void
 }
-)");
-  std::map<std::string, std::string> dumps;
-  auto program = synthesize(*ir->module, dumps);
-  REQUIRE_OK(program);
-  const auto &hw = program->kernels[0];
+)",
+                                    dumps);
+  const auto &hw = program.kernels[0];
   REQUIRE(hw.ports.size() == 5);
   using Kind = hls::MemoryPort::Kind;
   using Op = hls::MemoryPort::AtomicOp;
@@ -689,7 +696,7 @@ entry:
   CHECK(count(line("= atomic i32 umin"), "%") == 3);
 
   // The ports of the contract, and a clean lint.
-  const auto &v = program->verilog;
+  const auto &v = program.verilog;
   CHECK(v.find("m2_req_cmp") != std::string::npos);
   CHECK(v.find("m0_req_cmp") == std::string::npos);
   CHECK(v.find("m3_resp_rdata") != std::string::npos);
@@ -734,44 +741,61 @@ TEST_CASE("an atomic port's operations on W-bit values") {
   CHECK(hls::applyAtomic(Op::Xor, 4, 6, 3, 0) == 5);
 }
 
-TEST_CASE("atomics on __local or private memory, or unsupported operations, fail at their location") {
-  SECTION("__local") {
-    const std::string message = synthesisError(R"(
+TEST_CASE("atomics on on-chip arrays are a read, the operation and a write of the array") {
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
 @atomics_local.counts = internal addrspace(3) global [16 x i32] undef, align 4
-define spir_kernel void @atomics_local(i32 addrspace(1)* %out) !dbg !5 {
+define spir_kernel void @atomics_local(i32 addrspace(1)* %out) {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
-  %p = getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @atomics_local.counts, i64 0, i64 %gid
-  %old = atomicrmw add i32 addrspace(3)* %p, i32 1 seq_cst, align 4, !dbg !9
+  %bin = and i64 %gid, 15
+  %p = getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @atomics_local.counts, i64 0, i64 %bin
+  %old = atomicrmw add i32 addrspace(3)* %p, i32 1 seq_cst, align 4
+  %cell = alloca i32, align 4
+  store i32 %old, i32* %cell, align 4
+  %pair = cmpxchg i32* %cell, i32 0, i32 1 seq_cst seq_cst, align 4
+  %v = extractvalue { i32, i1 } %pair, 0
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %v, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)",
+                                    dumps);
+  const auto &hw = program.kernels[0];
+  REQUIRE(hw.ports.size() == 1); // The global store only.
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= ram_load i32 ram=counts") == 1);
+  CHECK(count(built, "= ram_store ram=counts") == 1);
+  CHECK(count(built, "= add i32") == 1);
+  // The cmpxchg: old == compare chooses the new value.
+  CHECK(count(built, "= icmp i1 pred=32") == 1);
+  CHECK(count(built, "= select i32") == 1);
+  CHECK(count(built, "work-items in flight: at most 1") == 1);
+  checkLintClean(program.verilog, "loom_kernel_atomics_local");
+}
+
+TEST_CASE("unsupported atomics fail at their location") {
+  SECTION("on __constant memory") {
+    const std::string message = synthesisError(R"(
+define spir_kernel void @atomics_constant(i32 addrspace(2)* %table, i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %old = atomicrmw add i32 addrspace(2)* %table, i32 1 seq_cst, align 4, !dbg !9
   store i32 %old, i32 addrspace(1)* %out, align 4
   ret void
 }
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!3}
 !0 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !1, emissionKind: LineTablesOnly)
-!1 = !DIFile(filename: "local.cl", directory: "/tmp")
+!1 = !DIFile(filename: "constant.cl", directory: "/tmp")
 !3 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "atomics_local", scope: !1, file: !1, line: 1, type: !6, unit: !0, spFlags: DISPFlagDefinition)
+!5 = distinct !DISubprogram(name: "atomics_constant", scope: !1, file: !1, line: 1, type: !6, unit: !0,
+                            spFlags: DISPFlagDefinition)
 !6 = !DISubroutineType(types: !7)
 !7 = !{}
 !9 = !DILocation(line: 4, column: 3, scope: !5)
 )");
-    CHECK_THAT(message, Catch::Contains("local.cl:4:3"));
-    CHECK_THAT(message, Catch::Contains("atomics on __local or private memory are not supported"));
-  }
-  SECTION("private") {
-    const std::string message = synthesisError(R"(
-define spir_kernel void @atomics_private(i32 addrspace(1)* %out) {
-entry:
-  %cell = alloca i32, align 4
-  store i32 0, i32* %cell, align 4
-  %old = cmpxchg i32* %cell, i32 0, i32 1 seq_cst seq_cst, align 4
-  %v = extractvalue { i32, i1 } %old, 0
-  store i32 %v, i32 addrspace(1)* %out, align 4
-  ret void
-}
-)");
-    CHECK_THAT(message, Catch::Contains("atomics on __local or private memory are not supported"));
+    CHECK_THAT(message, Catch::Contains("constant.cl:4:3"));
+    CHECK_THAT(message, Catch::Contains("atomics on __constant memory are not supported"));
   }
   SECTION("a float add") {
     const std::string message = synthesisError(R"(
