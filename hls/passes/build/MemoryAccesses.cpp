@@ -366,6 +366,11 @@ llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned m
   if (auto err = place(read, inst, {address}, /*writes=*/false))
     return err;
   const NodeId old = values_[&inst];
+  // The read also waits for the operands, so the array is held from the read to the write only, not
+  // while an operand is still on its way (a global load's round trip): the next access waits less.
+  for (NodeId value : values)
+    if (!result_.graph[value].isStatic)
+      orderAfter(value, old);
   auto binary = [&](OpKind kind) { return add(Node{kind, width}, inst, {old, values[0]}); };
   // (a predicate b) ? chosen : other.
   auto pick = [&](llvm::CmpInst::Predicate predicate, NodeId a, NodeId b, NodeId chosen, NodeId other) {
