@@ -774,6 +774,42 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_atomics_local");
 }
 
+TEST_CASE("in a loop, a lone global atomic carries no memory order; an on-chip one recurs through its array") {
+  // One loop: an atomic add to a global counter (its only access of global memory but for the
+  // restrict input) and an atomic add to a __local array.
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
+@loops.bins = internal addrspace(3) global [4 x i32] undef, align 4
+define spir_kernel void @loops(i32 addrspace(1)* noalias %in, i32 addrspace(1)* %counter, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %k
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %g = atomicrmw add i32 addrspace(1)* %counter, i32 %v monotonic, align 4
+  %bin = and i64 %k, 3
+  %q = getelementptr inbounds [4 x i32], [4 x i32] addrspace(3)* @loops.bins, i64 0, i64 %bin
+  %l = atomicrmw add i32 addrspace(3)* %q, i32 %v monotonic, align 4
+  %next = add i64 %k, 1
+  %n64 = zext i32 %n to i64
+  %more = icmp slt i64 %next, %n64
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)",
+                                    dumps);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= atomic i32 add port=1") == 1);
+  // One memory-order ring: the __local array's. The global atomic's port serves its requests in
+  // order, so it needs none.
+  CHECK(count(built, "= loop_mux (") == 1); // A data-less ring: memory order.
+  REQUIRE(program.kernels[0].loops.size() == 1);
+  CHECK(program.kernels[0].loops[0].boundBy == "memory order of bins");
+  checkLintClean(program.verilog, "loom_kernel_loops");
+}
+
 TEST_CASE("unsupported atomics fail at their location") {
   SECTION("on __constant memory") {
     const std::string message = synthesisError(R"(
