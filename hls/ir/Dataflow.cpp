@@ -68,6 +68,10 @@ const char *opName(OpKind kind) {
 
 bool isUnit(OpKind kind) {
   switch (kind) {
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
@@ -92,6 +96,10 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::RamLoad: return node.predicated ? 2 : 1;
   case OpKind::Store:
   case OpKind::RamStore: return node.predicated ? 3 : 2;
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
