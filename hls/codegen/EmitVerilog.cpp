@@ -163,10 +163,6 @@ private:
     case OpKind::Add: return binary("+", a(), b());
     case OpKind::Sub: return binary("-", a(), b());
     case OpKind::Mul: return binary("*", a(), b());
-    case OpKind::UDiv: return binary("/", a(), b());
-    case OpKind::URem: return binary("%", a(), b());
-    case OpKind::SDiv: return binary("/", asSigned(a()), asSigned(b()));
-    case OpKind::SRem: return binary("%", asSigned(a()), asSigned(b()));
     case OpKind::And: return binary("&", a(), b());
     case OpKind::Or: return binary("|", a(), b());
     case OpKind::Xor: return binary("^", a(), b());
@@ -390,6 +386,22 @@ private:
                                  {"result", out("data")}});
       m_.instance(node.kind == OpKind::FMul ? "loom_fmul" : node.kind == OpKind::FDiv ? "loom_fdiv" : "loom_fadd",
                   n(id, "fp"), {{"LATENCY", node.latency}}, conns);
+      return;
+    }
+    case OpKind::UDiv:
+    case OpKind::SDiv:
+    case OpKind::URem:
+    case OpKind::SRem: {
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
+                                 {"b", data(ops[1])}, {"out_valid", out("valid")}, {"out_ready", out("ready")},
+                                 {"result", out("data")}});
+      const bool isSigned = node.kind == OpKind::SDiv || node.kind == OpKind::SRem;
+      const bool remainder = node.kind == OpKind::URem || node.kind == OpKind::SRem;
+      m_.instance("loom_idiv", n(id, "div"),
+                  {{"WIDTH", int64_t(node.width)}, {"SIGNED", int64_t(isSigned)},
+                   {"REMAINDER", int64_t(remainder)}, {"LATENCY", node.latency}},
+                  conns);
       return;
     }
     case OpKind::FSqrt: {

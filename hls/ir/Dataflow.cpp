@@ -69,6 +69,10 @@ const char *opName(OpKind kind) {
 
 bool isUnit(OpKind kind) {
   switch (kind) {
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
@@ -95,6 +99,10 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::Store:
   case OpKind::RamStore: return node.predicated ? 3 : 2;
   case OpKind::Atomic: return 2 + unsigned(node.constant) + (node.predicated ? 1 : 0);
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:

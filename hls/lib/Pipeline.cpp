@@ -71,6 +71,13 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += 1250;
     if (n.kind == OpKind::FSqrt)
       area.luts += 670;
+    // loom_idiv: a WIDTH-bit subtract and select per quotient bit (synth_xilinx at 32 / 64 bits,
+    // latency 34: 2,150 / 8,400 LUTs), and stage registers that carry the partial remainder beside
+    // the quotient (2,090 / 4,210 FFs).
+    if (n.kind == OpKind::UDiv || n.kind == OpKind::SDiv || n.kind == OpKind::URem || n.kind == OpKind::SRem) {
+      area.luts += 2 * uint64_t(bits) * bits;
+      area.ffs += uint64_t(bits) * std::min(n.latency, bits);
+    }
     if (n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic)
       area.ffs += uint64_t(bits) * n.depth;
   }

@@ -102,6 +102,8 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
         if (!latency)
           return latency.takeError();
         n.latency = *latency;
+        if (llvm::StringRef(cls) == "int_div")
+          n.latency = std::max(n.latency, 1u); // loom_idiv ends in its output register.
       } else {
         n.latency = 0;
       }

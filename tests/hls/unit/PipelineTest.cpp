@@ -235,6 +235,38 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_scaled");
 }
 
+TEST_CASE("integer divisions run in pipelined loom_idiv units, on static operands too") {
+  auto ir = parse(R"(
+define spir_kernel void @divide(i32 addrspace(1)* %a, i64 addrspace(1)* %b, i32 %n, i64 %m) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %q = sdiv i32 %v, %n
+  store i32 %q, i32 addrspace(1)* %p, align 4
+  %r = urem i64 %gid, %m
+  %s = udiv i64 %m, 3
+  %t = add i64 %r, %s
+  %pb = getelementptr inbounds i64, i64 addrspace(1)* %b, i64 %gid
+  store i64 %t, i64 addrspace(1)* %pb, align 8
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "static udiv") == 0); // m / 3 is a unit started by the work-item token
+  const std::string &v = program->verilog;
+  CHECK(count(v, "loom_idiv #(.WIDTH(32), .SIGNED(1), .REMAINDER(0), .LATENCY(1))") == 1);
+  CHECK(count(v, "loom_idiv #(.WIDTH(64), .SIGNED(0), .REMAINDER(1), .LATENCY(1))") == 1);
+  CHECK(count(v, "loom_idiv #(.WIDTH(64), .SIGNED(0), .REMAINDER(0), .LATENCY(1))") == 1);
+  // Each divider's subtract-and-select per quotient bit: 2 * WIDTH^2 LUTs beyond its result bits.
+  REQUIRE(program->kernels.size() == 1);
+  CHECK(program->kernels[0].area.luts > 2 * (32 * 32 + 2 * 64 * 64));
+  checkLintClean(v, "loom_kernel_divide");
+}
+
 TEST_CASE("a load after a store to memory waits for the store") {
   auto ir = parse(R"(
 define spir_kernel void @rmw(i32 addrspace(1)* %a, i32 addrspace(1)* %b) {
