@@ -29,6 +29,8 @@ endif()
 # Debian's clang-15 binary compiles the OpenCL C builtin library (frontend/builtins) to bitcode at build
 # time; the in-process Clang reads that bitcode, so both must be the same LLVM.
 find_program(LOOM_CLANG clang-${LLVM_VERSION_MAJOR} REQUIRED HINTS ${LLVM_TOOLS_BINARY_DIR})
+# llvm-link joins the builtin library's LLVM IR parts to what Clang compiled (frontend/CMakeLists.txt).
+find_program(LOOM_LLVM_LINK llvm-link-${LLVM_VERSION_MAJOR} REQUIRED HINTS ${LLVM_TOOLS_BINARY_DIR})
 execute_process(COMMAND ${LOOM_CLANG} --version OUTPUT_VARIABLE loom_clang_version)
 if(NOT loom_clang_version MATCHES "clang version ${LLVM_VERSION_MAJOR}\\.")
   message(FATAL_ERROR "${LOOM_CLANG} is not Clang ${LLVM_VERSION_MAJOR}: ${loom_clang_version}")

@@ -9,3 +9,4 @@
 #include "common.cl"
 #include "integer.cl"
 #include "relational.cl"
+#include "atomic.cl"

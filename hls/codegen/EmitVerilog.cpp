@@ -70,10 +70,12 @@ private:
       m_.addPort(Direction::Output, port(p, "req_valid"));
       m_.addPort(Direction::Input, port(p, "req_ready"));
       m_.addPort(Direction::Output, port(p, "req_addr"), 64);
-      if (mp.kind == MemoryPort::Kind::Store)
+      if (mp.writesData())
         m_.addPort(Direction::Output, port(p, "req_wdata"), w);
+      if (mp.comparesData())
+        m_.addPort(Direction::Output, port(p, "req_cmp"), w);
       m_.addPort(Direction::Input, port(p, "resp_valid"));
-      if (mp.kind == MemoryPort::Kind::Load)
+      if (mp.readsData())
         m_.addPort(Direction::Input, port(p, "resp_rdata"), w);
     }
     argBitsUsed_.assign(k_.numArgs, 0);
@@ -161,10 +163,6 @@ private:
     case OpKind::Add: return binary("+", a(), b());
     case OpKind::Sub: return binary("-", a(), b());
     case OpKind::Mul: return binary("*", a(), b());
-    case OpKind::UDiv: return binary("/", a(), b());
-    case OpKind::URem: return binary("%", a(), b());
-    case OpKind::SDiv: return binary("/", asSigned(a()), asSigned(b()));
-    case OpKind::SRem: return binary("%", asSigned(a()), asSigned(b()));
     case OpKind::And: return binary("&", a(), b());
     case OpKind::Or: return binary("|", a(), b());
     case OpKind::Xor: return binary("^", a(), b());
@@ -390,6 +388,22 @@ private:
                   n(id, "fp"), {{"LATENCY", node.latency}}, conns);
       return;
     }
+    case OpKind::UDiv:
+    case OpKind::SDiv:
+    case OpKind::URem:
+    case OpKind::SRem: {
+      auto conns = clocking();
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
+                                 {"b", data(ops[1])}, {"out_valid", out("valid")}, {"out_ready", out("ready")},
+                                 {"result", out("data")}});
+      const bool isSigned = node.kind == OpKind::SDiv || node.kind == OpKind::SRem;
+      const bool remainder = node.kind == OpKind::URem || node.kind == OpKind::SRem;
+      m_.instance("loom_idiv", n(id, "div"),
+                  {{"WIDTH", int64_t(node.width)}, {"SIGNED", int64_t(isSigned)},
+                   {"REMAINDER", int64_t(remainder)}, {"LATENCY", node.latency}},
+                  conns);
+      return;
+    }
     case OpKind::FSqrt: {
       auto conns = clocking();
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"a", data(ops[0])},
@@ -398,7 +412,8 @@ private:
       return;
     }
     case OpKind::Load:
-    case OpKind::Store: {
+    case OpKind::Store:
+    case OpKind::Atomic: {
       unsigned p = node.index;
       bool store = node.kind == OpKind::Store;
       Channel unitIn = in;
@@ -413,7 +428,8 @@ private:
           unitData = m_.wire(n(id, "unit_out_data"), node.width);
         auto merge = clocking();
         merge.insert(merge.end(),
-                     {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_pred", data(ops[store ? 2 : 1])},
+                     {{"in_valid", in.valid}, {"in_ready", in.ready},
+                      {"in_pred", data(ops[dataOperandCount(node) - 1])},
                       {"unit_in_valid", unitIn.valid}, {"unit_in_ready", unitIn.ready},
                       {"unit_out_valid", unitOut.valid}, {"unit_out_ready", unitOut.ready},
                       {"unit_out_data", node.width ? unitData : constant(1, 0)},
@@ -437,7 +453,15 @@ private:
       conns.insert(conns.end(), {{"out_valid", unitOut.valid}, {"out_ready", unitOut.ready}});
       if (!store)
         conns.push_back({"out_data", unitData});
-      m_.instance(store ? "loom_store" : "loom_load", n(id, store ? "store" : "load"),
+      if (node.kind == OpKind::Atomic) {
+        // An atomic is a load port whose request also carries its operands: loom_load passes the
+        // request through combinationally, so they travel beside the address it accepts.
+        m_.assign(ref(port(p, "req_wdata")), data(ops[1]));
+        if (k_.ports[p].comparesData())
+          m_.assign(ref(port(p, "req_cmp")), data(ops[2]));
+      }
+      const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
+      m_.instance(store ? "loom_store" : "loom_load", n(id, role),
                   {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
       return;
     }

@@ -54,6 +54,7 @@ const char *opName(OpKind kind) {
   case OpKind::FPToUI: return "fptoui";
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
+  case OpKind::Atomic: return "atomic";
   case OpKind::RamLoad: return "ram_load";
   case OpKind::RamStore: return "ram_store";
   case OpKind::LoopControl: return "loop_control";
@@ -68,6 +69,10 @@ const char *opName(OpKind kind) {
 
 bool isUnit(OpKind kind) {
   switch (kind) {
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
@@ -80,6 +85,7 @@ bool isUnit(OpKind kind) {
   case OpKind::FPToUI:
   case OpKind::Load:
   case OpKind::Store:
+  case OpKind::Atomic:
   case OpKind::RamLoad:
   case OpKind::RamStore: return true;
   default: return false;
@@ -92,6 +98,11 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::RamLoad: return node.predicated ? 2 : 1;
   case OpKind::Store:
   case OpKind::RamStore: return node.predicated ? 3 : 2;
+  case OpKind::Atomic: return 2 + unsigned(node.constant) + (node.predicated ? 1 : 0);
+  case OpKind::UDiv:
+  case OpKind::SDiv:
+  case OpKind::URem:
+  case OpKind::SRem:
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
@@ -183,6 +194,10 @@ std::string printGraph(const KernelGraph &kernel) {
     case OpKind::Load:
     case OpKind::Store:
       out += llvm::formatv(" port={0} credits={1}{2}", n.index, n.depth, n.predicated ? " predicated" : "");
+      break;
+    case OpKind::Atomic:
+      out += llvm::formatv(" {0} port={1} credits={2}{3}", atomicOpName(kernel.ports[n.index].op), n.index, n.depth,
+                           n.predicated ? " predicated" : "");
       break;
     case OpKind::RamLoad:
     case OpKind::RamStore:

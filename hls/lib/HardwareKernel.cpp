@@ -8,6 +8,9 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
 
 namespace loom::hls {
 namespace {
@@ -27,12 +30,78 @@ bool mapUnsigned(const llvm::json::Value &value, llvm::StringRef key, unsigned &
   return true;
 }
 
+constexpr MemoryPort::AtomicOp AtomicOps[] = {
+    MemoryPort::AtomicOp::Add, MemoryPort::AtomicOp::Sub,  MemoryPort::AtomicOp::And,
+    MemoryPort::AtomicOp::Or,  MemoryPort::AtomicOp::Xor,  MemoryPort::AtomicOp::Xchg,
+    MemoryPort::AtomicOp::Min, MemoryPort::AtomicOp::Max,  MemoryPort::AtomicOp::UMin,
+    MemoryPort::AtomicOp::UMax, MemoryPort::AtomicOp::CmpXchg};
+
+const char *kindName(MemoryPort::Kind kind) {
+  switch (kind) {
+  case MemoryPort::Kind::Load: return "load";
+  case MemoryPort::Kind::Store: return "store";
+  case MemoryPort::Kind::Atomic: return "atomic";
+  }
+  return "?";
+}
+
+/// The W-bit value `value` (W = 8 * bytes) sign-extended to 64 bits.
+int64_t signExtend(uint64_t value, unsigned bytes) {
+  const unsigned shift = 64 - 8 * bytes;
+  return int64_t(value << shift) >> shift;
+}
+
 } // namespace
 
+const char *atomicOpName(MemoryPort::AtomicOp op) {
+  switch (op) {
+  case MemoryPort::AtomicOp::Add: return "add";
+  case MemoryPort::AtomicOp::Sub: return "sub";
+  case MemoryPort::AtomicOp::And: return "and";
+  case MemoryPort::AtomicOp::Or: return "or";
+  case MemoryPort::AtomicOp::Xor: return "xor";
+  case MemoryPort::AtomicOp::Xchg: return "xchg";
+  case MemoryPort::AtomicOp::Min: return "min";
+  case MemoryPort::AtomicOp::Max: return "max";
+  case MemoryPort::AtomicOp::UMin: return "umin";
+  case MemoryPort::AtomicOp::UMax: return "umax";
+  case MemoryPort::AtomicOp::CmpXchg: return "cmpxchg";
+  }
+  return "?";
+}
+
+std::string describeKind(const MemoryPort &port) {
+  if (port.kind == MemoryPort::Kind::Atomic)
+    return std::string("atomic ") + atomicOpName(port.op);
+  return kindName(port.kind);
+}
+
+uint64_t applyAtomic(MemoryPort::AtomicOp op, unsigned bytes, uint64_t old, uint64_t operand, uint64_t compare) {
+  const uint64_t mask = bytes >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * bytes)) - 1;
+  old &= mask;
+  operand &= mask;
+  uint64_t result = old;
+  switch (op) {
+  case MemoryPort::AtomicOp::Add: result = old + operand; break;
+  case MemoryPort::AtomicOp::Sub: result = old - operand; break;
+  case MemoryPort::AtomicOp::And: result = old & operand; break;
+  case MemoryPort::AtomicOp::Or: result = old | operand; break;
+  case MemoryPort::AtomicOp::Xor: result = old ^ operand; break;
+  case MemoryPort::AtomicOp::Xchg: result = operand; break;
+  case MemoryPort::AtomicOp::Min: result = signExtend(operand, bytes) < signExtend(old, bytes) ? operand : old; break;
+  case MemoryPort::AtomicOp::Max: result = signExtend(operand, bytes) > signExtend(old, bytes) ? operand : old; break;
+  case MemoryPort::AtomicOp::UMin: result = std::min(old, operand); break;
+  case MemoryPort::AtomicOp::UMax: result = std::max(old, operand); break;
+  case MemoryPort::AtomicOp::CmpXchg: result = old == (compare & mask) ? operand : old; break;
+  }
+  return result & mask;
+}
+
 llvm::json::Value toJSON(const MemoryPort &port) {
-  return llvm::json::Object{{"kind", port.kind == MemoryPort::Kind::Load ? "load" : "store"},
-                            {"bytes", port.bytes},
-                            {"location", port.location}};
+  llvm::json::Object object{{"kind", kindName(port.kind)}, {"bytes", port.bytes}, {"location", port.location}};
+  if (port.kind == MemoryPort::Kind::Atomic)
+    object["op"] = atomicOpName(port.op);
+  return std::move(object);
 }
 
 bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path path) {
@@ -41,15 +110,33 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
   if (!map || !map.map("kind", kind) || !mapUnsigned(value, "bytes", port.bytes, path) ||
       !map.map("location", port.location))
     return false;
-  if (kind != "load" && kind != "store") {
-    path.field("kind").report("expected \"load\" or \"store\"");
+  bool known = false;
+  for (auto candidate : {MemoryPort::Kind::Load, MemoryPort::Kind::Store, MemoryPort::Kind::Atomic})
+    if (kind == kindName(candidate)) {
+      port.kind = candidate;
+      known = true;
+    }
+  if (!known) {
+    path.field("kind").report("expected \"load\", \"store\" or \"atomic\"");
     return false;
   }
   if (port.bytes != 1 && port.bytes != 2 && port.bytes != 4 && port.bytes != 8) {
     path.field("bytes").report("expected 1, 2, 4 or 8");
     return false;
   }
-  port.kind = kind == "load" ? MemoryPort::Kind::Load : MemoryPort::Kind::Store;
+  if (port.kind == MemoryPort::Kind::Atomic) {
+    std::string op;
+    if (!map.map("op", op))
+      return false;
+    const auto *found =
+        llvm::find_if(AtomicOps, [&](MemoryPort::AtomicOp candidate) { return op == atomicOpName(candidate); });
+    if (found == std::end(AtomicOps)) {
+      path.field("op").report("expected an atomic operation: add, sub, and, or, xor, xchg, min, max, umin, umax "
+                              "or cmpxchg");
+      return false;
+    }
+    port.op = *found;
+  }
   return true;
 }
 

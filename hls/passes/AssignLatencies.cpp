@@ -88,6 +88,7 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       break; // Back-edge registers come with their latency; balancing FIFOs are added later.
     case OpKind::Load:
     case OpKind::Store:
+    case OpKind::Atomic: // The memory reads and writes at once: a load's round trip.
       n.latency = memoryLatency;
       n.depth = memoryLatency + 2;
       break;
@@ -101,6 +102,8 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
         if (!latency)
           return latency.takeError();
         n.latency = *latency;
+        if (llvm::StringRef(cls) == "int_div")
+          n.latency = std::max(n.latency, 1u); // loom_idiv ends in its output register.
       } else {
         n.latency = 0;
       }

@@ -469,6 +469,9 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
     const auto &store = llvm::cast<llvm::StoreInst>(inst);
     return memory(inst, store.getPointerOperand(), store.getValueOperand()->getType(), true);
   }
+  case I::AtomicRMW:
+  case I::AtomicCmpXchg: return atomic(inst);
+  case I::ExtractValue: return cmpxchgResult(llvm::cast<llvm::ExtractValueInst>(inst));
   case I::Call: return call(llvm::cast<llvm::CallInst>(inst));
   case I::PHI: return phi(llvm::cast<llvm::PHINode>(inst));
   case I::Alloca: // Its accesses build the memory (MemoryAccesses.cpp).

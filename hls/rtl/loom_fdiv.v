@@ -66,8 +66,8 @@ module loom_fdiv #(
   wire [BW-1:0] s0_out = {s0_nan, s0_inf, s0_zero, a[31] ^ b[31], s0_exp, b[22:0], s0_rem, 24'd0};
 
   // ---- Steps 1..24: quotient digit j lands in quo[24-j]. ----
-  // Step j's result (done) passes to step j+1 (next) through a stage register where step j ends a
-  // stage, i.e. where floor((j+1)*STAGES/STEPS) moves on.
+  // Step j's result (done) passes to step j+1 (next) through a stage register (a loom_delay of
+  // depth 1, else 0: a wire) where step j ends a stage, i.e. where floor((j+1)*STAGES/STEPS) moves on.
   genvar j;
   generate
     for (j = 0; j <= ITERS; j = j + 1) begin : g_step
@@ -86,13 +86,8 @@ module loom_fdiv #(
         wire [23:0] quo_next = x[23:0] | ({23'd0, fits} << (ITERS - j));
         assign done = {x[BW-1:48], rem_next, quo_next};
       end
-      if (((j + 1) * STAGES) / STEPS != (j * STAGES) / STEPS) begin : g_cut
-        reg [BW-1:0] q;
-        always @(posedge clk) if (en) q <= done;
-        assign next = q;
-      end else begin : g_join
-        assign next = done;
-      end
+      localparam integer CUT = (((j + 1) * STAGES) / STEPS != (j * STAGES) / STEPS) ? 1 : 0;
+      loom_delay #(.WIDTH(BW), .DEPTH(CUT)) u_cut (.clk(clk), .en(en), .in(done), .out(next));
     end
   endgenerate
 

@@ -60,8 +60,8 @@ module loom_fsqrt #(
   wire [BW-1:0] u_out = {u_nan, a_nan || a_inf, a_zero, a[31], u_exp, rad[22:0], 23'd0, u_rem, 25'd1};
 
   // ---- Steps 0..23: one root digit each. ----
-  // Step j's result (done) passes to step j+1 (next) through a stage register where step j ends a
-  // stage, i.e. where floor((j+1)*STAGES/STEPS) moves on.
+  // Step j's result (done) passes to step j+1 (next) through a stage register (a loom_delay of
+  // depth 1, else 0: a wire) where step j ends a stage, i.e. where floor((j+1)*STAGES/STEPS) moves on.
   genvar j;
   generate
     for (j = 0; j < ITERS; j = j + 1) begin : g_step
@@ -86,13 +86,8 @@ module loom_fsqrt #(
       // rp and trial stay below 2^26 (2^25 before the last step) where they are kept.
       wire        unused_high = |{rp[26:25], trial[26:25]};
       assign done = {x[BW-1:73], rest[20:0], 2'b00, rem_next, root[23:0], fits};
-      if (((j + 1) * STAGES) / STEPS != (j * STAGES) / STEPS) begin : g_cut
-        reg [BW-1:0] q;
-        always @(posedge clk) if (en) q <= done;
-        assign next = q;
-      end else begin : g_join
-        assign next = done;
-      end
+      localparam integer CUT = (((j + 1) * STAGES) / STEPS != (j * STAGES) / STEPS) ? 1 : 0;
+      loom_delay #(.WIDTH(BW), .DEPTH(CUT)) u_cut (.clk(clk), .en(en), .in(done), .out(next));
     end
   endgenerate
 

@@ -9,7 +9,8 @@
 // depends on in_valid and a registered credit flag, never on m_req_ready. A response written at edge
 // t is on out_* from edge t+1 (one cycle of latency through the buffer). A credit freed by an
 // out transfer at edge t can be spent from edge t+1, so full request rate needs CREDITS >= memory
-// round trip + 2 cycles.
+// round trip + 2 cycles. It also serves atomic ports: their operands go to the memory beside the
+// address (the top module wires them, valid with in_valid) and the old value comes back as the data.
 module loom_load #(
     parameter integer DW = 32,
     parameter integer CREDITS = 8

@@ -55,13 +55,16 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
       if (address >= memory.size || bytes > memory.size - address)
         return fail(llvm::formatv("{0} accessed device address {1:x} outside device memory",
                                   describePort(kernel, p), address));
+      const hls::MemoryPort &info = kernel.ports[p];
       uint64_t data = 0;
-      if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load) {
+      if (info.readsData())
         std::memcpy(&data, memory.base + address, bytes);
-      } else {
-        data = ports[p].req_wdata;
-        std::memcpy(memory.base + address, &data, bytes);
-        data = 0;
+      if (info.writesData()) {
+        // An atomic writes the operation's result and answers with the old value (read above).
+        uint64_t written = info.kind == hls::MemoryPort::Kind::Atomic
+                               ? hls::applyAtomic(info.op, bytes, data, ports[p].req_wdata, ports[p].req_cmp)
+                               : ports[p].req_wdata;
+        std::memcpy(memory.base + address, &written, bytes);
       }
       responses.schedule(p, cycle, latency, data);
     }

@@ -21,6 +21,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -94,12 +95,13 @@ void KernelRunner::execute(Launch &l) {
   // Per-port facts, and every per-port array, used through raw pointers in the loop: after the virtual
   // b_transport call the compiler would reload each vector's data pointer on every access.
   struct PortInfo {
-    bool isLoad;
+    hls::MemoryPort::Kind kind;
+    hls::MemoryPort::AtomicOp op;
     unsigned bytes;
   };
   std::vector<PortInfo> infos(numPorts);
   for (unsigned p = 0; p < numPorts; ++p) {
-    infos[p] = {kernel.ports[p].kind == hls::MemoryPort::Kind::Load, kernel.ports[p].bytes};
+    infos[p] = {kernel.ports[p].kind, kernel.ports[p].op, kernel.ports[p].bytes};
     // The board accepts a request every cycle; contention shows up as response delay instead.
     ports[p].req_ready = 1;
   }
@@ -124,6 +126,31 @@ void KernelRunner::execute(Launch &l) {
   sc_core::sc_time::value_type lastDelay = 0;
   uint64_t lastWait = 1;
 
+  // One transaction of `bytes` at `address` through `data`, issued now: the cycles until the memory
+  // answers (>= 1), or 0 for an address outside device memory.
+  auto transport = [&](tlm::tlm_command command, uint64_t address, unsigned bytes) -> uint64_t {
+    trans.set_command(command);
+    trans.set_address(address);
+    trans.set_data_length(bytes);
+    trans.set_streaming_width(bytes);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    // The request's time is the quantum keeper's local offset; the keeper itself is only told at
+    // a synchronisation.
+    const sc_core::sc_time &issued = local;
+    sc_core::sc_time delay = issued;
+    socket->b_transport(trans, delay);
+    if (trans.is_response_error())
+      return 0;
+    // The response is usable from the first cycle boundary at or after the memory's answer.
+    const sc_core::sc_time::value_type memoryDelay = (delay - issued).value();
+    // Most requests see the same delay (latency, no bank wait): reuse the last division.
+    if (memoryDelay != lastDelay) {
+      lastDelay = memoryDelay;
+      lastWait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
+    }
+    return lastWait;
+  };
+
   instance.start(l.args.data(), l.offset, l.size);
   uint64_t cycle = 0, sinceSync = 0, lastProgress = 0;
   for (;;) {
@@ -136,36 +163,39 @@ void KernelRunner::execute(Launch &l) {
         continue;
       progress = true;
       const uint64_t address = port[p].req_addr;
-      data = info[p].isLoad ? 0 : port[p].req_wdata;
-      trans.set_command(info[p].isLoad ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-      trans.set_address(address);
-      trans.set_data_length(info[p].bytes);
-      trans.set_streaming_width(info[p].bytes);
-      trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      // The request's time is the quantum keeper's local offset; the keeper itself is only told at
-      // a synchronisation.
-      const sc_core::sc_time &issued = local;
-      sc_core::sc_time delay = issued;
-      socket->b_transport(trans, delay);
-      if (trans.is_response_error()) {
+      const unsigned bytes = info[p].bytes;
+      uint64_t wait = 0, answer = 0;
+      if (info[p].kind == hls::MemoryPort::Kind::Atomic) {
+        // The memory reads, applies the operation and writes back in this one step, which no other
+        // request can come between (the simulation is single-threaded): the read-modify-write is
+        // atomic. Its timing is a read and then a write of the same bytes issued together: the bank
+        // is busy for both, and the old value returns when the write is done, as a memory
+        // controller acknowledges a read-modify-write once it is complete.
+        data = 0;
+        wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
+        answer = data;
+        if (wait) {
+          data = hls::applyAtomic(info[p].op, bytes, answer, port[p].req_wdata, port[p].req_cmp);
+          const uint64_t writeWait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
+          wait = writeWait ? std::max(wait, writeWait) : 0;
+        }
+      } else {
+        const bool isLoad = info[p].kind == hls::MemoryPort::Kind::Load;
+        data = isLoad ? 0 : port[p].req_wdata;
+        wait = transport(isLoad ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, address, bytes);
+        answer = isLoad ? data : 0;
+      }
+      if (!wait) {
         l.stats.cycles = cycle + 1;
         l.error = llvm::formatv("kernel '{0}': {1} accessed device address {2:x} ({3} bytes), "
                                 "outside device memory of {4} bytes, at cycle {5}",
-                                kernel.kernelName, describePort(kernel, p), address, info[p].bytes,
+                                kernel.kernelName, describePort(kernel, p), address, bytes,
                                 l.memorySize, cycle);
         return;
       }
-      // The response is usable from the first cycle boundary at or after the memory's answer.
-      const sc_core::sc_time::value_type memoryDelay = (delay - issued).value();
-      // Most requests see the same delay (latency, no bank wait): reuse the last division.
-      if (memoryDelay != lastDelay) {
-        lastDelay = memoryDelay;
-        lastWait = memoryDelay <= periodValue ? 1 : (memoryDelay + periodValue - 1) / periodValue;
-      }
-      const uint64_t wait = lastWait;
-      responses.schedule(p, cycle, wait, info[p].isLoad ? data : 0);
+      responses.schedule(p, cycle, wait, answer);
       ++stats[p].requests;
-      stats[p].bytes += info[p].bytes;
+      stats[p].bytes += bytes;
     }
 
     ++cycle;
@@ -249,7 +279,7 @@ std::string describePort(const hls::HardwareKernel &kernel, unsigned port) {
   if (port >= kernel.ports.size())
     return llvm::formatv("port {0}", port).str();
   const auto &p = kernel.ports[port];
-  const char *kind = p.kind == hls::MemoryPort::Kind::Load ? "load" : "store";
+  const std::string kind = hls::describeKind(p);
   if (p.location.empty())
     return llvm::formatv("port {0} ({1})", port, kind).str();
   return llvm::formatv("port {0} ({1} at {2})", port, kind, p.location).str();

@@ -207,7 +207,7 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   std::string idle;
   for (unsigned p = 0; p < kernel.ports.size(); ++p) {
     idle += llvm::formatv("  t.m{0}_req_ready = 0;\n  t.m{0}_resp_valid = 0;\n", p).str();
-    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load)
+    if (kernel.ports[p].readsData())
       idle += llvm::formatv("  t.m{0}_resp_rdata = 0;\n", p).str();
   }
 
@@ -244,7 +244,7 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
     os << llvm::formatv("  t.m{0}_req_ready = ports[{0}].req_ready;\n"
                         "  t.m{0}_resp_valid = ports[{0}].resp_valid;\n",
                         p);
-    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Load)
+    if (kernel.ports[p].readsData())
       os << llvm::formatv("  t.m{0}_resp_rdata = ports[{0}].resp_rdata;\n", p);
   }
   // Settle the combinational logic with the new inputs (clock low), sample the handshakes, then the
@@ -254,8 +254,10 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
     os << llvm::formatv("  ports[{0}].req_fire = (t.m{0}_req_valid && ports[{0}].req_ready) ? 1 : 0;\n"
                         "  ports[{0}].req_addr = t.m{0}_req_addr;\n",
                         p);
-    if (kernel.ports[p].kind == hls::MemoryPort::Kind::Store)
+    if (kernel.ports[p].writesData())
       os << llvm::formatv("  ports[{0}].req_wdata = t.m{0}_req_wdata;\n", p);
+    if (kernel.ports[p].comparesData())
+      os << llvm::formatv("  ports[{0}].req_cmp = t.m{0}_req_cmp;\n", p);
   }
   os << "  t.clk = 1;\n  t.eval();\n  t.start = 0;\n  return t.done ? 1 : 0;\n}\n";
   os.flush();

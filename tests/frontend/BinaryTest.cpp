@@ -163,12 +163,14 @@ TEST_CASE("corruption and other format versions are reported as such") {
   CHECK(errorMessage(corrupted) == "binary is corrupted: checksum mismatch");
 
   std::string newer = good;
-  at = newer.find("\"format\": 1");
+  static_assert(BinaryFormatVersion < 9, "the test rewrites the version's one digit");
+  at = newer.find("\"format\": " + std::to_string(BinaryFormatVersion));
   REQUIRE(at != std::string::npos);
-  newer[at + 10] = '2';
+  newer[at + 10] = char('0' + BinaryFormatVersion + 1);
   auto version = readBinary(newer);
-  CHECK(errorMessage(version) == "binary format version 2 is not supported by this Loom (expects 1): "
-                                 "recompile with loomc");
+  CHECK(errorMessage(version) == "binary format version " + std::to_string(BinaryFormatVersion + 1) +
+                                     " is not supported by this Loom (expects " + std::to_string(BinaryFormatVersion) +
+                                     "): recompile with loomc");
 
   std::string noSum = good;
   at = noSum.find(".loom.sum");

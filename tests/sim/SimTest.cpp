@@ -76,7 +76,7 @@ TEST_CASE("ModelBuilder builds a model of the test kernels", "[sim][model]") {
   CHECK(testModelBuildSeconds() < 10.0);
 
   const LoadedModel &model = testModel();
-  REQUIRE(model.kernelCount() == 2);
+  REQUIRE(model.kernelCount() == 3);
   CHECK(model.kernelName(0) == "add_const");
   CHECK(model.kernelName(1) == "hang");
 }
@@ -254,7 +254,7 @@ TEST_CASE("BoardSimulation checks the kernels against the model", "[sim][board]"
   auto kernels = testKernels();
   kernels.pop_back();
   auto fewer = BoardSimulation::create(boardNamed("unit"), testModel(), kernels, memory.region());
-  CHECK_THAT(errorMessage(fewer), Catch::Contains("describes 1 kernels but its simulation model has 2"));
+  CHECK_THAT(errorMessage(fewer), Catch::Contains("describes 2 kernels but its simulation model has 3"));
 }
 
 TEST_CASE("The board model and the bare harness agree on cycles", "[sim][board]") {
@@ -271,4 +271,54 @@ TEST_CASE("The board model and the bare harness agree on cycles", "[sim][board]"
   // Unlimited bandwidth and the same fixed latency: both loops see the same memory. Their speeds are
   // compared by bench_sim_speed (scripts/bench.sh), not here.
   CHECK(runAdd(*simulation, 0, n, 9).cycles == *bareCycles);
+}
+
+TEST_CASE("Atomic ports: the memory reads, operates and writes in one step and answers the old value",
+          "[sim][board]") {
+  constexpr uint64_t Word = 0x3000, Sum = 0x4000;
+  const uint64_t n = 500;
+  board::Board board = boardNamed("default");
+  TestMemory memory(1 << 20);
+  // The same circuit with its port described as an add: request i adds i + 1, and the old values
+  // are the running sums before each request.
+  auto kernels = testKernels();
+  kernels[2].ports[0].op = hls::MemoryPort::AtomicOp::Add;
+  auto adding = BoardSimulation::create(board, testModel(), kernels, memory.region());
+  REQUIRE_OK(adding);
+  auto added = (*adding)->run(2, {Word, Sum, 0}, {0, 0, 0}, {n, 1, 1});
+  REQUIRE_OK(added);
+  uint32_t word = 0, olds = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    olds += word;
+    word += i + 1;
+  }
+  CHECK(memory.word(Word) == word);
+  CHECK(memory.word(Sum) == olds);
+  CHECK(added->ports[0].requests == n);
+  CHECK(added->cycles >= n + board.memory.latencyCycles);
+  auto simulation = simulationOn(board, memory);
+  // Compare-and-swap: request i swaps i for i + 1; served in order, every one succeeds.
+  memory.setWord(Word, 0);
+  auto swapped = simulation->run(2, {Word, Sum, 0}, {0, 0, 0}, {n, 1, 1});
+  REQUIRE_OK(swapped);
+  CHECK(memory.word(Word) == n);
+  CHECK(memory.word(Sum) == n * (n - 1) / 2);
+  // A compare that fails leaves the word: from 100000 no request matches.
+  memory.setWord(Word, 100000);
+  REQUIRE_OK(simulation->run(2, {Word, Sum, 0}, {0, 0, 0}, {n, 1, 1}));
+  CHECK(memory.word(Word) == 100000);
+  CHECK(memory.word(Sum) == 100000 * n);
+
+  // An atomic outside device memory is named with its operation.
+  auto outside = simulation->run(2, {memory.bytes.size(), Sum, 0}, {0, 0, 0}, {n, 1, 1});
+  CHECK_THAT(errorMessage(outside),
+             Catch::Contains("port 0 (atomic cmpxchg at atomic.cl:2:3) accessed device address"));
+
+  // The bare harness does the same.
+  memory.setWord(Word, 0);
+  auto bare = runBare(testModel(), testKernels()[2], 2, memory.region(), {Word, Sum, 0}, {0, 0, 0}, {n, 1, 1},
+                      board.memory.latencyCycles);
+  REQUIRE_OK(bare);
+  CHECK(memory.word(Word) == n);
+  CHECK(memory.word(Sum) == n * (n - 1) / 2);
 }

@@ -26,7 +26,13 @@ std::vector<hls::HardwareKernel> testKernels() {
   hang.topModule = "loom_test_hang";
   hang.ports = {{hls::MemoryPort::Kind::Load, 4, "hang.cl:2:9"},
                 {hls::MemoryPort::Kind::Store, 4, "hang.cl:2:3"}};
-  return {add, hang};
+  // An atomic port: m0 a cmpxchg of the word at arg_0; m1 stores the sum of the old values at arg_1.
+  hls::HardwareKernel atomic = add;
+  atomic.kernelName = "atomic";
+  atomic.topModule = "loom_test_atomic";
+  atomic.ports = {{hls::MemoryPort::Kind::Atomic, 4, "atomic.cl:2:3", hls::MemoryPort::AtomicOp::CmpXchg},
+                  {hls::MemoryPort::Kind::Store, 4, "atomic.cl:3:3"}};
+  return {add, hang, atomic};
 }
 
 std::string testVerilog() {

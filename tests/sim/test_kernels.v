@@ -77,3 +77,50 @@ module loom_test_hang (
   input m1_resp_valid);
   loom_test_core #(.EXTRA(1)) core(.*);
 endmodule
+
+// loom_test_atomic: global_size_0 atomic requests to the word at arg_0 on port m0, one per cycle
+// while 16 may be in flight: request i sends req_wdata = i + 1 and req_cmp = i. It sums the old values
+// the memory answers and, after the last, stores the sum to arg_1 through port m1. The operation is the
+// port's (HardwareKernel): as an add the word ends at n(n+1)/2, as a cmpxchg served in order at n;
+// the old values a cmpxchg sees are 0 .. n-1. arg_2 is unused. The model is built with a cmpxchg
+// port (it passes req_cmp); a simulation may describe the port as another operation.
+module loom_test_atomic (
+  input clk, input rst, input start, output reg done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
+  output [31:0] m0_req_cmp, input m0_resp_valid, input [31:0] m0_resp_rdata,
+  output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
+  input m1_resp_valid);
+
+  reg running, stored;
+  reg [63:0] issued, answered, total;
+  reg [4:0] inflight;
+  reg [31:0] sum;
+
+  assign m0_req_valid = running && issued != total && inflight < 5'd16;
+  assign m0_req_addr = arg_0;
+  assign m0_req_wdata = issued[31:0] + 32'd1;
+  assign m0_req_cmp = issued[31:0];
+  assign m1_req_valid = running && !stored && answered == total;
+  assign m1_req_addr = arg_1;
+  assign m1_req_wdata = sum;
+
+  wire fire = m0_req_valid && m0_req_ready;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0; stored <= 1'b0;
+      issued <= 64'd0; answered <= 64'd0; total <= global_size_0; inflight <= 5'd0; sum <= 32'd0;
+    end else if (running) begin
+      if (fire) issued <= issued + 64'd1;
+      if (m0_resp_valid) begin answered <= answered + 64'd1; sum <= sum + m0_resp_rdata; end
+      inflight <= inflight + {4'd0, fire} - {4'd0, m0_resp_valid};
+      if (m1_req_valid && m1_req_ready) stored <= 1'b1;
+      if (m1_resp_valid) begin running <= 1'b0; done <= 1'b1; end
+    end
+  end
+endmodule

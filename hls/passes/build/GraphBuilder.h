@@ -155,6 +155,20 @@ private:
 
   // MemoryAccesses.cpp: ports, on-chip memories and program order.
   llvm::Error memory(const llvm::Instruction &inst, const llvm::Value *pointer, llvm::Type *valueType, bool isStore);
+  /// An atomicrmw or cmpxchg: on __global memory an Atomic node on an atomic port; on an on-chip
+  /// array (private or __local) a read, the operation and a write of the array (onChipAtomic).
+  llvm::Error atomic(const llvm::Instruction &inst);
+  /// `op` on on-chip memory `memory` at `address` with operands `values` (cmpxchg: new, compare).
+  llvm::Error onChipAtomic(const llvm::Instruction &inst, unsigned memory, MemoryPort::AtomicOp op, NodeId address,
+                           const std::vector<NodeId> &values, unsigned width);
+  /// extractvalue of a cmpxchg's {old value, success}: the Atomic node's value, or old == compare.
+  llvm::Error cmpxchgResult(const llvm::ExtractValueInst &extract);
+  /// Adds memory access `n` of `inst` with operands `ops` (the predicate is appended when the block
+  /// is conditional) and orders it after the earlier accesses it may alias; `writes`: it writes
+  /// memory (a store or an atomic), else it only reads.
+  llvm::Error place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes);
+  /// The pointer a load, store or atomic accesses; null for other instructions.
+  static const llvm::Value *pointerOperand(const llvm::Instruction &inst);
   /// The on-chip memory `pointer` points into (a private or __local array), made on first use.
   llvm::Expected<llvm::Optional<unsigned>> onChipMemory(const llvm::Instruction &inst, const llvm::Value *pointer,
                                                         unsigned elementBytes);

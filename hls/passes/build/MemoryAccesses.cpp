@@ -1,7 +1,10 @@
 //===- MemoryAccesses.cpp - Memory ports and a work-item's program order --===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Part of BuildDataflowGraph (see GraphBuilder.h). Each global load or store gets a memory port.
+// Part of BuildDataflowGraph (see GraphBuilder.h). Each global load or store gets a memory port, and
+// so does each atomic (atomicrmw, cmpxchg) on __global memory: an atomic port, both a read and a
+// write of its alias class for the order below. An atomic on an on-chip array is a read, the
+// operation and a write of the array (its work-items take turns, so that is atomic).
 // A private array, or a kernel's __local array, becomes an on-chip memory (OnChipMemory) with a read
 // port per load and a write port per store, addressed by byte offset; it holds one work-item's copy,
 // so such a kernel's work-items take turns (KernelGraph::workItemLimit).
@@ -128,8 +131,16 @@ void GraphBuilder::orderAfter(NodeId before, NodeId after) {
     result_.connect(before, after, result_.operands(after).size());
 }
 
+const llvm::Value *GraphBuilder::pointerOperand(const llvm::Instruction &inst) {
+  if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+    return rmw->getPointerOperand();
+  if (const auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    return cmpxchg->getPointerOperand();
+  return llvm::getLoadStorePointerOperand(&inst);
+}
+
 const llvm::Value *GraphBuilder::aliasClassOf(const llvm::Instruction &inst) {
-  const llvm::Value *object = llvm::getUnderlyingObject(llvm::getLoadStorePointerOperand(&inst), /*MaxLookup=*/0);
+  const llvm::Value *object = llvm::getUnderlyingObject(pointerOperand(inst), /*MaxLookup=*/0);
   return isOnChipArray(object) || isRestrictArgument(object) ? object : &kernel_;
 }
 
@@ -252,6 +263,10 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
       return data.takeError();
     ops.push_back(*data);
   }
+  return place(n, inst, ops, isStore);
+}
+
+llvm::Error GraphBuilder::place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes) {
   auto predicate = blockPredicate(*inst.getParent());
   if (!predicate)
     return predicate.takeError();
@@ -264,18 +279,143 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     for (const Access &access : earlier)
       if (mayAlias(access, inst))
         orderAfter(lift(access.node, current_), id);
-    // A store that overwrites an earlier access stands for it from now on.
-    if (isStore)
+    // A write that overwrites an earlier access stands for it from now on.
+    if (writes)
       llvm::erase_if(earlier, [&](const Access &access) { return covers(inst, access); });
   };
   waitFor(memory_.stores);
-  if (isStore) {
+  if (writes) {
     waitFor(memory_.loads);
     memory_.stores.push_back({id, &inst, aliasClassOf(inst)});
   } else {
-    values_[&inst] = id;
     memory_.loads.push_back({id, &inst, aliasClassOf(inst)});
   }
+  if (n.width)
+    values_[&inst] = id;
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::atomic(const llvm::Instruction &inst) {
+  using Op = MemoryPort::AtomicOp;
+  const llvm::Value *pointer = pointerOperand(inst);
+  llvm::Type *valueType = nullptr;
+  Op op = Op::CmpXchg;
+  std::vector<const llvm::Value *> operands;
+  if (const auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst)) {
+    valueType = cmpxchg->getNewValOperand()->getType();
+    operands = {cmpxchg->getNewValOperand(), cmpxchg->getCompareOperand()};
+  } else {
+    const auto &rmw = llvm::cast<llvm::AtomicRMWInst>(inst);
+    valueType = rmw.getValOperand()->getType();
+    operands = {rmw.getValOperand()};
+    using B = llvm::AtomicRMWInst::BinOp;
+    const std::pair<B, Op> ops[] = {{B::Add, Op::Add}, {B::Sub, Op::Sub},   {B::And, Op::And},
+                                    {B::Or, Op::Or},   {B::Xor, Op::Xor},   {B::Xchg, Op::Xchg},
+                                    {B::Min, Op::Min}, {B::Max, Op::Max},   {B::UMin, Op::UMin},
+                                    {B::UMax, Op::UMax}};
+    const auto *found = llvm::find_if(ops, [&](const auto &entry) { return entry.first == rmw.getOperation(); });
+    if (found == std::end(ops))
+      return fail(inst, "atomic operation '" + llvm::AtomicRMWInst::getOperationName(rmw.getOperation()) +
+                            "' is not supported by the hardware flow yet: use add, sub, and, or, xor, xchg, "
+                            "min, max or cmpxchg");
+    op = found->second;
+  }
+  auto width = widthOf(valueType, &inst);
+  if (!width)
+    return width.takeError();
+  if (*width != 8 && *width != 16 && *width != 32 && *width != 64)
+    return fail(inst, "atomics of " + std::to_string(*width) + " bits are not supported");
+  auto ram = onChipMemory(inst, pointer, *width / 8);
+  if (!ram)
+    return ram.takeError();
+  auto addr = valueOf(pointer, inst);
+  if (!addr)
+    return addr.takeError();
+  std::vector<NodeId> values;
+  for (const llvm::Value *operand : operands) {
+    auto value = valueOf(operand, inst);
+    if (!value)
+      return value.takeError();
+    values.push_back(*value);
+  }
+  if (*ram)
+    return onChipAtomic(inst, **ram, op, *addr, values, *width);
+  if (pointer->getType()->getPointerAddressSpace() != 1)
+    return fail(inst, "atomics on __constant memory are not supported");
+  Node n{OpKind::Atomic, *width};
+  n.constant = op == Op::CmpXchg ? 1 : 0;
+  n.index = result_.ports.size();
+  result_.ports.push_back({MemoryPort::Kind::Atomic, *width / 8, locationOf(inst, kernel_), op});
+  std::vector<NodeId> ops{*addr};
+  ops.insert(ops.end(), values.begin(), values.end());
+  // Both a read and a write of its alias class: it waits for earlier loads and stores it may
+  // alias, and later loads and stores wait for it.
+  return place(n, inst, ops, /*writes=*/true);
+}
+
+llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned memory, MemoryPort::AtomicOp op,
+                                       NodeId address, const std::vector<NodeId> &values, unsigned width) {
+  using Op = MemoryPort::AtomicOp;
+  if (!result_.memories[memory].contents.empty())
+    return fail(inst, "an atomic on constant table '" + result_.memories[memory].name + "'");
+  // The memory's work-items take turns (one holds the array at a time), so a read, the operation
+  // and a write of the word are atomic. The write waits for the read through its data.
+  Node read{OpKind::RamLoad, width};
+  read.index = memory;
+  ++result_.memories[memory].reads;
+  if (auto err = place(read, inst, {address}, /*writes=*/false))
+    return err;
+  const NodeId old = values_[&inst];
+  // The read also waits for the operands, so the array is held from the read to the write only, not
+  // while an operand is still on its way (a global load's round trip): the next access waits less.
+  for (NodeId value : values)
+    if (!result_.graph[value].isStatic)
+      orderAfter(value, old);
+  auto binary = [&](OpKind kind) { return add(Node{kind, width}, inst, {old, values[0]}); };
+  // (a predicate b) ? chosen : other.
+  auto pick = [&](llvm::CmpInst::Predicate predicate, NodeId a, NodeId b, NodeId chosen, NodeId other) {
+    Node compare{OpKind::ICmp, 1};
+    compare.predicate = predicate;
+    return add(Node{OpKind::Select, width}, inst, {add(compare, inst, {a, b}), chosen, other});
+  };
+  NodeId result = values[0];
+  switch (op) {
+  case Op::Add: result = binary(OpKind::Add); break;
+  case Op::Sub: result = binary(OpKind::Sub); break;
+  case Op::And: result = binary(OpKind::And); break;
+  case Op::Or: result = binary(OpKind::Or); break;
+  case Op::Xor: result = binary(OpKind::Xor); break;
+  case Op::Xchg: break;
+  case Op::Min: result = pick(llvm::CmpInst::ICMP_SLT, values[0], old, values[0], old); break;
+  case Op::Max: result = pick(llvm::CmpInst::ICMP_SGT, values[0], old, values[0], old); break;
+  case Op::UMin: result = pick(llvm::CmpInst::ICMP_ULT, values[0], old, values[0], old); break;
+  case Op::UMax: result = pick(llvm::CmpInst::ICMP_UGT, values[0], old, values[0], old); break;
+  case Op::CmpXchg: result = pick(llvm::CmpInst::ICMP_EQ, old, values[1], values[0], old); break;
+  }
+  Node write{OpKind::RamStore, 0};
+  write.index = memory;
+  ++result_.memories[memory].writes;
+  return place(write, inst, {address, result}, /*writes=*/true);
+}
+
+llvm::Error GraphBuilder::cmpxchgResult(const llvm::ExtractValueInst &extract) {
+  const auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(extract.getAggregateOperand());
+  if (!cmpxchg || extract.getNumIndices() != 1)
+    return fail(extract, "extractvalue is supported by the hardware flow only on a cmpxchg's result");
+  auto old = valueOf(cmpxchg, extract);
+  if (!old)
+    return old.takeError();
+  if (extract.getIndices()[0] == 0) {
+    values_[&extract] = *old;
+    return llvm::Error::success();
+  }
+  // The success flag: the old value was the one compared with.
+  auto compare = valueOf(cmpxchg->getCompareOperand(), extract);
+  if (!compare)
+    return compare.takeError();
+  Node equal{OpKind::ICmp, 1};
+  equal.predicate = llvm::CmpInst::ICMP_EQ;
+  values_[&extract] = add(equal, extract, {*old, *compare});
   return llvm::Error::success();
 }
 
@@ -315,10 +455,15 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
   llvm::MapVector<const llvm::Value *, std::pair<unsigned, unsigned>> accessesAndStores;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
-      if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst)) {
-        auto &[accesses, stores] = accessesAndStores[aliasClassOf(inst)];
+      if (pointerOperand(inst)) {
+        const llvm::Value *aliasClass = aliasClassOf(inst);
+        auto &[accesses, stores] = accessesAndStores[aliasClass];
         ++accesses;
-        stores += llvm::isa<llvm::StoreInst>(inst);
+        stores += !llvm::isa<llvm::LoadInst>(inst); // An atomic writes too.
+        // An atomic on an on-chip array is a read port and a write port: the next iteration's read
+        // waits for this one's write. (A global atomic is one port, serving its requests in order.)
+        const bool atomic = !llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst);
+        accesses += atomic && isOnChipArray(aliasClass);
       }
   AtPosition at(*this, {loop.parent, loop.segment});
   // One token per class for the loads before the loop: one ring carries it, not one per load.

@@ -32,14 +32,12 @@
 #include <cfenv>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 using loomrtl::Rng;
-using loomrtl::Sim;
 using loomrtl::toBits;
 using loomrtl::toFloat;
 
@@ -108,63 +106,28 @@ std::string hex(uint32_t v) {
 template <class M, class = void> struct HasB : std::false_type {};
 template <class M> struct HasB<M, std::void_t<decltype(std::declval<M &>().b)>> : std::true_type {};
 
-/// Streams `ops` through the unit and compares every result with `expected`. Checks the timing
-/// contract throughout: the pipeline advances (in_ready) exactly when the output is not held, and
-/// a result leaves exactly `latency` advancing cycles after its operands were accepted (so exactly
-/// `latency` cycles when nothing is held). With pValid = pReady = 1 it also checks one result per
-/// cycle. Returns the number of mismatches (the first few are reported).
+/// Streams `ops` through the unit (loomrtl::streamLockstep checks the timing contract) and compares
+/// every result with `expected`. Returns the number of mismatches (the first few are reported).
 template <class M>
 int stream(const Ops &ops, const std::vector<uint32_t> &expected, int latency, double pValid, double pReady,
            uint32_t seed) {
-  Sim<M> sim(seed);
-  Rng rng(seed);
-  std::deque<size_t> inFlight;
-  std::deque<uint64_t> issueAdvance; // advancing cycles before the one that accepted the operands
-  uint64_t advances = 0;
-  size_t sent = 0, received = 0;
-  int mismatches = 0, timing = 0;
-  bool holding = false;
-  const bool fullRate = pValid == 1.0 && pReady == 1.0;
-  const uint64_t limit = ops.size() * 20 + 100;
-  for (uint64_t cycle = 0; received < ops.size() && cycle < limit; ++cycle) {
-    if (!holding && sent < ops.size() && rng.coin(pValid))
-      holding = true;
-    sim->in_valid = holding;
-    sim->a = holding ? ops[sent].first : rng.u32();
-    if constexpr (HasB<M>::value)
-      sim->b = holding ? ops[sent].second : rng.u32();
-    sim->out_ready = rng.coin(pReady);
-    sim.eval();
-    if (sim->in_ready != !(sim->out_valid && !sim->out_ready))
-      ++timing;
-    if (sim->out_valid && sim->out_ready) {
-      if (inFlight.empty()) {
-        ++mismatches;
-      } else {
-        const size_t i = inFlight.front();
-        if (sim->result != expected[i] && ++mismatches <= 8)
+  int reported = 0;
+  return loomrtl::streamLockstep<M>(
+      ops.size(), latency, pValid, pReady, seed,
+      [&](M &m, size_t i, Rng &rng) {
+        m.a = i < ops.size() ? ops[i].first : rng.u32();
+        if constexpr (HasB<M>::value)
+          m.b = i < ops.size() ? ops[i].second : rng.u32();
+      },
+      [](M &) { return true; },
+      [&](M &m, size_t i) {
+        if (m.result == expected[i])
+          return true;
+        if (++reported <= 8)
           FAIL_CHECK("op " << i << ": " << hex(ops[i].first) << ", " << hex(ops[i].second) << " -> "
-                           << hex(sim->result) << ", expected " << hex(expected[i]));
-        if (advances != issueAdvance.front() + static_cast<uint64_t>(latency))
-          ++timing;
-        inFlight.pop_front();
-        issueAdvance.pop_front();
-      }
-      ++received;
-    }
-    if (holding && sim->in_ready) {
-      inFlight.push_back(sent++);
-      issueAdvance.push_back(advances);
-      holding = false;
-    } else if (fullRate && holding) {
-      ++timing; // never stalls without back-pressure
-    }
-    advances += sim->in_ready;
-    sim.tick();
-  }
-  CHECK(received == ops.size());
-  CHECK(timing == 0);
-  return mismatches;
+                           << hex(m.result) << ", expected " << hex(expected[i]));
+        return false;
+      });
 }
 
 std::vector<uint32_t> expectAll(const Ops &ops, RefFn ref) {

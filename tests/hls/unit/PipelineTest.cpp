@@ -72,6 +72,22 @@ llvm::Expected<hls::SynthesizedProgram> synthesize(llvm::Module &module,
   return hls::synthesizeProgram(module, unitBoard(), options);
 }
 
+/// Runs the flow on `body`, which must build, keeping each pass's dump.
+hls::SynthesizedProgram synthesizeOk(const std::string &body, std::map<std::string, std::string> &dumps) {
+  auto ir = parse(body);
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  return std::move(*program);
+}
+
+/// The error message the flow gives for `body` (empty when it succeeds).
+std::string synthesisError(const std::string &body) {
+  auto ir = parse(body);
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  return errorMessage(program);
+}
+
 size_t count(const std::string &text, const std::string &needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
@@ -217,6 +233,38 @@ entry:
   CHECK(count(built, "= fadd i32") == 1);
   CHECK(count(program->verilog, "loom_fmul #(.LATENCY(") == 2); // instances, not the definition
   checkLintClean(program->verilog, "loom_kernel_scaled");
+}
+
+TEST_CASE("integer divisions run in pipelined loom_idiv units, on static operands too") {
+  auto ir = parse(R"(
+define spir_kernel void @divide(i32 addrspace(1)* %a, i64 addrspace(1)* %b, i32 %n, i64 %m) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %q = sdiv i32 %v, %n
+  store i32 %q, i32 addrspace(1)* %p, align 4
+  %r = urem i64 %gid, %m
+  %s = udiv i64 %m, 3
+  %t = add i64 %r, %s
+  %pb = getelementptr inbounds i64, i64 addrspace(1)* %b, i64 %gid
+  store i64 %t, i64 addrspace(1)* %pb, align 8
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "static udiv") == 0); // m / 3 is a unit started by the work-item token
+  const std::string &v = program->verilog;
+  CHECK(count(v, "loom_idiv #(.WIDTH(32), .SIGNED(1), .REMAINDER(0), .LATENCY(1))") == 1);
+  CHECK(count(v, "loom_idiv #(.WIDTH(64), .SIGNED(0), .REMAINDER(1), .LATENCY(1))") == 1);
+  CHECK(count(v, "loom_idiv #(.WIDTH(64), .SIGNED(0), .REMAINDER(0), .LATENCY(1))") == 1);
+  // Each divider's subtract-and-select per quotient bit: 2 * WIDTH^2 LUTs beyond its result bits.
+  REQUIRE(program->kernels.size() == 1);
+  CHECK(program->kernels[0].area.luts > 2 * (32 * 32 + 2 * 64 * 64));
+  checkLintClean(v, "loom_kernel_divide");
 }
 
 TEST_CASE("a load after a store to memory waits for the store") {
@@ -791,5 +839,204 @@ TEST_CASE("a single work-item float reduction with fast math becomes interleaved
     REQUIRE_OK(unchanged);
     CHECK(count(dumps["build-dataflow"], "= fadd") == 1);
     CHECK(unchanged->kernels[0].loops.size() == 1);
+TEST_CASE("atomics on global memory become atomic ports: operation, operands, old value, memory order") {
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
+define spir_kernel void @atomics(i32 addrspace(1)* %bins, i64 addrspace(1)* %wide, i32 addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %bin = and i64 %gid, 15
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %bins, i64 %bin
+  %old = atomicrmw add i32 addrspace(1)* %p, i32 1 seq_cst, align 4
+  %v = trunc i64 %gid to i32
+  %min = atomicrmw umin i32 addrspace(1)* %bins, i32 %v monotonic, align 4
+  %pair = cmpxchg i32 addrspace(1)* %bins, i32 %old, i32 %min seq_cst seq_cst, align 4
+  %seen = extractvalue { i32, i1 } %pair, 0
+  %ok = extractvalue { i32, i1 } %pair, 1
+  %big = atomicrmw max i64 addrspace(1)* %wide, i64 %gid monotonic, align 8
+  %big32 = trunc i64 %big to i32
+  %sum = add i32 %seen, %big32
+  %r = select i1 %ok, i32 %sum, i32 0
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %r, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)",
+                                    dumps);
+  const auto &hw = program.kernels[0];
+  REQUIRE(hw.ports.size() == 5);
+  using Kind = hls::MemoryPort::Kind;
+  using Op = hls::MemoryPort::AtomicOp;
+  const std::pair<Op, unsigned> want[] = {{Op::Add, 4}, {Op::UMin, 4}, {Op::CmpXchg, 4}, {Op::Max, 8}};
+  for (unsigned p = 0; p < 4; ++p) {
+    CHECK(hw.ports[p].kind == Kind::Atomic);
+    CHECK(hw.ports[p].op == want[p].first);
+    CHECK(hw.ports[p].bytes == want[p].second);
+  }
+  CHECK(hw.ports[4].kind == Kind::Store);
+  CHECK(hw.ports[2].comparesData());
+  CHECK_FALSE(hw.ports[0].comparesData());
+
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= atomic i32 add port=0") == 1);
+  CHECK(count(built, "= atomic i32 cmpxchg port=2") == 1);
+  CHECK(count(built, "= atomic i64 max port=3") == 1);
+  // The cmpxchg's success flag is its old value compared with the expected one.
+  CHECK(count(built, "= icmp i1 pred=32") == 1);
+  // Memory order: each atomic may touch what the one before it wrote, so it waits for it (a token
+  // operand beyond the address and operands); the umin waits for the add through a token.
+  auto line = [&](const std::string &needle) {
+    auto at = built.substr(built.find(needle));
+    return at.substr(0, at.find('\n'));
+  };
+  CHECK(count(line("= atomic i32 umin"), "%") == 3);
+
+  // The ports of the contract, and a clean lint.
+  const auto &v = program.verilog;
+  CHECK(v.find("m2_req_cmp") != std::string::npos);
+  CHECK(v.find("m0_req_cmp") == std::string::npos);
+  CHECK(v.find("m3_resp_rdata") != std::string::npos);
+  CHECK(v.find("m0_req_wdata") != std::string::npos);
+  checkLintClean(v, "loom_kernel_atomics");
+
+  // The interface reads back from JSON with its operations.
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(hw), back, root));
+  REQUIRE(back.ports.size() == 5);
+  CHECK(back.ports[2].kind == Kind::Atomic);
+  CHECK(back.ports[2].op == Op::CmpXchg);
+  CHECK(back.ports[3].op == Op::Max);
+  // An atomic port needs a known operation.
+  for (const char *op : {"nand", ""}) {
+    llvm::json::Value json = hls::toJSON(hw);
+    auto &port = (*json.getAsObject()->getArray("ports"))[0];
+    if (*op)
+      (*port.getAsObject())["op"] = op;
+    else
+      port.getAsObject()->erase("op");
+    llvm::json::Path::Root bad;
+    CHECK_FALSE(hls::fromJSON(json, back, bad));
+    CHECK_THAT(llvm::toString(bad.getError()), Catch::Contains("op"));
+  }
+}
+
+TEST_CASE("an atomic port's operations on W-bit values") {
+  using Op = hls::MemoryPort::AtomicOp;
+  CHECK(hls::applyAtomic(Op::Add, 4, 0xffffffff, 1, 0) == 0);
+  CHECK(hls::applyAtomic(Op::Sub, 8, 0, 1, 0) == ~uint64_t(0));
+  CHECK(hls::applyAtomic(Op::Min, 4, 5, 0xfffffffe, 0) == 0xfffffffe); // -2 < 5
+  CHECK(hls::applyAtomic(Op::UMin, 4, 5, 0xfffffffe, 0) == 5);
+  CHECK(hls::applyAtomic(Op::Max, 2, 0x7fff, 0x8000, 0) == 0x7fff);
+  CHECK(hls::applyAtomic(Op::UMax, 2, 0x7fff, 0x8000, 0) == 0x8000);
+  CHECK(hls::applyAtomic(Op::Xchg, 1, 1, 0x1ff, 0) == 0xff);
+  CHECK(hls::applyAtomic(Op::CmpXchg, 4, 7, 9, 7) == 9);
+  CHECK(hls::applyAtomic(Op::CmpXchg, 4, 7, 9, 8) == 7);
+  CHECK(hls::applyAtomic(Op::And, 4, 6, 3, 0) == 2);
+  CHECK(hls::applyAtomic(Op::Or, 4, 6, 3, 0) == 7);
+  CHECK(hls::applyAtomic(Op::Xor, 4, 6, 3, 0) == 5);
+}
+
+TEST_CASE("atomics on on-chip arrays are a read, the operation and a write of the array") {
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
+@atomics_local.counts = internal addrspace(3) global [16 x i32] undef, align 4
+define spir_kernel void @atomics_local(i32 addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %bin = and i64 %gid, 15
+  %p = getelementptr inbounds [16 x i32], [16 x i32] addrspace(3)* @atomics_local.counts, i64 0, i64 %bin
+  %old = atomicrmw add i32 addrspace(3)* %p, i32 1 seq_cst, align 4
+  %cell = alloca i32, align 4
+  store i32 %old, i32* %cell, align 4
+  %pair = cmpxchg i32* %cell, i32 0, i32 1 seq_cst seq_cst, align 4
+  %v = extractvalue { i32, i1 } %pair, 0
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %v, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)",
+                                    dumps);
+  const auto &hw = program.kernels[0];
+  REQUIRE(hw.ports.size() == 1); // The global store only.
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= ram_load i32 ram=counts") == 1);
+  CHECK(count(built, "= ram_store ram=counts") == 1);
+  CHECK(count(built, "= add i32") == 1);
+  // The cmpxchg: old == compare chooses the new value.
+  CHECK(count(built, "= icmp i1 pred=32") == 1);
+  CHECK(count(built, "= select i32") == 1);
+  CHECK(count(built, "work-items in flight: at most 1") == 1);
+  checkLintClean(program.verilog, "loom_kernel_atomics_local");
+}
+
+TEST_CASE("in a loop, a lone global atomic carries no memory order; an on-chip one recurs through its array") {
+  // One loop: an atomic add to a global counter (its only access of global memory but for the
+  // restrict input) and an atomic add to a __local array.
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(R"(
+@loops.bins = internal addrspace(3) global [4 x i32] undef, align 4
+define spir_kernel void @loops(i32 addrspace(1)* noalias %in, i32 addrspace(1)* %counter, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %k = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %k
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %g = atomicrmw add i32 addrspace(1)* %counter, i32 %v monotonic, align 4
+  %bin = and i64 %k, 3
+  %q = getelementptr inbounds [4 x i32], [4 x i32] addrspace(3)* @loops.bins, i64 0, i64 %bin
+  %l = atomicrmw add i32 addrspace(3)* %q, i32 %v monotonic, align 4
+  %next = add i64 %k, 1
+  %n64 = zext i32 %n to i64
+  %more = icmp slt i64 %next, %n64
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)",
+                                    dumps);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= atomic i32 add port=1") == 1);
+  // One memory-order ring: the __local array's. The global atomic's port serves its requests in
+  // order, so it needs none.
+  CHECK(count(built, "= loop_mux (") == 1); // A data-less ring: memory order.
+  REQUIRE(program.kernels[0].loops.size() == 1);
+  CHECK(program.kernels[0].loops[0].boundBy == "memory order of bins");
+  checkLintClean(program.verilog, "loom_kernel_loops");
+}
+
+TEST_CASE("unsupported atomics fail at their location") {
+  SECTION("on __constant memory") {
+    const std::string message = synthesisError(R"(
+define spir_kernel void @atomics_constant(i32 addrspace(2)* %table, i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %old = atomicrmw add i32 addrspace(2)* %table, i32 1 seq_cst, align 4, !dbg !9
+  store i32 %old, i32 addrspace(1)* %out, align 4
+  ret void
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "constant.cl", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "atomics_constant", scope: !1, file: !1, line: 1, type: !6, unit: !0,
+                            spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!9 = !DILocation(line: 4, column: 3, scope: !5)
+)");
+    CHECK_THAT(message, Catch::Contains("constant.cl:4:3"));
+    CHECK_THAT(message, Catch::Contains("atomics on __constant memory are not supported"));
+  }
+  SECTION("a float add") {
+    const std::string message = synthesisError(R"(
+define spir_kernel void @atomics_fadd(float addrspace(1)* %out) {
+entry:
+  %old = atomicrmw fadd float addrspace(1)* %out, float 1.0 seq_cst, align 4
+  ret void
+}
+)");
+    CHECK_THAT(message, Catch::Contains("atomic operation 'fadd' is not supported"));
   }
 }

@@ -27,7 +27,8 @@
 
 namespace loom::frontend {
 
-inline constexpr uint32_t BinaryFormatVersion = 1;
+/// 2: memory ports of kind "atomic" (with an "op"); models of ModelABI version 2.
+inline constexpr uint32_t BinaryFormatVersion = 2;
 
 struct ProgramBinary {
   llvm::json::Object meta; ///< Includes "format" and "board"; writeBinary sets "format".

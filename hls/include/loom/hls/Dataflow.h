@@ -45,6 +45,11 @@ enum class OpKind {
               ///< ordering tokens. A false predicate makes no request and yields 0.
   Store,      ///< operand 0 = address, 1 = data, then the predicate if `predicated`; further operands
               ///< are ordering tokens. Output: token (also for a false predicate, which writes nothing).
+  Atomic,     ///< Read-modify-write of global memory through atomic port `index` (the operation is
+              ///< the port's): operand 0 = address, 1 = operand (cmpxchg: the new value), 2 = the
+              ///< compare value when `constant` is 1 (cmpxchg), then the predicate if `predicated`;
+              ///< further operands are ordering tokens. Output: the memory's old value (0 for a false
+              ///< predicate, which changes nothing).
   RamLoad,    ///< Read of on-chip memory `index` (KernelGraph::memories); operands as Load, the address
               ///< a byte offset into the memory.
   RamStore,   ///< Write of on-chip memory `index`; operands as Store.
@@ -77,12 +82,12 @@ struct Node {
   unsigned width = 0;          ///< Data bits of the result; 0 for a pure token.
   bool isStatic = false;       ///< Same value for every work-item (a wire, no handshake).
   uint64_t index = 0;          ///< Argument number, dimension, or memory port number.
-  uint64_t constant = 0;       ///< Constant value, or Address's constant offset.
+  uint64_t constant = 0;       ///< Constant value, Address's constant offset; Atomic: 1 for cmpxchg.
   std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
   unsigned predicate = 0;      ///< ICmp or FCmp predicate.
-  bool predicated = false;     ///< Load/Store: the access happens only when its predicate operand is 1.
+  bool predicated = false;     ///< Load/Store/Atomic: the access happens only when its predicate operand is 1.
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
-  unsigned depth = 0;          ///< Fifo entries; Load/Store credits.
+  unsigned depth = 0;          ///< Fifo entries; Load/Store/Atomic credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
   unsigned loop = 0;           ///< Innermost loop the node runs in (KernelGraph::loops index + 1); 0: none.
   std::string location;        ///< "file:line:col" of the source operation, when known.
@@ -121,7 +126,7 @@ struct KernelGraph {
   unsigned numArgs = 0;
   bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
   Graph graph;
-  std::vector<MemoryPort> ports; ///< Indexed by Load/Store nodes' `index`.
+  std::vector<MemoryPort> ports; ///< Indexed by Load/Store/Atomic nodes' `index`.
   std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.
   /// Work-items enter one at a time (each finishes before the next starts): set when a private array
   /// lives in an on-chip memory, which then holds one work-item's copy. 0: no limit.

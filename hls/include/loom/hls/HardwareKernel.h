@@ -14,11 +14,17 @@
 //   per memory port p (ports[p]), W = 8 * ports[p].bytes:
 //     output m<p>_req_valid            input m<p>_req_ready
 //     output [63:0] m<p>_req_addr      byte address, naturally aligned
-//     output [W-1:0] m<p>_req_wdata    store ports only
+//     output [W-1:0] m<p>_req_wdata    store ports: the data; atomic ports: the operand (cmpxchg: the
+//                                      value written when the memory holds req_cmp)
+//     output [W-1:0] m<p>_req_cmp      atomic cmpxchg ports only: the value compared with memory
 //     input  m<p>_resp_valid           responses return in request order, one per request; the port
-//     input  [W-1:0] m<p>_resp_rdata   load ports only      always accepts them (it holds credits)
+//     input  [W-1:0] m<p>_resp_rdata   load ports: the data; atomic ports: the memory's value before
+//                                      the operation          always accepts them (it holds credits)
 // A request fires at a rising clock edge where req_valid and req_ready are both high; req_valid never
-// depends combinationally on req_ready.
+// depends combinationally on req_ready. An atomic port's request is one indivisible read-modify-write
+// of W bits at req_addr: the memory reads the old value, writes `old op req_wdata` (cmpxchg: req_wdata
+// if old == req_cmp, else old unchanged) and answers with the old value. Its operation is a property
+// of the port (MemoryPort::op), not a signal.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -32,11 +38,30 @@
 namespace loom::hls {
 
 struct MemoryPort {
-  enum class Kind { Load, Store };
+  enum class Kind { Load, Store, Atomic };
+  /// An atomic port's read-modify-write (LLVM's atomicrmw operations and cmpxchg). Min and Max
+  /// compare signed, UMin and UMax unsigned.
+  enum class AtomicOp { Add, Sub, And, Or, Xor, Xchg, Min, Max, UMin, UMax, CmpXchg };
   Kind kind = Kind::Load;
   unsigned bytes = 4;       ///< Access size: 1, 2, 4 or 8.
   std::string location;     ///< "file:line:col" of the access in the kernel source.
+  AtomicOp op = AtomicOp::Add; ///< Atomic ports only.
+
+  /// The port sends req_wdata (store and atomic ports).
+  bool writesData() const { return kind != Kind::Load; }
+  /// The port receives resp_rdata (load and atomic ports).
+  bool readsData() const { return kind != Kind::Store; }
+  /// The port sends req_cmp (atomic cmpxchg ports).
+  bool comparesData() const { return kind == Kind::Atomic && op == AtomicOp::CmpXchg; }
 };
+
+/// "add", "cmpxchg", ...: the operation's name in the JSON form and in reports.
+const char *atomicOpName(MemoryPort::AtomicOp op);
+/// "load", "store" or "atomic <op>", for reports and diagnostics.
+std::string describeKind(const MemoryPort &port);
+/// `op` applied to the W = 8 * bytes-bit values `old` (the memory's), `operand` and, for CmpXchg,
+/// `compare`: the value the memory holds afterwards, zero-extended. Bits above W are ignored.
+uint64_t applyAtomic(MemoryPort::AtomicOp op, unsigned bytes, uint64_t old, uint64_t operand, uint64_t compare);
 
 /// Area estimate from the board's cost data; informational.
 struct AreaEstimate {

@@ -16,18 +16,19 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 1u
+#define LOOM_MODEL_ABI_VERSION 2u
 
 /* One memory port of a kernel, exchanged with loom_model_cycle every cycle. */
 typedef struct LoomPort {
   /* Inputs, set by the board before the cycle. */
   uint8_t req_ready;
   uint8_t resp_valid;
-  uint64_t resp_rdata;
+  uint64_t resp_rdata; /* load ports: the data; atomic ports: the old value */
   /* Outputs, set by loom_model_cycle: req_fire is 1 when a request was accepted at this cycle's edge. */
   uint8_t req_fire;
   uint64_t req_addr;
-  uint64_t req_wdata;
+  uint64_t req_wdata; /* store ports: the data; atomic ports: the operand (cmpxchg: the new value) */
+  uint64_t req_cmp;   /* atomic cmpxchg ports: the compare value */
 } LoomPort;
 
 #ifdef __cplusplus
