@@ -839,6 +839,9 @@ TEST_CASE("a single work-item float reduction with fast math becomes interleaved
     REQUIRE_OK(unchanged);
     CHECK(count(dumps["build-dataflow"], "= fadd") == 1);
     CHECK(unchanged->kernels[0].loops.size() == 1);
+  }
+}
+
 TEST_CASE("atomics on global memory become atomic ports: operation, operands, old value, memory order") {
   std::map<std::string, std::string> dumps;
   const auto program = synthesizeOk(R"(
