@@ -305,7 +305,9 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   report.depth = loop.loop->getLoopDepth();
   report.tripCount = scalarEvolution_->getSmallConstantTripCount(const_cast<llvm::Loop *>(loop.loop));
   report.requestedII = requestedInitiationInterval(*loop.loop);
-  report.ivdep = loop.loop->isAnnotatedParallel();
+  // A loop without memory accesses is "parallel" to LLVM too; ivdep is the programmer's word.
+  report.ivdep = loop.loop->isAnnotatedParallel() &&
+                 llvm::findOptionMDForLoop(loop.loop, "llvm.loop.parallel_accesses") != nullptr;
   report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
   if (auto start = loop.loop->getStartLoc())

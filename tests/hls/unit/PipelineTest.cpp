@@ -496,6 +496,7 @@ done:
   const hls::LoopReport &loop = program->kernels[0].loops[0];
   CHECK(loop.boundBy == "s");
   CHECK(loop.ii == 1 + 1);
+  CHECK_FALSE(loop.ivdep); // No memory accesses, but no #pragma ivdep either.
   CHECK(program->report.find("II 2, set by the recurrence of 's'") != std::string::npos);
   checkLintClean(program->verilog, "loom_kernel_loopy");
 }
