@@ -49,10 +49,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
 
   const DeviceInfo &info = queue->device.info();
   const auto &reqd = object->info.reqdWorkGroupSize;
-  // Intel's max_work_group_size(...) bounds the group below the device's limit.
-  const uint64_t maxGroup = object->info.maxWorkGroupSize
-                                ? std::min<uint64_t>(info.maxWorkGroupSize, object->info.maxWorkGroupSize)
-                                : info.maxWorkGroupSize;
+  const uint64_t maxGroup = object->maxWorkGroupSize(info.maxWorkGroupSize);
   const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
   NDRange range;
   range.dims = work_dim;

@@ -240,9 +240,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   InfoValue value;
   switch (param_name) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    value = InfoValue::of<size_t>(object->info.maxWorkGroupSize
-                                      ? std::min<uint64_t>(info.maxWorkGroupSize, object->info.maxWorkGroupSize)
-                                      : info.maxWorkGroupSize);
+    value = InfoValue::of<size_t>(object->maxWorkGroupSize(info.maxWorkGroupSize));
     break;
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     const auto &reqd = object->info.reqdWorkGroupSize;

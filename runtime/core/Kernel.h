@@ -10,6 +10,7 @@
 #include "core/Buffer.h"
 #include "core/Program.h"
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -34,6 +35,11 @@ public:
   };
   /// False if an argument was never set.
   bool allArgsSet() const;
+  /// The most work-items a group of this kernel may have on a device allowing `deviceMax`: the
+  /// kernel's max_work_group_size bounds it further (CL_KERNEL_WORK_GROUP_SIZE).
+  uint64_t maxWorkGroupSize(uint64_t deviceMax) const {
+    return info.maxWorkGroupSize ? std::min(deviceMax, info.maxWorkGroupSize) : deviceMax;
+  }
   Snapshot snapshot() const;
 
 private:
