@@ -12,6 +12,7 @@
 
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -21,6 +22,10 @@ namespace loom::hls {
 namespace {
 
 using namespace verilog;
+
+/// Cycles without a store after which a line store port writes its partial line: long enough to
+/// bridge a pipeline's stall, short enough that a waiting token is not held up for long.
+constexpr int64_t StoreLineIdleCycles = 4;
 
 /// A valid/ready channel: the consumer reads `valid` and drives `ready`.
 struct Channel {
@@ -72,6 +77,8 @@ private:
       m_.addPort(Direction::Output, port(p, "req_addr"), 64);
       if (mp.writesData())
         m_.addPort(Direction::Output, port(p, "req_wdata"), w);
+      if (mp.strobes())
+        m_.addPort(Direction::Output, port(p, "req_strobe"), mp.bytes);
       if (mp.comparesData())
         m_.addPort(Direction::Output, port(p, "req_cmp"), w);
       m_.addPort(Direction::Input, port(p, "resp_valid"));
@@ -177,6 +184,16 @@ private:
       return concat({replicate(node.width - from, from == 1 ? a() : bit(a(), from - 1)), a()});
     }
     case OpKind::Trunc: return slice(a(), node.constant + node.width - 1, node.constant);
+    case OpKind::InsertLane: {
+      const unsigned lo = unsigned(node.constant), hi = lo + g_[ops[1]].width;
+      std::vector<ExprRef> parts;
+      if (hi < node.width)
+        parts.push_back(slice(a(), node.width - 1, hi));
+      parts.push_back(b());
+      if (lo > 0)
+        parts.push_back(slice(a(), lo - 1, 0));
+      return concat(parts);
+    }
     case OpKind::FNeg: return concat({unary("~", bit(a(), 31)), slice(a(), 30, 0)});
     case OpKind::ICmp: return compare(static_cast<llvm::CmpInst::Predicate>(node.predicate), a(), b());
     case OpKind::RamLoad: {
@@ -447,6 +464,8 @@ private:
                                  {"m_req_addr", ref(port(p, "req_addr"))}});
       if (store)
         conns.push_back({"m_req_wdata", ref(port(p, "req_wdata"))});
+      if (k_.ports[p].strobes())
+        conns.push_back({"m_req_strobe", ref(port(p, "req_strobe"))});
       conns.push_back({"m_resp_valid", ref(port(p, "resp_valid"))});
       if (!store)
         conns.push_back({"m_resp_rdata", ref(port(p, "resp_rdata"))});
@@ -461,8 +480,18 @@ private:
           m_.assign(ref(port(p, "req_cmp")), data(ops[2]));
       }
       const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
-      m_.instance(store ? "loom_store" : "loom_load", n(id, role),
-                  {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth}}, conns);
+      const MemoryPort &mp = k_.ports[p];
+      if (!mp.lines) {
+        m_.instance(store ? "loom_store" : "loom_load", n(id, role), {{"DW", mp.bytes * 8}, {"CREDITS", node.depth}},
+                    conns);
+        return;
+      }
+      // A line port; a store flushes a partial line after StoreLineIdleCycles without a store.
+      std::vector<std::pair<std::string, int64_t>> params{
+          {"DW", mp.elementBytes * 8}, {"LINE_BYTES", mp.bytes}, {"CREDITS", node.depth}};
+      params.push_back(store ? std::pair<std::string, int64_t>{"IDLE", StoreLineIdleCycles}
+                             : std::pair<std::string, int64_t>{"LINES", lineBuffers(node, mp)});
+      m_.instance(store ? "loom_store_lines" : "loom_load_lines", n(id, role), params, conns);
       return;
     }
     case OpKind::RamStore: {
@@ -583,23 +612,36 @@ private:
       const Node &node = g_[id];
       if (!node.width || node.kind == OpKind::WorkItems || !data_.count(id))
         continue;
-      unsigned lowest = node.width, highest = 0;
+      llvm::BitVector read(node.width);
       for (auto [e, end] = boost::out_edges(id, g_); e != end; ++e) {
         const Node &consumer = g_[boost::target(*e, g_)];
-        if (!readsData(consumer, g_[*e].operand))
+        const unsigned operand = g_[*e].operand;
+        if (!readsData(consumer, operand))
           continue;
-        const auto [lo, hi] = bitsRead(consumer, g_[*e].operand, node);
-        lowest = std::min(lowest, lo);
-        highest = std::max(highest, hi);
+        const auto [lo, hi] = bitsRead(consumer, operand, node);
+        read.set(lo, hi);
+        // An inserted lane replaces bits [constant, constant + lane width) of the vector it starts from.
+        if (consumer.kind == OpKind::InsertLane && operand == 0) {
+          const unsigned lane = g_[k_.operands(boost::target(*e, g_))[1]].width;
+          read.reset(unsigned(consumer.constant), unsigned(consumer.constant) + lane);
+        }
       }
-      if (highest <= lowest) {
+      if (read.none()) {
         bits.push_back(data(id));
         continue;
       }
-      if (highest < node.width)
-        bits.push_back(slice(data(id), node.width - 1, highest));
-      if (lowest > 0)
-        bits.push_back(slice(data(id), lowest - 1, 0));
+      // Each run of unread bits, from the top.
+      for (int hi = int(node.width) - 1; hi >= 0;) {
+        if (read.test(unsigned(hi))) {
+          --hi;
+          continue;
+        }
+        int lo = hi;
+        while (lo > 0 && !read.test(unsigned(lo - 1)))
+          --lo;
+        bits.push_back(slice(data(id), unsigned(hi), unsigned(lo)));
+        hi = lo - 1;
+      }
     }
     bits.insert(bits.end(), unusedBits_.begin(), unusedBits_.end());
     if (!bits.empty())

@@ -40,6 +40,7 @@ const char *opName(OpKind kind) {
   case OpKind::ZExt: return "zext";
   case OpKind::SExt: return "sext";
   case OpKind::Trunc: return "trunc";
+  case OpKind::InsertLane: return "insert_lane";
   case OpKind::Address: return "address";
   case OpKind::FAdd: return "fadd";
   case OpKind::FSub: return "fsub";
@@ -158,6 +159,13 @@ std::vector<NodeId> KernelGraph::topologicalOrder() const {
 
 unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Ceil(depth)); }
 
+unsigned lineBuffers(const Node &node, const MemoryPort &port) {
+  if (node.loop)
+    return node.depth;
+  const unsigned elements = port.bytes / port.elementBytes;
+  return (node.depth + elements - 1) / elements + 1;
+}
+
 std::string printGraph(const KernelGraph &kernel) {
   std::string out = llvm::formatv("kernel {0} (args {1})\n", kernel.kernelName, kernel.numArgs);
   for (const OnChipMemory &memory : kernel.memories)
@@ -193,7 +201,10 @@ std::string printGraph(const KernelGraph &kernel) {
     }
     case OpKind::Load:
     case OpKind::Store:
-      out += llvm::formatv(" port={0} credits={1}{2}", n.index, n.depth, n.predicated ? " predicated" : "");
+      out += llvm::formatv(" port={0} credits={1}{2}{3}{4}", n.index, n.depth, n.predicated ? " predicated" : "",
+                           n.stream ? " stream" : "",
+                           kernel.ports[n.index].lines ? llvm::formatv(" lines={0}", kernel.ports[n.index].bytes).str()
+                                                       : std::string());
       break;
     case OpKind::Atomic:
       out += llvm::formatv(" {0} port={1} credits={2}{3}", atomicOpName(kernel.ports[n.index].op), n.index, n.depth,
@@ -211,6 +222,9 @@ std::string printGraph(const KernelGraph &kernel) {
       break;
     case OpKind::Steer:
       out += llvm::formatv(" when={0}", n.constant);
+      break;
+    case OpKind::InsertLane:
+      out += llvm::formatv(" at={0}", n.constant);
       break;
     case OpKind::Trunc:
       if (n.constant)

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -73,6 +74,10 @@ const char *atomicOpName(MemoryPort::AtomicOp op) {
 std::string describeKind(const MemoryPort &port) {
   if (port.kind == MemoryPort::Kind::Atomic)
     return std::string("atomic ") + atomicOpName(port.op);
+  if (port.lines)
+    return llvm::formatv("{0} of {1}-byte elements in {2}-byte lines", kindName(port.kind), port.elementBytes,
+                         port.bytes)
+        .str();
   return kindName(port.kind);
 }
 
@@ -101,6 +106,8 @@ llvm::json::Value toJSON(const MemoryPort &port) {
   llvm::json::Object object{{"kind", kindName(port.kind)}, {"bytes", port.bytes}, {"location", port.location}};
   if (port.kind == MemoryPort::Kind::Atomic)
     object["op"] = atomicOpName(port.op);
+  if (port.lines)
+    object["element_bytes"] = port.elementBytes;
   return std::move(object);
 }
 
@@ -120,9 +127,22 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
     path.field("kind").report("expected \"load\", \"store\" or \"atomic\"");
     return false;
   }
-  if (port.bytes != 1 && port.bytes != 2 && port.bytes != 4 && port.bytes != 8) {
-    path.field("bytes").report("expected 1, 2, 4 or 8");
+  const unsigned maxBytes = port.kind == MemoryPort::Kind::Atomic ? 8 : MaxPortBytes;
+  if (!llvm::isPowerOf2_32(port.bytes) || port.bytes > maxBytes) {
+    if (port.kind == MemoryPort::Kind::Atomic)
+      path.field("bytes").report("expected 1, 2, 4 or 8");
+    else
+      path.field("bytes").report("expected a power of two up to 64");
     return false;
+  }
+  if (const auto *object = value.getAsObject(); object && object->get("element_bytes")) {
+    if (port.kind == MemoryPort::Kind::Atomic || !mapUnsigned(value, "element_bytes", port.elementBytes, path))
+      return false;
+    if (!llvm::isPowerOf2_32(port.elementBytes) || port.elementBytes > port.bytes) {
+      path.field("element_bytes").report("expected a power of two up to the port's bytes");
+      return false;
+    }
+    port.lines = true;
   }
   if (port.kind == MemoryPort::Kind::Atomic) {
     std::string op;

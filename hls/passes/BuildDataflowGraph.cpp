@@ -126,10 +126,12 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
     return type->getIntegerBitWidth();
   if (type->isFloatTy())
     return 32u;
-  // Vectors reach the graph only as kernel arguments (ScalarizeVectors splits every operation), which
-  // the board passes in one 64-bit argument port; the lanes are slices of it.
+  // Vectors reach the graph as kernel arguments, which the board passes in one 64-bit argument port,
+  // and as the data of a wide global load or store (ScalarizeVectors splits every operation on
+  // them); the lanes are slices.
+  const unsigned maxVectorBits = inst ? MaxPortBytes * 8 : 64;
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
-      vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= 64)
+      vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= maxVectorBits)
     return unsigned(layout_.getTypeSizeInBits(vector));
   if (type->isDoubleTy() || (type->isVectorTy() && type->getScalarType()->isDoubleTy())) {
     const std::string message = "the board has no double-precision floating point "
@@ -407,7 +409,8 @@ llvm::Error GraphBuilder::address(const llvm::GetElementPtrInst &gep) {
   return llvm::Error::success();
 }
 
-/// A lane of a vector argument (the only vectors left after ScalarizeVectors): a slice of its port.
+/// A lane of a vector argument or of a wide load (the only vectors left after ScalarizeVectors): a
+/// slice of its port.
 llvm::Error GraphBuilder::extractLane(const llvm::ExtractElementInst &extract) {
   auto *lane = llvm::dyn_cast<llvm::ConstantInt>(extract.getIndexOperand());
   if (!lane)
@@ -421,6 +424,32 @@ llvm::Error GraphBuilder::extractLane(const llvm::ExtractElementInst &extract) {
   Node slice{OpKind::Trunc, *width};
   slice.constant = lane->getZExtValue() * *width;
   values_[&extract] = add(slice, extract, {*vector});
+  return llvm::Error::success();
+}
+
+/// A lane of the vector a wide store writes (ScalarizeVectors gathers the lanes by insertelement).
+llvm::Error GraphBuilder::insertLane(const llvm::InsertElementInst &insert) {
+  auto *lane = llvm::dyn_cast<llvm::ConstantInt>(insert.getOperand(2));
+  if (!lane)
+    return fail(insert, "a vector element index must be a constant in hardware");
+  auto width = widthOf(insert.getType(), &insert);
+  if (!width)
+    return width.takeError();
+  auto laneWidth = widthOf(insert.getOperand(1)->getType(), &insert);
+  if (!laneWidth)
+    return laneWidth.takeError();
+  // The lanes no insert sets (of an undef or poison start) are zero.
+  llvm::Expected<NodeId> vector = llvm::isa<llvm::UndefValue>(insert.getOperand(0))
+                                      ? llvm::Expected<NodeId>(constantNode(*width, 0))
+                                      : valueOf(insert.getOperand(0), insert);
+  if (!vector)
+    return vector.takeError();
+  auto value = valueOf(insert.getOperand(1), insert);
+  if (!value)
+    return value.takeError();
+  Node n{OpKind::InsertLane, *width};
+  n.constant = lane->getZExtValue() * *laneWidth;
+  values_[&insert] = add(n, insert, {*vector, *value});
   return llvm::Error::success();
 }
 
@@ -463,6 +492,7 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
     return resize(inst, OpKind::ZExt);
   case I::GetElementPtr: return address(llvm::cast<llvm::GetElementPtrInst>(inst));
   case I::ExtractElement: return extractLane(llvm::cast<llvm::ExtractElementInst>(inst));
+  case I::InsertElement: return insertLane(llvm::cast<llvm::InsertElementInst>(inst));
   case I::Load:
     return memory(inst, llvm::cast<llvm::LoadInst>(inst).getPointerOperand(), inst.getType(), false);
   case I::Store: {

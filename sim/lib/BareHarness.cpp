@@ -34,7 +34,7 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
 
   const unsigned numPorts = static_cast<unsigned>(kernel.ports.size());
   std::vector<LoomPort> ports(numPorts, LoomPort{});
-  PortResponses responses(numPorts);
+  PortResponses responses(kernel.ports);
   for (auto &port : ports)
     port.req_ready = 1;
   const uint64_t latency = latencyCycles ? latencyCycles : 1;
@@ -56,15 +56,20 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
         return fail(llvm::formatv("{0} accessed device address {1:x} outside device memory",
                                   describePort(kernel, p), address));
       const hls::MemoryPort &info = kernel.ports[p];
-      uint64_t data = 0;
+      uint64_t data[LOOM_PORT_WORDS] = {};
       if (info.readsData())
-        std::memcpy(&data, memory.base + address, bytes);
-      if (info.writesData()) {
+        std::memcpy(data, memory.base + address, bytes);
+      if (info.kind == hls::MemoryPort::Kind::Atomic) {
         // An atomic writes the operation's result and answers with the old value (read above).
-        uint64_t written = info.kind == hls::MemoryPort::Kind::Atomic
-                               ? hls::applyAtomic(info.op, bytes, data, ports[p].req_wdata, ports[p].req_cmp)
-                               : ports[p].req_wdata;
+        uint64_t written = hls::applyAtomic(info.op, bytes, data[0], ports[p].req_wdata[0], ports[p].req_cmp);
         std::memcpy(memory.base + address, &written, bytes);
+      } else if (info.writesData()) {
+        unsigned char enables[LOOM_PORT_WORDS * 8];
+        const unsigned char *enabled = byteEnables(info, ports[p], enables);
+        const auto *written = reinterpret_cast<const unsigned char *>(ports[p].req_wdata);
+        for (unsigned b = 0; b < bytes; ++b)
+          if (!enabled || enabled[b])
+            memory.base[address + b] = written[b];
       }
       responses.schedule(p, cycle, latency, data);
     }

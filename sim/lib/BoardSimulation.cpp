@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace loom::sim {
@@ -91,17 +92,18 @@ void KernelRunner::execute(Launch &l) {
     return;
   }
   std::vector<LoomPort> ports(numPorts, LoomPort{});
-  PortResponses responses(numPorts);
+  PortResponses responses(kernel.ports);
   // Per-port facts, and every per-port array, used through raw pointers in the loop: after the virtual
   // b_transport call the compiler would reload each vector's data pointer on every access.
   struct PortInfo {
     hls::MemoryPort::Kind kind;
     hls::MemoryPort::AtomicOp op;
     unsigned bytes;
+    bool strobes;
   };
   std::vector<PortInfo> infos(numPorts);
   for (unsigned p = 0; p < numPorts; ++p) {
-    infos[p] = {kernel.ports[p].kind, kernel.ports[p].op, kernel.ports[p].bytes};
+    infos[p] = {kernel.ports[p].kind, kernel.ports[p].op, kernel.ports[p].bytes, kernel.ports[p].strobes()};
     // The board accepts a request every cycle; contention shows up as response delay instead.
     ports[p].req_ready = 1;
   }
@@ -109,9 +111,10 @@ void KernelRunner::execute(Launch &l) {
   const PortInfo *const info = infos.data();
   PortStats *const stats = l.stats.ports.data();
 
-  uint64_t data = 0;
+  uint64_t data[LOOM_PORT_WORDS] = {};
+  unsigned char enables[LOOM_PORT_WORDS * 8];
   tlm::tlm_generic_payload trans;
-  trans.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
+  trans.set_data_ptr(reinterpret_cast<unsigned char *>(data));
   trans.set_byte_enable_ptr(nullptr);
   trans.set_dmi_allowed(false);
 
@@ -164,26 +167,32 @@ void KernelRunner::execute(Launch &l) {
       progress = true;
       const uint64_t address = port[p].req_addr;
       const unsigned bytes = info[p].bytes;
-      uint64_t wait = 0, answer = 0;
+      uint64_t wait = 0;
       if (info[p].kind == hls::MemoryPort::Kind::Atomic) {
         // The memory reads, applies the operation and writes back in this one step, which no other
         // request can come between (the simulation is single-threaded): the read-modify-write is
         // atomic. Its timing is a read and then a write of the same bytes issued together: the bank
         // is busy for both, and the old value returns when the write is done, as a memory
         // controller acknowledges a read-modify-write once it is complete.
-        data = 0;
+        data[0] = 0;
         wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
-        answer = data;
+        const uint64_t old = data[0];
         if (wait) {
-          data = hls::applyAtomic(info[p].op, bytes, answer, port[p].req_wdata, port[p].req_cmp);
+          data[0] = hls::applyAtomic(info[p].op, bytes, old, port[p].req_wdata[0], port[p].req_cmp);
           const uint64_t writeWait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
           wait = writeWait ? std::max(wait, writeWait) : 0;
         }
+        data[0] = old;
+      } else if (info[p].kind == hls::MemoryPort::Kind::Load) {
+        wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
       } else {
-        const bool isLoad = info[p].kind == hls::MemoryPort::Kind::Load;
-        data = isLoad ? 0 : port[p].req_wdata;
-        wait = transport(isLoad ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, address, bytes);
-        answer = isLoad ? data : 0;
+        std::memcpy(data, port[p].req_wdata, bytes);
+        if (info[p].strobes) {
+          trans.set_byte_enable_ptr(const_cast<unsigned char *>(byteEnables(kernel.ports[p], port[p], enables)));
+          trans.set_byte_enable_length(bytes);
+        }
+        wait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
+        trans.set_byte_enable_ptr(nullptr);
       }
       if (!wait) {
         l.stats.cycles = cycle + 1;
@@ -193,7 +202,7 @@ void KernelRunner::execute(Launch &l) {
                                 l.memorySize, cycle);
         return;
       }
-      responses.schedule(p, cycle, wait, answer);
+      responses.schedule(p, cycle, wait, data);
       ++stats[p].requests;
       stats[p].bytes += bytes;
     }

@@ -57,6 +57,7 @@ void GlobalMemory::configure(MemoryRegion memory, const board::Board &board,
                      ? uint64_t(std::llround(double(period.value()) * double(1u << FixedBits) / bankBytesPerCycle))
                      : 0;
   bankFreeAt_.assign(banks, 0);
+  beatBytes_ = board.memory.widthBytes ? board.memory.widthBytes : 1;
 }
 
 void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -68,10 +69,17 @@ void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
   }
   uint8_t *device = memory_.base + address;
   unsigned char *data = trans.get_data_ptr();
-  if (trans.is_read())
+  const unsigned char *enables = trans.get_byte_enable_ptr();
+  if (trans.is_read()) {
     copy(data, device, length);
-  else if (trans.is_write())
+  } else if (trans.is_write() && !enables) {
     copy(device, data, length);
+  } else if (trans.is_write()) {
+    const unsigned enableLength = trans.get_byte_enable_length();
+    for (unsigned b = 0; b < length; ++b)
+      if (enables[b % enableLength] == TLM_BYTE_ENABLED)
+        device[b] = data[b];
+  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 
   if (busyPerByte_) {
@@ -79,7 +87,10 @@ void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
     uint64_t now = uint64_t((sc_core::sc_time_stamp() + delay).value()) << FixedBits;
     uint64_t &freeAt = bankFreeAt_[bankOf(address)];
     uint64_t start = std::max(now, freeAt);
-    freeAt = start + length * busyPerByte_;
+    // The bank moves whole beats: a request costs every beat it touches, however few of its bytes
+    // it uses.
+    const uint64_t beats = (address + length - 1) / beatBytes_ - address / beatBytes_ + 1;
+    freeAt = start + beats * beatBytes_ * busyPerByte_;
     uint64_t wait = (start - now + (uint64_t(1) << FixedBits) - 1) >> FixedBits;
     if (wait)
       delay += timeUnit_ * double(wait);

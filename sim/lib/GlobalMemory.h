@@ -3,9 +3,11 @@
 //
 // A loosely-timed target over the device-memory mapping. Data moves at the call (the kernel sees its
 // own stores at once); the returned delay models the board: the request's bank is
-// (address / interleave) % banks, each bank moves bandwidth / banks, a request occupies its bank for
-// bytes / bank-bandwidth, and the delay is the wait for the bank plus the fixed latency. Bandwidth 0
-// means no bank is ever busy. Accesses outside the region get TLM_ADDRESS_ERROR_RESPONSE.
+// (address / interleave) % banks, each bank moves bandwidth / banks in beats of the memory's width, a
+// request occupies its bank for the beats it touches (a 4-byte read costs a whole beat) over the bank's
+// bandwidth, and the delay is the wait for the bank plus the fixed latency. Bandwidth 0 means no bank
+// is ever busy. Writes honour TLM byte enables. Accesses outside the region get
+// TLM_ADDRESS_ERROR_RESPONSE.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -54,6 +56,7 @@ private:
   uint64_t interleave_ = 4096;
   int bankShift_ = -1;             ///< log2(interleave) when interleave and bank count are powers of 2.
   unsigned bankMask_ = 0;
+  uint64_t beatBytes_ = 64;        ///< The memory's width: the bytes one beat moves.
   uint64_t busyPerByte_ = 0;       ///< Bank occupancy per byte, fixed point; 0: unlimited bandwidth.
   std::vector<uint64_t> bankFreeAt_; ///< When each bank is next free, fixed point.
 };

@@ -3,22 +3,31 @@
 //
 // The board model and the bare harness answer the model's memory ports the same way: a request fired
 // at cycle c is answered at c + wait, responses of a port come back in request order and at most one
-// per cycle. Inline: both loops call it every simulated cycle.
+// per cycle. Inline: both loops call it every simulated cycle. Also the byte enables of a line store.
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "loom/hls/HardwareKernel.h"
 #include "loom/sim/ModelABI.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <vector>
 
 namespace loom::sim {
 
+static_assert(LOOM_PORT_WORDS * 8 == hls::MaxPortBytes, "a LoomPort carries the widest request of a port");
+
 class PortResponses {
 public:
-  explicit PortResponses(unsigned ports) : queues_(ports), lastAt_(ports, 0), delivered_(ports, 0) {}
+  explicit PortResponses(const std::vector<hls::MemoryPort> &ports)
+      : queues_(ports.size()), lastAt_(ports.size(), 0), delivered_(ports.size(), 0) {
+    for (const hls::MemoryPort &port : ports)
+      words_.push_back(port.readsData() ? (port.bytes + 7) / 8 : 0);
+  }
 
   /// Sets every port's response inputs for `cycle`; returns whether any response was delivered.
   bool deliver(std::vector<LoomPort> &ports, uint64_t cycle) {
@@ -27,7 +36,7 @@ public:
       auto &queue = queues_[p];
       if (!queue.empty() && queue.front().cycle <= cycle) {
         ports[p].resp_valid = 1;
-        ports[p].resp_rdata = queue.front().data;
+        std::memcpy(ports[p].resp_rdata, queue.front().data.data(), words_[p] * sizeof(uint64_t));
         queue.pop_front();
         ++delivered_[p];
         any = true;
@@ -38,11 +47,14 @@ public:
     return any;
   }
 
-  /// Queues the answer to a request port `port` fired at `cycle`, due `wait` (>= 1) cycles later.
-  void schedule(unsigned port, uint64_t cycle, uint64_t wait, uint64_t data) {
+  /// Queues the answer to a request port `port` fired at `cycle`, due `wait` (>= 1) cycles later: the
+  /// port's words of `data` (none for a store port).
+  void schedule(unsigned port, uint64_t cycle, uint64_t wait, const uint64_t *data) {
     uint64_t at = std::max(cycle + wait, lastAt_[port] + 1);
     lastAt_[port] = at;
-    queues_[port].push_back({at, data});
+    Pending &pending = queues_[port].emplace_back();
+    pending.cycle = at;
+    std::memcpy(pending.data.data(), data, words_[port] * sizeof(uint64_t));
   }
 
   /// Responses delivered on `port` so far.
@@ -51,11 +63,23 @@ public:
 private:
   struct Pending {
     uint64_t cycle;
-    uint64_t data;
+    std::array<uint64_t, LOOM_PORT_WORDS> data;
   };
   std::vector<std::deque<Pending>> queues_;
+  std::vector<unsigned> words_;
   std::vector<uint64_t> lastAt_;
   std::vector<uint64_t> delivered_;
 };
+
+/// The byte enables of port `port`'s request (1: write the byte), or null when it writes every byte.
+/// `enables` must hold LOOM_PORT_WORDS * 8 bytes.
+inline const unsigned char *byteEnables(const hls::MemoryPort &port, const LoomPort &request,
+                                        unsigned char *enables) {
+  if (!port.strobes())
+    return nullptr;
+  for (unsigned b = 0; b < port.bytes; ++b)
+    enables[b] = (request.req_strobe >> b) & 1 ? 0xff : 0;
+  return enables;
+}
 
 } // namespace loom::sim

@@ -73,7 +73,7 @@ TEST_CASE("clBuildProgram on the board runs the hardware flow, caches it, and it
   CHECK(log.find("verilating") != std::string::npos);
   CHECK(log.find("loom: cached as ") != std::string::npos);
   CHECK(log.find("kernel vector_add: II 1") != std::string::npos);
-  CHECK(log.find("port 2: store of 4 bytes at program.cl:4:8") != std::string::npos);
+  CHECK(log.find("port 2: store of 4-byte elements in 64-byte lines at program.cl:4:8") != std::string::npos);
   CHECK(addsVectors(cl, program));
 
   // The binary is a .loom that loads like loomc's.

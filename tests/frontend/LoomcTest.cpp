@@ -103,7 +103,7 @@ TEST_CASE("loomc compiles a kernel into a .loom binary, with the Verilog and the
   CHECK_THAT(run.err, Catch::Contains("for board 'unit'"));
   CHECK_THAT(run.out, Catch::Contains("kernel scale: II 1"));
   std::smatch load;
-  REQUIRE(std::regex_search(run.out, load, std::regex(R"(load of 4 bytes at (\S+scale\.cl):3:[0-9]+)")));
+  REQUIRE(std::regex_search(run.out, load, std::regex(R"(load of 4-byte elements in 8-byte lines at (\S+scale\.cl):3:[0-9]+)")));
   CHECK(llvm::sys::fs::exists(load[1].str()));
   CHECK_THAT(readAll(verilog), Catch::Contains("module loom_kernel_scale ("));
 

@@ -122,6 +122,7 @@ private:
   llvm::Optional<llvm::Error> intrinsic(const llvm::CallInst &call);
   llvm::Error address(const llvm::GetElementPtrInst &gep);
   llvm::Error extractLane(const llvm::ExtractElementInst &extract);
+  llvm::Error insertLane(const llvm::InsertElementInst &insert);
   llvm::Error visit(const llvm::Instruction &inst);
 
   // ControlFlow.cpp: predicates and phis.
@@ -167,6 +168,9 @@ private:
   /// is conditional) and orders it after the earlier accesses it may alias; `writes`: it writes
   /// memory (a store or an atomic), else it only reads.
   llvm::Error place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes);
+  /// Whether `inst`'s accesses of `bytes` through `pointer` form a stream (Node::stream): by scalar
+  /// evolution, along its innermost loop, or along dimension 0 of the NDRange outside loops.
+  bool isStream(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned bytes);
   /// The pointer a load, store or atomic accesses; null for other instructions.
   static const llvm::Value *pointerOperand(const llvm::Instruction &inst);
   /// The on-chip memory `pointer` points into (a private or __local array), made on first use.

@@ -26,10 +26,12 @@
 #include "passes/build/GraphBuilder.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdlib>
 #include <set>
 
 namespace loom::hls {
@@ -124,7 +126,81 @@ std::string sourceName(const llvm::Value &object) {
   return name.split('.').first.str();
 }
 
+/// A call of the work-item function `name` with a constant dimension argument, zero or not.
+bool isRangeCall(const llvm::SCEV *expr, llvm::StringRef name, bool dimensionZero) {
+  const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(expr);
+  const auto *call = unknown ? llvm::dyn_cast<llvm::CallInst>(unknown->getValue()) : nullptr;
+  const auto *callee = call ? call->getCalledFunction() : nullptr;
+  const auto *dimension = call && call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
+  return callee && callee->getName() == name && dimension && dimension->isZero() == dimensionZero;
+}
+
+/// The step of `expr` from one work-item to the next along dimension 0: 0 for a value the same for
+/// all of them (built of arguments, constants, NDRange sizes and the other dimensions' ids), C for
+/// C * get_global_id(0) plus such a value; None for anything else (a loaded index, a product of ids).
+/// Casts are looked through as if the index did not wrap: the answer only guides how a port fetches
+/// memory, never what it reads.
+llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
+  if (llvm::isa<llvm::SCEVConstant>(expr))
+    return 0;
+  if (const auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(expr))
+    return workItemStride(cast->getOperand(0));
+  if (const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(expr)) {
+    if (isRangeCall(expr, "_Z13get_global_idj", true))
+      return 1;
+    const llvm::Value *value = unknown->getValue();
+    const bool uniform = llvm::isa<llvm::Argument>(value) || llvm::isa<llvm::Constant>(value) ||
+                         isRangeCall(expr, "_Z13get_global_idj", false) ||
+                         isRangeCall(expr, "_Z15get_global_sizej", true) ||
+                         isRangeCall(expr, "_Z15get_global_sizej", false);
+    return uniform ? llvm::Optional<int64_t>(0) : llvm::None;
+  }
+  const auto *nary = llvm::dyn_cast<llvm::SCEVNAryExpr>(expr);
+  if (!nary)
+    return llvm::None; // A division: not an affine step.
+  int64_t stride = 0, varying = 0, constantFactor = 1;
+  for (const llvm::SCEV *operand : nary->operands()) {
+    const llvm::Optional<int64_t> step = workItemStride(operand);
+    if (!step)
+      return llvm::None;
+    varying += *step != 0;
+    stride += *step;
+    if (const auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(operand))
+      constantFactor *= constant->getAPInt().getSExtValue();
+  }
+  if (!varying)
+    return 0;
+  if (llvm::isa<llvm::SCEVAddExpr>(expr))
+    return stride;
+  // A product: the work-item's id times constants only; an add recurrence of an outer loop varies
+  // by iteration, not only by work-item.
+  if (llvm::isa<llvm::SCEVMulExpr>(expr) && varying == 1 && nary->getNumOperands() == 2 &&
+      llvm::isa<llvm::SCEVConstant>(nary->getOperand(0)))
+    return stride * constantFactor;
+  return llvm::None;
+}
+
 } // namespace
+
+bool GraphBuilder::isStream(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned bytes) {
+  llvm::ScalarEvolution &evolution = *scalarEvolution_;
+  const llvm::SCEV *address = evolution.getSCEV(const_cast<llvm::Value *>(pointer));
+  // Work-items interleave in a loop, so a port's consecutive requests may come from consecutive
+  // work-items as well as from consecutive iterations: both steps must stay within the element.
+  if (const llvm::Loop *loop = loops_.getLoopFor(inst.getParent())) {
+    if (!evolution.isLoopInvariant(address, loop)) {
+      const auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
+      const auto *step = recurrence && recurrence->getLoop() == loop
+                             ? llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution))
+                             : nullptr;
+      if (!step || step->getAPInt().abs().ugt(bytes))
+        return false;
+      address = recurrence->getStart();
+    }
+  }
+  const llvm::Optional<int64_t> stride = workItemStride(address);
+  return stride && uint64_t(std::abs(*stride)) <= bytes;
+}
 
 void GraphBuilder::orderAfter(NodeId before, NodeId after) {
   if (!dependsOn(result_, after, before))
@@ -233,7 +309,8 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
   auto width = widthOf(valueType, &inst);
   if (!width)
     return width.takeError();
-  if (*width != 8 && *width != 16 && *width != 32 && *width != 64)
+  // Wider: a vector of global memory, which ScalarizeVectors left whole for one wide port.
+  if (!llvm::isPowerOf2_32(*width) || *width < 8 || *width > MaxPortBytes * 8)
     return fail(inst, "memory accesses of " + std::to_string(*width) + " bits are not supported");
   auto ram = onChipMemory(inst, pointer, *width / 8);
   if (!ram)
@@ -252,6 +329,9 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     n.index = result_.ports.size();
     result_.ports.push_back(
         {isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8, locationOf(inst, kernel_)});
+    // A line port's elements never straddle lines: it takes naturally aligned ones only.
+    n.stream = llvm::getLoadStoreAlignment(const_cast<llvm::Instruction *>(&inst)).value() >= *width / 8 &&
+               isStream(inst, pointer, *width / 8);
   }
   auto addr = valueOf(pointer, inst);
   if (!addr)

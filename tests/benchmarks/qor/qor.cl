@@ -40,6 +40,21 @@ __kernel void triad(__global const float *restrict b, __global const float *rest
   a[i] = b[i] + s * c[i];
 }
 
+// STREAM triad on float16 vectors, single work-item and NDRange: each access one 64-byte request,
+// 16 elements an iteration or work-item, as written for FPGAs to fill the memory's width.
+__attribute__((max_global_work_dim(0)))
+__kernel void triad16_swi(__global const float16 *restrict b, __global const float16 *restrict c,
+                          __global float16 *restrict a, float s, int n) {
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+
+__kernel void triad16(__global const float16 *restrict b, __global const float16 *restrict c,
+                      __global float16 *restrict a, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+
 // Naive sgemm: one work-item per element, the k-loop's float add carried per work-item.
 __kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n) {
   int col = get_global_id(0), row = get_global_id(1);

@@ -34,6 +34,8 @@ enum class OpKind {
   Select,     ///< operand 0 ? operand 1 : operand 2.
   ZExt, SExt, ///< Width changes: pure wiring.
   Trunc,      ///< Bits [constant + width - 1 : constant] of operand 0 (a lane when constant > 0).
+  InsertLane, ///< Operand 0 (a vector) with bits [constant + w - 1 : constant] replaced by operand 1
+              ///< (w bits): a lane of a vector a wide port stores.
   Address,    ///< operand 0 (pointer) + constant + sum(operand i * scales[i-1]).
   FAdd, FSub, FMul, FDiv, FNeg,
   FSqrt,      ///< Square root of operand 0, correctly rounded.
@@ -68,6 +70,12 @@ enum class OpKind {
 
 const char *opName(OpKind kind);
 
+struct Node;
+/// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `node` with `depth`
+/// credits: enough for a stream's lines over the round trip outside loops; in a loop, where
+/// interleaved work-items make its requests hop between lines, one per credit.
+unsigned lineBuffers(const Node &node, const MemoryPort &port);
+
 /// Done by a pipelined library unit or a memory port, not a wire expression: such a node is dynamic
 /// (per work-item) even when its operands are static.
 bool isUnit(OpKind kind);
@@ -86,6 +94,9 @@ struct Node {
   std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
   unsigned predicate = 0;      ///< ICmp or FCmp predicate.
   bool predicated = false;     ///< Load/Store/Atomic: the access happens only when its predicate operand is 1.
+  /// Load/Store: a stream: consecutive iterations of its loop, or consecutive work-items, access
+  /// consecutive addresses (or the same one), so its accesses share memory lines.
+  bool stream = false;
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
   unsigned depth = 0;          ///< Fifo entries; Load/Store/Atomic credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).

@@ -13,9 +13,10 @@
 //   input  [63:0] global_offset_<d>, global_size_<d>   d = 0, 1, 2 (unused dimensions: offset 0, size 1)
 //   per memory port p (ports[p]), W = 8 * ports[p].bytes:
 //     output m<p>_req_valid            input m<p>_req_ready
-//     output [63:0] m<p>_req_addr      byte address, naturally aligned
+//     output [63:0] m<p>_req_addr      byte address, naturally aligned (line ports: line-aligned)
 //     output [W-1:0] m<p>_req_wdata    store ports: the data; atomic ports: the operand (cmpxchg: the
 //                                      value written when the memory holds req_cmp)
+//     output [W/8-1:0] m<p>_req_strobe line store ports only: the memory writes byte b when bit b is set
 //     output [W-1:0] m<p>_req_cmp      atomic cmpxchg ports only: the value compared with memory
 //     input  m<p>_resp_valid           responses return in request order, one per request; the port
 //     input  [W-1:0] m<p>_resp_rdata   load ports: the data; atomic ports: the memory's value before
@@ -37,15 +38,25 @@
 
 namespace loom::hls {
 
+/// The widest request a memory port makes: a line of the board's memory (sim's LoomPort carries it).
+constexpr unsigned MaxPortBytes = 64;
+
 struct MemoryPort {
   enum class Kind { Load, Store, Atomic };
   /// An atomic port's read-modify-write (LLVM's atomicrmw operations and cmpxchg). Min and Max
   /// compare signed, UMin and UMax unsigned.
   enum class AtomicOp { Add, Sub, And, Or, Xor, Xchg, Min, Max, UMin, UMax, CmpXchg };
   Kind kind = Kind::Load;
-  unsigned bytes = 4;       ///< Access size: 1, 2, 4 or 8.
+  /// Bytes a request moves: 1, 2, 4 or 8 for a scalar, up to 64 (a power of two) for a vector or a line;
+  /// at most 8 for an atomic.
+  unsigned bytes = 4;
   std::string location;     ///< "file:line:col" of the access in the kernel source.
   AtomicOp op = AtomicOp::Add; ///< Atomic ports only.
+  /// A line port: the kernel's accesses of `elementBytes` each travel in requests of whole memory lines
+  /// of `bytes` at line-aligned addresses. A load port fetches a line once for consecutive elements; a
+  /// store port combines consecutive elements into one write whose req_strobe names the bytes written.
+  bool lines = false;
+  unsigned elementBytes = 0; ///< Line ports: the size of each access of the kernel.
 
   /// The port sends req_wdata (store and atomic ports).
   bool writesData() const { return kind != Kind::Load; }
@@ -53,6 +64,8 @@ struct MemoryPort {
   bool readsData() const { return kind != Kind::Store; }
   /// The port sends req_cmp (atomic cmpxchg ports).
   bool comparesData() const { return kind == Kind::Atomic && op == AtomicOp::CmpXchg; }
+  /// The port sends req_strobe (line store ports).
+  bool strobes() const { return kind == Kind::Store && lines; }
 };
 
 /// "add", "cmpxchg", ...: the operation's name in the JSON form and in reports.

@@ -16,19 +16,25 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 2u
+#define LOOM_MODEL_ABI_VERSION 3u
 
-/* One memory port of a kernel, exchanged with loom_model_cycle every cycle. */
+/* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
+#define LOOM_PORT_WORDS 8
+
+/* One memory port of a kernel, exchanged with loom_model_cycle every cycle. Data is little-endian:
+ * byte b of a request is bits [8b+7:8b] of the port's data, in word b / 8. */
 typedef struct LoomPort {
   /* Inputs, set by the board before the cycle. */
   uint8_t req_ready;
   uint8_t resp_valid;
-  uint64_t resp_rdata; /* load ports: the data; atomic ports: the old value */
+  uint64_t resp_rdata[LOOM_PORT_WORDS]; /* load ports: the data; atomic ports: the old value */
   /* Outputs, set by loom_model_cycle: req_fire is 1 when a request was accepted at this cycle's edge. */
   uint8_t req_fire;
   uint64_t req_addr;
-  uint64_t req_wdata; /* store ports: the data; atomic ports: the operand (cmpxchg: the new value) */
-  uint64_t req_cmp;   /* atomic cmpxchg ports: the compare value */
+  uint64_t req_wdata[LOOM_PORT_WORDS]; /* store ports: the data; atomic ports: the operand (cmpxchg:
+                                          the new value) */
+  uint64_t req_cmp;    /* atomic cmpxchg ports: the compare value */
+  uint64_t req_strobe; /* line store ports: the memory writes byte b only when bit b is set */
 } LoomPort;
 
 #ifdef __cplusplus
