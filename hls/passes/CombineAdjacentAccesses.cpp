@@ -6,23 +6,27 @@
 // becomes a port of its own, and every request of each port costs a beat of the memory. After: a run
 // of 2, 4, 8 or 16 such scalar accesses (same type, consecutive addresses by scalar evolution, at
 // most 64 bytes) is one vector access, which ScalarizeVectors keeps whole for one wide port; the
-// elements are its lanes. Loads combine when no write of memory comes between them (they move to
-// the first of them), stores when nothing that touches memory does (they move to the last).
+// elements are its lanes. Loads combine when no write that may touch their object comes between them
+// (they move to the first of them), stores when no access that may touch theirs does (they move to
+// the last); only distinct `restrict` arguments are known apart.
 // Runs on the IR, before scalarize-vectors.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace loom::hls {
@@ -41,6 +45,14 @@ bool combinable(const llvm::Instruction &inst) {
   return space == 1 || space == 2;
 }
 
+/// Whether accesses of objects `a` and `b` (null: any memory) may touch the same bytes: unless they
+/// are different `restrict` arguments.
+bool mayMeet(const llvm::Value *a, const llvm::Value *b) {
+  const auto *first = llvm::dyn_cast_or_null<llvm::Argument>(a);
+  const auto *second = llvm::dyn_cast_or_null<llvm::Argument>(b);
+  return !(first && second && first != second && first->hasNoAliasAttr() && second->hasNoAliasAttr());
+}
+
 llvm::Type *accessType(const llvm::Instruction &inst) {
   if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
     return load->getType();
@@ -56,26 +68,43 @@ public:
 
   void run() {
     for (llvm::BasicBlock &block : kernel_) {
-      // Segments of the block between the instructions that end them: a write for loads, any
-      // memory access for stores.
-      std::vector<llvm::Instruction *> loads, stores;
+      // Candidates by the object they access; a bucket ends at an instruction that may touch its
+      // object: for loads a write, for stores any access.
+      llvm::MapVector<const llvm::Value *, std::vector<llvm::Instruction *>> loads, stores;
+      auto end = [&](auto &buckets, const llvm::Value *touched, bool areLoads) {
+        for (auto &[object, accesses] : buckets)
+          if (mayMeet(object, touched)) {
+            combine(accesses, areLoads);
+            accesses.clear();
+          }
+      };
       for (llvm::Instruction &inst : block) {
-        const bool isLoad = llvm::isa<llvm::LoadInst>(inst), isStore = llvm::isa<llvm::StoreInst>(inst);
-        if (isStore && combinable(inst)) {
-          stores.push_back(&inst);
-        } else if (inst.mayReadOrWriteMemory()) {
-          combine(stores, /*loads=*/false);
-          stores.clear();
+        if (!inst.mayReadOrWriteMemory())
+          continue;
+        const bool simple = combinable(inst);
+        const llvm::Value *object =
+            simple ? llvm::getUnderlyingObject(llvm::getLoadStorePointerOperand(&inst), /*MaxLookup=*/0) : nullptr;
+        const bool isLoad = llvm::isa<llvm::LoadInst>(inst);
+        if (inst.mayWriteToMemory())
+          end(loads, object, true);
+        if (simple && !isLoad) {
+          // Stores of one object wait for each other only where they may overlap.
+          for (auto &[other, accesses] : stores)
+            if (other != object ? mayMeet(other, object) : overlaps(accesses, &inst)) {
+              combine(accesses, false);
+              accesses.clear();
+            }
+          stores[object].push_back(&inst);
+          continue;
         }
-        if (isLoad && combinable(inst)) {
-          loads.push_back(&inst);
-        } else if (inst.mayWriteToMemory()) {
-          combine(loads, /*loads=*/true);
-          loads.clear();
-        }
+        end(stores, object, false);
+        if (simple)
+          loads[object].push_back(&inst);
       }
-      combine(loads, true);
-      combine(stores, false);
+      for (auto &[object, accesses] : loads)
+        combine(accesses, true);
+      for (auto &[object, accesses] : stores)
+        combine(accesses, false);
     }
     for (llvm::Instruction *inst : erased_)
       inst->eraseFromParent();
@@ -89,6 +118,16 @@ private:
     if (const auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(difference))
       return constant->getAPInt().getSExtValue();
     return llvm::None;
+  }
+
+  /// Whether `store` may write bytes one of `stores` writes (their distance not provably at least
+  /// an element).
+  bool overlaps(const std::vector<llvm::Instruction *> &stores, llvm::Instruction *store) {
+    const int64_t bytes = int64_t(layout_.getTypeStoreSize(accessType(*store)));
+    return llvm::any_of(stores, [&](llvm::Instruction *other) {
+      const llvm::Optional<int64_t> gap = distance(other, store);
+      return !gap || std::abs(*gap) < std::max(bytes, int64_t(layout_.getTypeStoreSize(accessType(*other))));
+    });
   }
 
   /// Combines runs of neighbours among `accesses` (program order, no barrier between them).

@@ -14,7 +14,7 @@ const Sources Pragmas{LOOM_E2E_PRAGMAS_LOOM, LOOM_E2E_PRAGMAS_CL};
 
 } // namespace
 
-TEST_CASE("ivdep, ii, unroll and reassociated-sum kernels: board == CPU == host", "[e2e][board][pragmas]") {
+TEST_CASE("ivdep, ii, unroll, unrolled-stream and reassociated-sum kernels: board == CPU == host", "[e2e][board][pragmas]") {
   const int n = 600;
   auto a = randomInts(n, -1000, 1000, 11);
   std::vector<int> permutation(n);
@@ -37,6 +37,10 @@ TEST_CASE("ivdep, ii, unroll and reassociated-sum kernels: board == CPU == host"
       taps += (a[i] >> k) & 1;
     dot[i] = d + taps;
   }
+  std::vector<int> stream(n);
+  stream[0] = a[0];
+  for (int k = 1; k < n; ++k)
+    stream[k] = a[k] * 3 - b[k - 1];
   std::vector<int> reassociated(n, -1);
   reassociated[0] = 0;
   for (int k = 0; k < n; ++k)
@@ -48,6 +52,7 @@ TEST_CASE("ivdep, ii, unroll and reassociated-sum kernels: board == CPU == host"
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "reassociated_sum", a, b, n, {{1}}), reassociated) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ii_prefix", a, permutation, n, {{1}}), prefix) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "unrolled_dot", a, b, n, {{size_t(n)}}), dot) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "unrolled_stream", a, b, n, {{1}}), stream) == -1);
   }
 }
 

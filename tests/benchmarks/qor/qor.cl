@@ -49,6 +49,14 @@ __kernel void triad16_swi(__global const float16 *restrict b, __global const flo
     a[i] = b[i] + s * c[i];
 }
 
+__attribute__((max_global_work_dim(0)))
+__kernel void triad_unroll16_swi(__global const float *restrict b, __global const float *restrict c,
+                                 __global float *restrict a, float s, int n) {
+  #pragma unroll 16
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+
 __kernel void triad16(__global const float16 *restrict b, __global const float16 *restrict c,
                       __global float16 *restrict a, float s) {
   size_t i = get_global_id(0);

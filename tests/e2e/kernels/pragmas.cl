@@ -61,3 +61,15 @@ __kernel void reassociated_sum(__global const int *a, __global const int *b, __g
     sum += (float)(a[k] - b[k]);
   out[0] = (int)sum;
 }
+
+// A stream unrolled by 16: each iteration's neighbouring loads and stores become one wide access
+// each (CombineAdjacentAccesses), read and written one element off the lines' alignment; the
+// remainder loop takes the last n % 16.
+__attribute__((max_global_work_dim(0)))
+__kernel void unrolled_stream(__global const int *restrict a, __global const int *restrict b,
+                              __global int *restrict out, int n) {
+  #pragma unroll 16
+  for (int k = 1; k < n; ++k)
+    out[k] = a[k] * 3 - b[k - 1];
+  out[0] = a[0];
+}
