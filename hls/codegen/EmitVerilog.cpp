@@ -10,9 +10,9 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -481,7 +481,7 @@ private:
       }
       const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
       const MemoryPort &mp = k_.ports[p];
-      if (!mp.lines) {
+      if (!mp.lines()) {
         m_.instance(store ? "loom_store" : "loom_load", n(id, role), {{"DW", mp.bytes * 8}, {"CREDITS", node.depth}},
                     conns);
         return;

@@ -203,7 +203,7 @@ std::string printGraph(const KernelGraph &kernel) {
     case OpKind::Store:
       out += llvm::formatv(" port={0} credits={1}{2}{3}{4}", n.index, n.depth, n.predicated ? " predicated" : "",
                            n.stream ? " stream" : "",
-                           kernel.ports[n.index].lines ? llvm::formatv(" lines={0}", kernel.ports[n.index].bytes).str()
+                           kernel.ports[n.index].lines() ? llvm::formatv(" lines={0}", kernel.ports[n.index].bytes).str()
                                                        : std::string());
       break;
     case OpKind::Atomic:

@@ -74,7 +74,7 @@ const char *atomicOpName(MemoryPort::AtomicOp op) {
 std::string describeKind(const MemoryPort &port) {
   if (port.kind == MemoryPort::Kind::Atomic)
     return std::string("atomic ") + atomicOpName(port.op);
-  if (port.lines)
+  if (port.lines())
     return llvm::formatv("{0} of {1}-byte elements in {2}-byte lines", kindName(port.kind), port.elementBytes,
                          port.bytes)
         .str();
@@ -106,7 +106,7 @@ llvm::json::Value toJSON(const MemoryPort &port) {
   llvm::json::Object object{{"kind", kindName(port.kind)}, {"bytes", port.bytes}, {"location", port.location}};
   if (port.kind == MemoryPort::Kind::Atomic)
     object["op"] = atomicOpName(port.op);
-  if (port.lines)
+  if (port.lines())
     object["element_bytes"] = port.elementBytes;
   return std::move(object);
 }
@@ -142,7 +142,6 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
       path.field("element_bytes").report("expected a power of two up to the port's bytes");
       return false;
     }
-    port.lines = true;
   }
   if (port.kind == MemoryPort::Kind::Atomic) {
     std::string op;

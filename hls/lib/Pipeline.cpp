@@ -41,11 +41,7 @@ template <typename F> GraphPass plain(F f) {
 const std::vector<PassEntry> &graphPasses() {
   static const std::vector<PassEntry> passes = {
       // Before add-completion: a store nothing waits for has no consumer yet.
-      {"coalesce-memory-lines",
-       [](KernelGraph &k, const board::Board &board) {
-         coalesceMemoryLines(k, board);
-         return llvm::Error::success();
-       }},
+      {"coalesce-memory-lines", coalesceMemoryLines},
       // Before scheduling, so the completion join is balanced like any other node.
       {"add-completion", plain(addCompletion)},
       {"assign-latencies", assignLatencies},
@@ -87,7 +83,7 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     if (n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic)
       area.ffs += uint64_t(bits) * n.depth;
     // A line port's buffers: a line load's lines, a line store's line and strobes.
-    if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines) {
+    if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines()) {
       const uint64_t lineBits = kernel.ports[n.index].bytes * 8;
       const uint64_t lines = n.kind == OpKind::Load ? lineBuffers(n, kernel.ports[n.index]) + 1 : 1;
       area.ffs += lines * lineBits + (n.kind == OpKind::Store ? lineBits / 8 : 0);
@@ -282,13 +278,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
     for (size_t p = 0; p < hw.ports.size(); ++p)
-      program.report += hw.ports[p].lines
-                            ? llvm::formatv("  port {0}: {1} at {2}\n", p, describeKind(hw.ports[p]),
-                                            hw.ports[p].location)
-                                  .str()
-                            : llvm::formatv("  port {0}: {1} of {2} bytes at {3}\n", p, describeKind(hw.ports[p]),
-                                            hw.ports[p].bytes, hw.ports[p].location)
-                                  .str();
+      // A line port's kind already says its sizes.
+      program.report += llvm::formatv("  port {0}: {1}{2} at {3}\n", p, describeKind(hw.ports[p]),
+                                      hw.ports[p].lines() ? "" : llvm::formatv(" of {0} bytes", hw.ports[p].bytes).str(),
+                                      hw.ports[p].location);
     program.kernels.push_back(std::move(hw));
   }
   if (!errors.empty())

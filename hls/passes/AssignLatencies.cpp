@@ -93,7 +93,7 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       n.depth = memoryLatency + 2;
       // A line store writes a line only once its last element came (or a few idle cycles later): a
       // stream's first element waits for the rest of its line, and the credits cover them too.
-      if (n.kind == OpKind::Store && kernel.ports[n.index].lines) {
+      if (n.kind == OpKind::Store && kernel.ports[n.index].lines()) {
         const unsigned elements = kernel.ports[n.index].bytes / kernel.ports[n.index].elementBytes;
         n.latency += elements;
         n.depth += elements;

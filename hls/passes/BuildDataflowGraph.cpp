@@ -337,10 +337,8 @@ NodeId GraphBuilder::rangeValue(OpKind kind, unsigned d, const llvm::CallInst &c
   return perWorkItem ? lift(id, current_) : id;
 }
 
-/// The OpenCL work-item functions: the global ones from the work-item token and the NDRange ports,
-/// the work-group ones from those and the work-group arguments. None when `name` is none of them.
-llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst &call, llvm::StringRef name) {
-  enum class Fn { GlobalId, GlobalSize, GlobalOffset, LocalSize, NumGroups, LocalId, GroupId, WorkDim };
+llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name) {
+  using Fn = WorkItemFn;
   static const std::pair<llvm::StringRef, Fn> functions[] = {
       {"_Z13get_global_idj", Fn::GlobalId},   {"_Z15get_global_sizej", Fn::GlobalSize},
       {"_Z17get_global_offsetj", Fn::GlobalOffset}, {"_Z14get_local_sizej", Fn::LocalSize},
@@ -349,7 +347,17 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
   auto found = llvm::find_if(functions, [&](const auto &entry) { return entry.first == name; });
   if (found == std::end(functions))
     return llvm::None;
-  const Fn fn = found->second;
+  return found->second;
+}
+
+/// The OpenCL work-item functions: the global ones from the work-item token and the NDRange ports,
+/// the work-group ones from those and the work-group arguments. None when `name` is none of them.
+llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst &call, llvm::StringRef name) {
+  using Fn = WorkItemFn;
+  const llvm::Optional<Fn> named = workItemFnNamed(name);
+  if (!named)
+    return llvm::None;
+  const Fn fn = *named;
   auto width = widthOf(call.getType(), &call);
   if (!width)
     return width.takeError();

@@ -52,10 +52,10 @@ bool connects(const KernelGraph &kernel, NodeId node, bool upstream, std::initia
 
 } // namespace
 
-void coalesceMemoryLines(KernelGraph &kernel, const board::Board &board) {
+llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board) {
   const unsigned line = board.memory.widthBytes;
   if (!llvm::isPowerOf2_32(line) || line > MaxPortBytes)
-    return; // A line the ports cannot carry: every access keeps its own requests.
+    return llvm::Error::success(); // A line the ports cannot carry: every access keeps its own requests.
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
     const Node &node = kernel.graph[id];
     if (!node.stream || (node.kind != OpKind::Load && node.kind != OpKind::Store))
@@ -70,10 +70,10 @@ void coalesceMemoryLines(KernelGraph &kernel, const board::Board &board) {
                         {OpKind::Load, OpKind::Store, OpKind::Atomic, OpKind::RamLoad, OpKind::RamStore});
     if (!safe)
       continue;
-    port.lines = true;
     port.elementBytes = port.bytes;
     port.bytes = line;
   }
+  return llvm::Error::success();
 }
 
 } // namespace loom::hls

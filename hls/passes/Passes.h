@@ -24,7 +24,7 @@ void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
-void coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
+llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
 void scheduleASAP(KernelGraph &kernel);

@@ -63,13 +63,13 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
         // An atomic writes the operation's result and answers with the old value (read above).
         uint64_t written = hls::applyAtomic(info.op, bytes, data[0], ports[p].req_wdata[0], ports[p].req_cmp);
         std::memcpy(memory.base + address, &written, bytes);
-      } else if (info.writesData()) {
-        unsigned char enables[LOOM_PORT_WORDS * 8];
-        const unsigned char *enabled = byteEnables(info, ports[p], enables);
+      } else if (info.strobes()) {
         const auto *written = reinterpret_cast<const unsigned char *>(ports[p].req_wdata);
         for (unsigned b = 0; b < bytes; ++b)
-          if (!enabled || enabled[b])
+          if ((ports[p].req_strobe >> b) & 1)
             memory.base[address + b] = written[b];
+      } else if (info.writesData()) {
+        std::memcpy(memory.base + address, ports[p].req_wdata, bytes);
       }
       responses.schedule(p, cycle, latency, data);
     }

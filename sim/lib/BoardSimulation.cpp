@@ -188,7 +188,9 @@ void KernelRunner::execute(Launch &l) {
       } else {
         std::memcpy(data, port[p].req_wdata, bytes);
         if (info[p].strobes) {
-          trans.set_byte_enable_ptr(const_cast<unsigned char *>(byteEnables(kernel.ports[p], port[p], enables)));
+          for (unsigned b = 0; b < bytes; ++b)
+            enables[b] = (port[p].req_strobe >> b) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+          trans.set_byte_enable_ptr(enables);
           trans.set_byte_enable_length(bytes);
         }
         wait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);

@@ -57,7 +57,10 @@ void GlobalMemory::configure(MemoryRegion memory, const board::Board &board,
                      ? uint64_t(std::llround(double(period.value()) * double(1u << FixedBits) / bankBytesPerCycle))
                      : 0;
   bankFreeAt_.assign(banks, 0);
-  beatBytes_ = board.memory.widthBytes ? board.memory.widthBytes : 1;
+  const unsigned width = board.memory.widthBytes ? board.memory.widthBytes : 1;
+  beatShift_ = llvm::isPowerOf2_32(width) ? int(llvm::Log2_32(width)) : -1;
+  beatBytes_ = width;
+  busyPerBeat_ = busyPerByte_ * width;
 }
 
 void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay) {
@@ -89,8 +92,7 @@ void GlobalMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time
     uint64_t start = std::max(now, freeAt);
     // The bank moves whole beats: a request costs every beat it touches, however few of its bytes
     // it uses.
-    const uint64_t beats = (address + length - 1) / beatBytes_ - address / beatBytes_ + 1;
-    freeAt = start + beats * beatBytes_ * busyPerByte_;
+    freeAt = start + (beatOf(address + length - 1) - beatOf(address) + 1) * busyPerBeat_;
     uint64_t wait = (start - now + (uint64_t(1) << FixedBits) - 1) >> FixedBits;
     if (wait)
       delay += timeUnit_ * double(wait);

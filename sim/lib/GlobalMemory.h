@@ -46,6 +46,10 @@ private:
     return unsigned((address / interleave_) % bankFreeAt_.size());
   }
 
+  uint64_t beatOf(uint64_t address) const {
+    return beatShift_ >= 0 ? address >> beatShift_ : address / beatBytes_;
+  }
+
   // b_transport runs once per memory request: its arithmetic is integer and division-free. Times are
   // in SystemC time units scaled by 2^FixedBits, so fractional bank occupancies add up exactly enough.
   static constexpr unsigned FixedBits = 12;
@@ -57,7 +61,9 @@ private:
   int bankShift_ = -1;             ///< log2(interleave) when interleave and bank count are powers of 2.
   unsigned bankMask_ = 0;
   uint64_t beatBytes_ = 64;        ///< The memory's width: the bytes one beat moves.
+  int beatShift_ = 6;              ///< log2(beatBytes_) when a power of 2, else -1.
   uint64_t busyPerByte_ = 0;       ///< Bank occupancy per byte, fixed point; 0: unlimited bandwidth.
+  uint64_t busyPerBeat_ = 0;       ///< The same per beat.
   std::vector<uint64_t> bankFreeAt_; ///< When each bank is next free, fixed point.
 };
 

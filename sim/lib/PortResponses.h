@@ -3,7 +3,7 @@
 //
 // The board model and the bare harness answer the model's memory ports the same way: a request fired
 // at cycle c is answered at c + wait, responses of a port come back in request order and at most one
-// per cycle. Inline: both loops call it every simulated cycle. Also the byte enables of a line store.
+// per cycle. Inline: both loops call it every simulated cycle.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -70,16 +70,5 @@ private:
   std::vector<uint64_t> lastAt_;
   std::vector<uint64_t> delivered_;
 };
-
-/// The byte enables of port `port`'s request (1: write the byte), or null when it writes every byte.
-/// `enables` must hold LOOM_PORT_WORDS * 8 bytes.
-inline const unsigned char *byteEnables(const hls::MemoryPort &port, const LoomPort &request,
-                                        unsigned char *enables) {
-  if (!port.strobes())
-    return nullptr;
-  for (unsigned b = 0; b < port.bytes; ++b)
-    enables[b] = (request.req_strobe >> b) & 1 ? 0xff : 0;
-  return enables;
-}
 
 } // namespace loom::sim

@@ -36,6 +36,11 @@
 
 namespace loom::hls {
 
+/// The OpenCL work-item functions the hardware flow computes.
+enum class WorkItemFn { GlobalId, GlobalSize, GlobalOffset, LocalSize, NumGroups, LocalId, GroupId, WorkDim };
+/// The work-item function of mangled name `name`; None for any other function.
+llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name);
+
 std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel);
 
 /// Work-items a loop holds at once: enough to hide a carried recurrence of this many cycles behind

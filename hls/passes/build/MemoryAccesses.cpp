@@ -126,58 +126,51 @@ std::string sourceName(const llvm::Value &object) {
   return name.split('.').first.str();
 }
 
-/// A call of the work-item function `name` with a constant dimension argument, zero or not.
-bool isRangeCall(const llvm::SCEV *expr, llvm::StringRef name, bool dimensionZero) {
-  const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(expr);
-  const auto *call = unknown ? llvm::dyn_cast<llvm::CallInst>(unknown->getValue()) : nullptr;
-  const auto *callee = call ? call->getCalledFunction() : nullptr;
-  const auto *dimension = call && call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
-  return callee && callee->getName() == name && dimension && dimension->isZero() == dimensionZero;
-}
-
 /// The step of `expr` from one work-item to the next along dimension 0: 0 for a value the same for
 /// all of them (built of arguments, constants, NDRange sizes and the other dimensions' ids), C for
-/// C * get_global_id(0) plus such a value; None for anything else (a loaded index, a product of ids).
-/// Casts are looked through as if the index did not wrap: the answer only guides how a port fetches
-/// memory, never what it reads.
+/// C * get_global_id(0) (or get_local_id(0)) plus such a value; None for anything else (a loaded
+/// index, a product of ids). Casts are looked through as if the index did not wrap: the answer only
+/// guides how a port fetches memory, never what it reads.
 llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
   if (llvm::isa<llvm::SCEVConstant>(expr))
     return 0;
   if (const auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(expr))
     return workItemStride(cast->getOperand(0));
   if (const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(expr)) {
-    if (isRangeCall(expr, "_Z13get_global_idj", true))
-      return 1;
     const llvm::Value *value = unknown->getValue();
-    const bool uniform = llvm::isa<llvm::Argument>(value) || llvm::isa<llvm::Constant>(value) ||
-                         isRangeCall(expr, "_Z13get_global_idj", false) ||
-                         isRangeCall(expr, "_Z15get_global_sizej", true) ||
-                         isRangeCall(expr, "_Z15get_global_sizej", false);
-    return uniform ? llvm::Optional<int64_t>(0) : llvm::None;
+    if (llvm::isa<llvm::Argument>(value) || llvm::isa<llvm::Constant>(value))
+      return 0;
+    const auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
+    if (!fn)
+      return llvm::None;
+    const auto *dimension = call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
+    const bool alongZero = dimension && dimension->isZero();
+    return (*fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId) && alongZero ? 1 : 0;
   }
+  if (const auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(expr); product && product->getNumOperands() == 2)
+    if (const auto *scale = llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0))) {
+      const llvm::Optional<int64_t> step = workItemStride(product->getOperand(1));
+      return step ? llvm::Optional<int64_t>(*step * scale->getAPInt().getSExtValue()) : llvm::None;
+    }
   const auto *nary = llvm::dyn_cast<llvm::SCEVNAryExpr>(expr);
   if (!nary)
     return llvm::None; // A division: not an affine step.
-  int64_t stride = 0, varying = 0, constantFactor = 1;
+  int64_t stride = 0;
+  bool varies = false;
   for (const llvm::SCEV *operand : nary->operands()) {
     const llvm::Optional<int64_t> step = workItemStride(operand);
     if (!step)
       return llvm::None;
-    varying += *step != 0;
     stride += *step;
-    if (const auto *constant = llvm::dyn_cast<llvm::SCEVConstant>(operand))
-      constantFactor *= constant->getAPInt().getSExtValue();
+    varies |= *step != 0;
   }
-  if (!varying)
-    return 0;
+  // A sum steps by its terms' steps; anything else (a product of ids, an outer loop's recurrence,
+  // a minimum) only keeps a step of 0.
   if (llvm::isa<llvm::SCEVAddExpr>(expr))
     return stride;
-  // A product: the work-item's id times constants only; an add recurrence of an outer loop varies
-  // by iteration, not only by work-item.
-  if (llvm::isa<llvm::SCEVMulExpr>(expr) && varying == 1 && nary->getNumOperands() == 2 &&
-      llvm::isa<llvm::SCEVConstant>(nary->getOperand(0)))
-    return stride * constantFactor;
-  return llvm::None;
+  return varies ? llvm::None : llvm::Optional<int64_t>(0);
 }
 
 } // namespace

@@ -148,7 +148,7 @@ TEST_CASE("vector_add becomes a balanced dataflow graph with three memory ports"
   CHECK(hw.ports[2].kind == hls::MemoryPort::Kind::Store);
   // Consecutive work-items access consecutive floats: line ports of the unit board's 8-byte width.
   for (const auto &port : hw.ports) {
-    CHECK(port.lines);
+    CHECK(port.lines());
     CHECK(port.bytes == 8);
     CHECK(port.elementBytes == 4);
   }
@@ -1107,24 +1107,24 @@ done:
   REQUIRE(program.kernels.size() == 3);
   const auto &gather = program.kernels[0].ports;
   REQUIRE(gather.size() == 4);
-  CHECK(gather[0].lines);  // a[gid]
-  CHECK(gather[1].lines);  // idx[gid]
-  CHECK(!gather[2].lines); // b[idx[gid]]: a gather
+  CHECK(gather[0].lines());  // a[gid]
+  CHECK(gather[1].lines());  // idx[gid]
+  CHECK(!gather[2].lines()); // b[idx[gid]]: a gather
   CHECK(gather[2].bytes == 4);
-  CHECK(gather[3].lines);  // out[gid]: nothing waits for it
+  CHECK(gather[3].lines());  // out[gid]: nothing waits for it
   CHECK(gather[3].strobes());
   CHECK(hls::describeKind(gather[0]) == "load of 4-byte elements in 8-byte lines");
   // b may alias a: the load waits for the work-item's store to a, which it would otherwise read
   // around through a line fetched earlier; the store to a[gid] is awaited by that load.
   const auto &update = program.kernels[1].ports;
   REQUIRE(update.size() == 3);
-  CHECK(!update[0].lines);
-  CHECK(!update[1].lines);
-  CHECK(update[2].lines); // a[1]: every work-item stores to the same line, which one write serves
+  CHECK(!update[0].lines());
+  CHECK(!update[1].lines());
+  CHECK(update[2].lines()); // a[1]: every work-item stores to the same line, which one write serves
   const auto &loop = program.kernels[2].ports;
   REQUIRE(loop.size() == 2);
-  CHECK(loop[0].lines); // consecutive iterations, restrict arguments
-  CHECK(loop[1].lines);
+  CHECK(loop[0].lines()); // consecutive iterations, restrict arguments
+  CHECK(loop[1].lines());
   CHECK(dumps["coalesce-memory-lines"].find("stream lines=8") != std::string::npos);
   CHECK(dumps["build-dataflow"].find("lines=") == std::string::npos);
 
@@ -1133,9 +1133,9 @@ done:
   llvm::json::Path::Root root;
   REQUIRE(hls::fromJSON(hls::toJSON(program.kernels[0]), back, root));
   REQUIRE(back.ports.size() == 4);
-  CHECK(back.ports[0].lines);
+  CHECK(back.ports[0].lines());
   CHECK(back.ports[0].elementBytes == 4);
-  CHECK(!back.ports[2].lines);
+  CHECK(!back.ports[2].lines());
   checkLintClean(program.verilog, "loom_kernel_gather");
   checkLintClean(program.verilog, "loom_kernel_copy_loop");
 }
@@ -1171,7 +1171,7 @@ entry:
   REQUIRE(wide.size() == 2);
   CHECK(wide[0].bytes == 16);
   CHECK(wide[1].bytes == 16);
-  CHECK(!wide[0].lines); // already wider than the unit board's 8-byte line
+  CHECK(!wide[0].lines()); // already wider than the unit board's 8-byte line
   CHECK(count(dumps["build-dataflow"], "= load i128") == 1);
   CHECK(count(dumps["build-dataflow"], "= fmul i32") == 4);
   CHECK(count(dumps["build-dataflow"], "= insert_lane i128") == 4);
@@ -1181,7 +1181,7 @@ entry:
   REQUIRE(lanes.size() == 6);
   for (const auto &port : lanes) {
     CHECK(port.bytes == 4);
-    CHECK(!port.lines);
+    CHECK(!port.lines());
   }
   checkLintClean(program.verilog, "loom_kernel_scale4");
 }

@@ -70,12 +70,6 @@ enum class OpKind {
 
 const char *opName(OpKind kind);
 
-struct Node;
-/// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `node` with `depth`
-/// credits: enough for a stream's lines over the round trip outside loops; in a loop, where
-/// interleaved work-items make its requests hop between lines, one per credit.
-unsigned lineBuffers(const Node &node, const MemoryPort &port);
-
 /// Done by a pipelined library unit or a memory port, not a wire expression: such a node is dynamic
 /// (per work-item) even when its operands are static.
 bool isUnit(OpKind kind);
@@ -84,6 +78,10 @@ struct Node;
 /// How many leading operands of `node` carry data; the operands after them are tokens that only
 /// order or trigger it (memory ordering, the work-item token of a unit on static operands).
 unsigned dataOperandCount(const Node &node);
+/// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `node` with `depth`
+/// credits: enough for a stream's lines over the round trip outside loops; in a loop, where
+/// interleaved work-items make its requests hop between lines, one per credit.
+unsigned lineBuffers(const Node &node, const MemoryPort &port);
 
 struct Node {
   OpKind kind = OpKind::Constant;

@@ -52,11 +52,11 @@ struct MemoryPort {
   unsigned bytes = 4;
   std::string location;     ///< "file:line:col" of the access in the kernel source.
   AtomicOp op = AtomicOp::Add; ///< Atomic ports only.
-  /// A line port: the kernel's accesses of `elementBytes` each travel in requests of whole memory lines
-  /// of `bytes` at line-aligned addresses. A load port fetches a line once for consecutive elements; a
-  /// store port combines consecutive elements into one write whose req_strobe names the bytes written.
-  bool lines = false;
-  unsigned elementBytes = 0; ///< Line ports: the size of each access of the kernel.
+  /// A line port's accesses: the kernel's accesses of `elementBytes` each travel in requests of whole
+  /// memory lines of `bytes` at line-aligned addresses. A load port fetches a line once for
+  /// consecutive elements; a store port combines consecutive elements into one write whose req_strobe
+  /// names the bytes written. 0: a plain port, one request per access.
+  unsigned elementBytes = 0;
 
   /// The port sends req_wdata (store and atomic ports).
   bool writesData() const { return kind != Kind::Load; }
@@ -64,8 +64,10 @@ struct MemoryPort {
   bool readsData() const { return kind != Kind::Store; }
   /// The port sends req_cmp (atomic cmpxchg ports).
   bool comparesData() const { return kind == Kind::Atomic && op == AtomicOp::CmpXchg; }
+  /// A line port (see elementBytes).
+  bool lines() const { return elementBytes != 0; }
   /// The port sends req_strobe (line store ports).
-  bool strobes() const { return kind == Kind::Store && lines; }
+  bool strobes() const { return kind == Kind::Store && lines(); }
 };
 
 /// "add", "cmpxchg", ...: the operation's name in the JSON form and in reports.
