@@ -45,8 +45,9 @@ public:
         emitStatic(id);
     // Every channel is declared before any node uses it: loops' rings use channels made later.
     for (NodeId id : order)
-      if (!g_[id].isStatic && g_[id].kind != OpKind::Completion)
+      if (!g_[id].isStatic && g_[id].kind != OpKind::Completion && g_[id].kind != OpKind::StoreAddress)
         declareOutput(id);
+    declareForwardQueues();
     for (NodeId id : order)
       if (!g_[id].isStatic)
         emitDynamic(id);
@@ -122,6 +123,42 @@ private:
                                 : std::vector<std::pair<std::string, ExprRef>>{{"INIT", concat(words)}});
     }
     ramPorts_.assign(k_.memories.size(), {0, 0});
+  }
+
+  /// The wires between a loom_forward_queue (emitted with its load) and the store and store
+  /// address nodes that feed it, declared before any of them is emitted.
+  struct ForwardQueue {
+    NodeId store = 0, announce = 0;
+    ExprRef anValid, anReady, anAddr, anPred, stValid, stReady, stData, stOutValid, stOutReady;
+  };
+
+  void declareForwardQueues() {
+    for (NodeId id = 0; id < boost::num_vertices(g_); ++id) {
+      const Node &node = g_[id];
+      if (node.kind == OpKind::Store && forwardedStore(node))
+        forwardQueues_[node.index].store = id;
+      else if (node.kind == OpKind::StoreAddress)
+        forwardQueues_[node.index].announce = id;
+    }
+    for (auto &[port, queue] : forwardQueues_) {
+      auto wire = [&, p = port](const char *suffix, unsigned width = 1) {
+        return m_.wire(llvm::formatv("fq{0}_{1}", p, suffix), width);
+      };
+      queue.anValid = wire("an_valid");
+      queue.anReady = wire("an_ready");
+      queue.anAddr = wire("an_addr", 64);
+      queue.anPred = wire("an_pred");
+      queue.stValid = wire("st_valid");
+      queue.stReady = wire("st_ready");
+      queue.stData = wire("st_data", k_.ports[port].bytes * 8);
+      queue.stOutValid = wire("st_out_valid");
+      queue.stOutReady = wire("st_out_ready");
+    }
+  }
+
+  /// A store port some load forwards from.
+  bool forwardedStore(const Node &store) const {
+    return llvm::any_of(k_.ports, [&](const MemoryPort &port) { return port.forwardsFrom == store.index; });
   }
 
   /// Bits [lo, hi) of node `op`'s data that `consumer` reads through operand `operand`.
@@ -428,7 +465,20 @@ private:
       m_.instance("loom_fsqrt", n(id, "fp"), {{"LATENCY", node.latency}}, conns);
       return;
     }
+    case OpKind::StoreAddress: {
+      const ForwardQueue &queue = forwardQueues_.at(node.index);
+      m_.assign(queue.anValid, in.valid);
+      m_.assign(in.ready, queue.anReady);
+      m_.assign(queue.anAddr, data(ops[0]));
+      m_.assign(queue.anPred, node.predicated ? data(ops[1]) : constant(1, 1));
+      return;
+    }
     case OpKind::Load:
+      if (k_.ports[node.index].forwards()) {
+        emitForwardQueue(id, in);
+        return;
+      }
+      [[fallthrough]];
     case OpKind::Store:
     case OpKind::Atomic: {
       unsigned p = node.index;
@@ -454,6 +504,17 @@ private:
                       {"out_data", node.width ? out("data") : m_.wire(n(id, "unused_token_data"))}});
         m_.instance("loom_skip_merge", n(id, "skip"), {{"DW", int64_t(dw)}, {"DEPTH", int64_t(node.depth + 2)}},
                     merge);
+      }
+      if (store && forwardQueues_.count(p)) {
+        // The queue took the address from the store's announcement; the data joins it here.
+        const ForwardQueue &queue = forwardQueues_.at(p);
+        m_.assign(queue.stValid, unitIn.valid);
+        m_.assign(unitIn.ready, queue.stReady);
+        m_.assign(queue.stData, data(ops[1]));
+        m_.assign(unitOut.valid, queue.stOutValid);
+        m_.assign(queue.stOutReady, unitOut.ready);
+        unusedBits_.push_back(data(ops[0])); // The constant standing for the announced address.
+        return;
       }
       auto conns = clocking();
       conns.insert(conns.end(), {{"in_valid", unitIn.valid}, {"in_ready", unitIn.ready}, {"in_addr", data(ops[0])}});
@@ -537,6 +598,35 @@ private:
                                {"in_data", m_.wire(n(id, "comb"), node.width, value)},
                                {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", out("data")}});
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
+  }
+
+  /// A load that forwards from a store port's queue: the loom_forward_queue serving both ports. It
+  /// takes the load's predicate itself (no loom_skip_merge): every load and every announcement
+  /// must reach it, in turn.
+  void emitForwardQueue(NodeId id, Channel in) {
+    const Node &node = g_[id];
+    const unsigned p = node.index, s = k_.ports[p].forwardsFrom;
+    const ForwardQueue &queue = forwardQueues_.at(s);
+    const auto ops = k_.operands(id);
+    auto conns = clocking();
+    conns.insert(conns.end(),
+                 {{"ld_valid", in.valid}, {"ld_ready", in.ready}, {"ld_addr", data(ops[0])},
+                  {"ld_pred", node.predicated ? data(ops[1]) : constant(1, 1)},
+                  {"ld_out_valid", ref(n(id, "valid"))}, {"ld_out_ready", ref(n(id, "ready"))},
+                  {"ld_out_data", ref(n(id, "data"))},
+                  {"an_valid", queue.anValid}, {"an_ready", queue.anReady}, {"an_addr", queue.anAddr},
+                  {"an_pred", queue.anPred}, {"st_valid", queue.stValid}, {"st_ready", queue.stReady},
+                  {"st_data", queue.stData}, {"st_out_valid", queue.stOutValid}, {"st_out_ready", queue.stOutReady},
+                  {"ml_req_valid", ref(port(p, "req_valid"))}, {"ml_req_ready", ref(port(p, "req_ready"))},
+                  {"ml_req_addr", ref(port(p, "req_addr"))}, {"ml_resp_valid", ref(port(p, "resp_valid"))},
+                  {"ml_resp_rdata", ref(port(p, "resp_rdata"))},
+                  {"ms_req_valid", ref(port(s, "req_valid"))}, {"ms_req_ready", ref(port(s, "req_ready"))},
+                  {"ms_req_addr", ref(port(s, "req_addr"))}, {"ms_req_wdata", ref(port(s, "req_wdata"))},
+                  {"ms_resp_valid", ref(port(s, "resp_valid"))}});
+    m_.instance("loom_forward_queue", n(id, "forward"),
+                {{"DW", k_.ports[p].bytes * 8}, {"CREDITS", node.depth},
+                 {"ENTRIES", forwardingEntries(g_[queue.store], g_[queue.announce])}},
+                conns);
   }
 
   /// The channel into operand `operand` of `id`; a static operand is always valid (no ready).
@@ -658,6 +748,8 @@ private:
   std::vector<std::pair<unsigned, unsigned>> ramPorts_;
   /// Bits no one reads, beside those consumeUnusedInputs finds (idle memory ports).
   std::vector<ExprRef> unusedBits_;
+  /// By store port: the forwarding queues' wires.
+  std::map<unsigned, ForwardQueue> forwardQueues_;
   bool gidDimsUsed_[3] = {false, false, false};
 };
 

@@ -55,6 +55,7 @@ const char *opName(OpKind kind) {
   case OpKind::FPToUI: return "fptoui";
   case OpKind::Load: return "load";
   case OpKind::Store: return "store";
+  case OpKind::StoreAddress: return "store_address";
   case OpKind::Atomic: return "atomic";
   case OpKind::RamLoad: return "ram_load";
   case OpKind::RamStore: return "ram_store";
@@ -86,6 +87,7 @@ bool isUnit(OpKind kind) {
   case OpKind::FPToUI:
   case OpKind::Load:
   case OpKind::Store:
+  case OpKind::StoreAddress:
   case OpKind::Atomic:
   case OpKind::RamLoad:
   case OpKind::RamStore: return true;
@@ -96,6 +98,7 @@ bool isUnit(OpKind kind) {
 unsigned dataOperandCount(const Node &node) {
   switch (node.kind) {
   case OpKind::Load:
+  case OpKind::StoreAddress:
   case OpKind::RamLoad: return node.predicated ? 2 : 1;
   case OpKind::Store:
   case OpKind::RamStore: return node.predicated ? 3 : 2;
@@ -159,6 +162,15 @@ std::vector<NodeId> KernelGraph::topologicalOrder() const {
 
 unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Ceil(depth)); }
 
+unsigned forwardingEntries(const Node &store, const Node &announce) {
+  // Little's law at one store a cycle over an entry's life, from its announcement to its
+  // acknowledge (+6: the queue's registers from data to request and from acknowledge to a free
+  // entry), plus one more round trip: a bank that the stores alone nearly fill (a 4-byte store costs
+  // a whole beat) makes the acknowledges wait in its queue.
+  const unsigned announced = announce.startCycle, acknowledged = store.startCycle + store.latency + 6;
+  return std::max(2u, acknowledged > announced ? acknowledged - announced : 0u) + store.latency;
+}
+
 unsigned lineBuffers(const Node &node, const MemoryPort &port) {
   if (node.loop)
     return node.depth;
@@ -199,12 +211,17 @@ std::string printGraph(const KernelGraph &kernel) {
         out += llvm::formatv("{0}{1}", i ? "," : "", n.scales[i]);
       break;
     }
+    case OpKind::StoreAddress:
+      out += llvm::formatv(" port={0}{1}", n.index, n.predicated ? " predicated" : "");
+      break;
     case OpKind::Load:
     case OpKind::Store:
       out += llvm::formatv(" port={0} credits={1}{2}{3}{4}", n.index, n.depth, n.predicated ? " predicated" : "",
                            n.stream ? " stream" : "",
                            kernel.ports[n.index].lines() ? llvm::formatv(" lines={0}", kernel.ports[n.index].bytes).str()
                                                        : std::string());
+      if (kernel.ports[n.index].forwards())
+        out += llvm::formatv(" forwards_from={0}", kernel.ports[n.index].forwardsFrom);
       break;
     case OpKind::Atomic:
       out += llvm::formatv(" {0} port={1} credits={2}{3}", atomicOpName(kernel.ports[n.index].op), n.index, n.depth,

@@ -108,6 +108,8 @@ llvm::json::Value toJSON(const MemoryPort &port) {
     object["op"] = atomicOpName(port.op);
   if (port.lines())
     object["element_bytes"] = port.elementBytes;
+  if (port.forwards())
+    object["forwards_from"] = port.forwardsFrom;
   return std::move(object);
 }
 
@@ -142,6 +144,14 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
       path.field("element_bytes").report("expected a power of two up to the port's bytes");
       return false;
     }
+  }
+  if (const auto *object = value.getAsObject(); object && object->get("forwards_from")) {
+    if (port.kind != MemoryPort::Kind::Load || port.lines()) {
+      path.field("forwards_from").report("only a plain load port forwards from a store port");
+      return false;
+    }
+    if (!mapUnsigned(value, "forwards_from", port.forwardsFrom, path))
+      return false;
   }
   if (port.kind == MemoryPort::Kind::Atomic) {
     std::string op;
@@ -198,6 +208,15 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
       !mapUnsigned(value, "ii", kernel.initiationInterval, path) ||
       !mapUnsigned(value, "depth", kernel.pipelineDepth, path))
     return false;
+  for (size_t p = 0; p < kernel.ports.size(); ++p) {
+    const MemoryPort &port = kernel.ports[p];
+    if (port.forwards() && (port.forwardsFrom >= kernel.ports.size() ||
+                            kernel.ports[port.forwardsFrom].kind != MemoryPort::Kind::Store ||
+                            kernel.ports[port.forwardsFrom].lines() || kernel.ports[port.forwardsFrom].bytes != port.bytes)) {
+      path.field("ports").index(p).field("forwards_from").report("expected a plain store port of the same size");
+      return false;
+    }
+  }
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
   if (value.getAsObject()->get("loops") && !map.map("loops", kernel.loops))
     return false;

@@ -82,6 +82,15 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     }
     if (n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic)
       area.ffs += uint64_t(bits) * n.depth;
+    // A forwarding queue's entries: address, data and state, and an address comparator each.
+    if (n.kind == OpKind::StoreAddress) {
+      const Node &store = kernel.graph[*llvm::find_if(llvm::make_range(boost::vertices(kernel.graph)), [&](NodeId s) {
+        return kernel.graph[s].kind == OpKind::Store && kernel.graph[s].index == n.index;
+      })];
+      const uint64_t entries = forwardingEntries(store, n), dataBits = kernel.ports[n.index].bytes * 8;
+      area.ffs += entries * (64 + dataBits + 8);
+      area.luts += entries * (64 / 4 + dataBits);
+    }
     // A line port's buffers: a line load's lines, a line store's line and strobes.
     if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines()) {
       const uint64_t lineBits = kernel.ports[n.index].bytes * 8;
@@ -279,9 +288,15 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
     for (size_t p = 0; p < hw.ports.size(); ++p)
       // A line port's kind already says its sizes.
-      program.report += llvm::formatv("  port {0}: {1}{2} at {3}\n", p, describeKind(hw.ports[p]),
-                                      hw.ports[p].lines() ? "" : llvm::formatv(" of {0} bytes", hw.ports[p].bytes).str(),
-                                      hw.ports[p].location);
+      program.report += llvm::formatv(
+          "  port {0}: {1}{2} at {3}{4}\n", p, describeKind(hw.ports[p]),
+          hw.ports[p].lines() ? "" : llvm::formatv(" of {0} bytes", hw.ports[p].bytes).str(), hw.ports[p].location,
+          hw.ports[p].forwards()
+              ? llvm::formatv(", forwarding from port {0}'s stores: an iteration waits only for an earlier "
+                              "one's store to the same address, and only for its data",
+                              hw.ports[p].forwardsFrom)
+                    .str()
+              : std::string());
     program.kernels.push_back(std::move(hw));
   }
   if (!errors.empty())

@@ -175,6 +175,38 @@ NodeId GraphBuilder::addAt(Node node, Position at, std::vector<NodeId> operands)
 }
 
 
+llvm::Expected<NodeId> GraphBuilder::constantVector(const llvm::Constant &vector, const llvm::FixedVectorType &type,
+                                                    const llvm::Instruction &user) {
+  const unsigned laneBits = type.getScalarSizeInBits(), width = laneBits * type.getNumElements();
+  if (laneBits == 0 || laneBits > 64)
+    return fail(user, "this vector constant is not supported by the hardware flow yet");
+  // A wire of the whole vector: up to 64 bits one constant, wider ones zero with lanes inserted.
+  uint64_t packed = 0;
+  std::vector<std::pair<unsigned, uint64_t>> lanes;
+  for (unsigned lane = 0; lane < type.getNumElements(); ++lane) {
+    const llvm::Constant *element = vector.getAggregateElement(lane);
+    uint64_t bits = 0;
+    if (const auto *integer = llvm::dyn_cast_or_null<llvm::ConstantInt>(element))
+      bits = integer->getZExtValue();
+    else if (const auto *real = llvm::dyn_cast_or_null<llvm::ConstantFP>(element))
+      bits = real->getValueAPF().bitcastToAPInt().getZExtValue();
+    else if (!element || !llvm::isa<llvm::UndefValue>(element))
+      return fail(user, "this vector constant is not supported by the hardware flow yet");
+    if (width <= 64)
+      packed |= bits << (lane * laneBits);
+    else if (bits)
+      lanes.emplace_back(lane * laneBits, bits);
+  }
+  NodeId id = constantNode(width, packed);
+  for (const auto &[offset, bits] : lanes) {
+    Node insert{OpKind::InsertLane, width};
+    insert.constant = offset;
+    id = addAt(insert, current_, {id, constantNode(laneBits, bits)});
+  }
+  values_[&vector] = id;
+  return id;
+}
+
 llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llvm::Instruction &user) {
   if (auto it = values_.find(value); it != values_.end())
     return lift(it->second, current_);
@@ -190,6 +222,9 @@ llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llv
     // Addresses in an on-chip memory are byte offsets from its start.
     n.width = 64;
     n.constant = *offset;
+  } else if (const auto *lanes = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
+             lanes && llvm::isa<llvm::Constant>(value) && !llvm::isa<llvm::UndefValue>(value)) {
+    return constantVector(llvm::cast<llvm::Constant>(*value), *lanes, user);
   } else if (llvm::isa<llvm::ConstantPointerNull>(value) || llvm::isa<llvm::UndefValue>(value)) {
     auto width = widthOf(value->getType(), &user);
     if (!width)

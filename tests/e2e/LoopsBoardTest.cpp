@@ -93,7 +93,7 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
           "[e2e][board][loops]") {
   const size_t n = 1000;
   auto a = randomInts(n, -100000, 100000, 8), b = randomInts(n, 0, 1 << 20, 9);
-  std::vector<int> prefix(n), histogram(n, -1), stream(n);
+  std::vector<int> prefix(n), histogram(n, -1), stream(n), inPlace(n);
   int sum = 0;
   for (size_t j = 0; j < n; ++j) {
     sum += a[j];
@@ -101,6 +101,10 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
   }
   for (size_t j = 0; j < n; ++j)
     stream[j] = a[j] * 3 + b[j];
+  for (size_t j = 0; j < n; ++j)
+    inPlace[j] = b[j] + a[j] * 3;
+  for (size_t j = 1; j < n; ++j)
+    inPlace[j] ^= inPlace[j - 1] & 7;
   for (int k = 0; k < 16; ++k)
     histogram[k] = b[k];
   for (size_t j = 0; j < n; ++j)
@@ -110,6 +114,31 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "prefix_sum", a, b, int(n), {{1}}), prefix) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram", a, b, int(n), {{1}}), histogram) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "stream_restrict", a, b, int(n), {{1}}), stream) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "in_place", a, b, int(n), {{1}}), inPlace) == -1);
+  }
+}
+
+TEST_CASE("read-modify-writes through a forwarding queue: board == CPU == host", "[e2e][board][loops]") {
+  const size_t n = 1000, rows = 12, columns = 100;
+  auto a = randomInts(n, -100000, 100000, 10), b = randomInts(n, -1000, 1000, 11);
+  std::vector<int> bins(n, -1), rowBins(rows * columns, -1);
+  for (int k = 0; k < 16; ++k)
+    bins[k] = b[k];
+  for (size_t j = 0; j < n; ++j)
+    if (a[j] % 3 != 0)
+      bins[a[j] & 15] += a[j] >> 8;
+  bins[16] = bins[a[0] & 15] + 1;
+  std::vector<int> cells(a.begin(), a.begin() + rows * columns);
+  for (size_t row = 0; row < rows; ++row) {
+    std::fill_n(rowBins.begin() + row * 8, 8, 0);
+    for (size_t j = 0; j < columns; ++j)
+      rowBins[row * 8 + (cells[row * columns + j] & 7)] += b[j];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram_forwarded", a, b, int(n), {{1}}), bins) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram_rows", cells, b, int(columns), {{rows}}),
+                        rowBins) == -1);
   }
 }
 

@@ -21,6 +21,7 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
+#include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -113,6 +114,9 @@ private:
   NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands);
   NodeId addAt(Node node, Position at, std::vector<NodeId> operands);
   llvm::Expected<NodeId> valueOf(const llvm::Value *value, const llvm::Instruction &user);
+  /// A constant vector as one static value of all its lanes (undefined lanes read as zero).
+  llvm::Expected<NodeId> constantVector(const llvm::Constant &vector, const llvm::FixedVectorType &type,
+                                        const llvm::Instruction &user);
   llvm::Expected<std::vector<NodeId>> operandsOf(const llvm::Instruction &inst);
   llvm::Error simple(const llvm::Instruction &inst, OpKind kind);
   llvm::Error resize(const llvm::Instruction &inst, OpKind widen);
@@ -198,6 +202,17 @@ private:
   /// One data-less token standing for every access of `state` (or for the work-item or iteration
   /// when there are none), at the current position.
   NodeId summary(const MemoryState &state);
+  /// Whether two accesses of `aliasClass` in `loop`, one of them a write, may meet in different
+  /// iterations (LLVM's dependence analysis: a direction other than '=' at the loop's level).
+  bool carriesDependence(const Region &loop, const llvm::Value *aliasClass);
+  /// The load and the store of a read-modify-write in `loop` that a forwarding queue serves instead
+  /// of a ring (MemoryPort::forwardsFrom): the class's only accesses in the loop, both in the loop
+  /// itself (not a nested one), plain, of global memory, of one naturally aligned size up to 8
+  /// bytes, the load first in the iteration. None for any other class.
+  llvm::Optional<std::pair<const llvm::LoadInst *, const llvm::StoreInst *>> forwardingPair(const Region &loop,
+                                                                                           const llvm::Value *aliasClass);
+  /// Appends the predicate of `inst`'s block to `ops` when the block is conditional, and marks `n`.
+  llvm::Error appendPredicate(Node &n, const llvm::Instruction &inst, std::vector<NodeId> &ops);
   /// Before a loop's body: carry the memory state around the loop when the loop stores.
   void enterLoopMemory(Region &loop);
   MemoryState accessesOf(const MemoryState &state, const llvm::Value *aliasClass);
@@ -216,6 +231,7 @@ private:
   std::unique_ptr<llvm::AssumptionCache> assumptions_;
   std::unique_ptr<llvm::BasicAAResult> basicAliases_;
   std::unique_ptr<llvm::AAResults> aliases_; ///< Which accesses of a work-item need ordering.
+  std::unique_ptr<llvm::DependenceInfo> dependences_; ///< Which loops carry memory order; made on demand.
   llvm::DenseMap<const llvm::Value *, NodeId> values_;
   /// Reachable blocks, by position in reverse post-order.
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;
@@ -234,6 +250,9 @@ private:
   llvm::Optional<NodeId> workItems_;
   NodeId workGroupArgs_[4] = {};
   MemoryState memory_;
+  /// Forwarding pairs (see forwardingPair): the store's load, and the load's port once placed.
+  llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *> forwardingLoadOf_;
+  llvm::DenseMap<const llvm::Instruction *, unsigned> forwardingLoadPort_;
   llvm::DenseMap<const llvm::Value *, unsigned> memories_; ///< On-chip arrays, by their variable.
 };
 

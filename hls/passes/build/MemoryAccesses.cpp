@@ -21,11 +21,18 @@
 // accesses wait for the state before the loop. Any other class carries a summary token of each
 // iteration's accesses to it to the next iteration (a ring of its own, so a read-modify-write of an
 // on-chip array recurs at the RAM's latency, not the global memory's), and that token is the
-// class's state after the loop. A loop under `#pragma ivdep` carries none.
+// class's state after the loop. A loop under `#pragma ivdep` carries none, and neither does a class
+// whose accesses LLVM's dependence analysis proves meet only within an iteration (a[i] += b[i]).
+// A read-modify-write of global memory (hist[bin[i]] += w[i]: one load, then one store) carries
+// none either: a forwarding queue (loom_forward_queue) serves both ports, the store announces its
+// address (a StoreAddress node) as soon as it is known, and each load takes the data of the
+// youngest earlier store to its address that memory has not acknowledged yet, or reads memory. An
+// iteration then waits only for an earlier one to the same address, and only for its data.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
@@ -323,8 +330,14 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     result_.ports.push_back(
         {isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8, locationOf(inst, kernel_)});
     // A line port's elements never straddle lines: it takes naturally aligned ones only.
-    n.stream = llvm::getLoadStoreAlignment(const_cast<llvm::Instruction *>(&inst)).value() >= *width / 8 &&
+    // A forwarding queue's ports stay plain: its loads search the stores by element.
+    const bool forwardingLoad = llvm::is_contained(llvm::make_second_range(forwardingLoadOf_), &inst);
+    const bool forwarding = forwardingLoad || forwardingLoadOf_.count(&inst);
+    n.stream = !forwarding &&
+               llvm::getLoadStoreAlignment(const_cast<llvm::Instruction *>(&inst)).value() >= *width / 8 &&
                isStream(inst, pointer, *width / 8);
+    if (forwardingLoad)
+      forwardingLoadPort_[&inst] = n.index;
   }
   auto addr = valueOf(pointer, inst);
   if (!addr)
@@ -335,11 +348,23 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     if (!data)
       return data.takeError();
     ops.push_back(*data);
+    if (const llvm::Instruction *load = forwardingLoadOf_.lookup(&inst)) {
+      // The address goes ahead to the queue; the store itself brings only the data.
+      assert(forwardingLoadPort_.count(load) && "a forwarding load is placed before its store");
+      result_.ports[forwardingLoadPort_.lookup(load)].forwardsFrom = n.index;
+      Node announce{OpKind::StoreAddress, 0};
+      announce.index = n.index;
+      std::vector<NodeId> announced{*addr};
+      if (auto err = appendPredicate(announce, inst, announced))
+        return err;
+      add(announce, inst, announced);
+      ops[0] = constantNode(64, 0);
+    }
   }
   return place(n, inst, ops, isStore);
 }
 
-llvm::Error GraphBuilder::place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes) {
+llvm::Error GraphBuilder::appendPredicate(Node &n, const llvm::Instruction &inst, std::vector<NodeId> &ops) {
   auto predicate = blockPredicate(*inst.getParent());
   if (!predicate)
     return predicate.takeError();
@@ -347,6 +372,12 @@ llvm::Error GraphBuilder::place(Node n, const llvm::Instruction &inst, std::vect
     n.predicated = true;
     ops.push_back(lift(**predicate, current_));
   }
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes) {
+  if (auto err = appendPredicate(n, inst, ops))
+    return err;
   NodeId id = add(n, inst, ops);
   auto waitFor = [&](std::vector<Access> &earlier) {
     for (const Access &access : earlier)
@@ -521,6 +552,66 @@ void GraphBuilder::forgetAccessesOf(const llvm::Value *aliasClass) {
     llvm::erase_if(*accesses, [&](const Access &access) { return access.aliasClass == aliasClass; });
 }
 
+bool GraphBuilder::carriesDependence(const Region &loop, const llvm::Value *aliasClass) {
+  std::vector<llvm::Instruction *> accesses;
+  for (const llvm::BasicBlock *block : loop.loop->blocks())
+    for (const llvm::Instruction &inst : *block)
+      if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass) {
+        // An atomic on an on-chip array is a read and a write port: it meets itself.
+        if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
+          return true;
+        accesses.push_back(const_cast<llvm::Instruction *>(&inst));
+      }
+  if (!dependences_)
+    dependences_ = std::make_unique<llvm::DependenceInfo>(const_cast<llvm::Function *>(&kernel_), aliases_.get(),
+                                                          scalarEvolution_.get(), &loops_);
+  const unsigned level = loop.loop->getLoopDepth();
+  for (size_t i = 0; i < accesses.size(); ++i)
+    for (size_t j = i + 1; j < accesses.size(); ++j) {
+      if (!accesses[i]->mayWriteToMemory() && !accesses[j]->mayWriteToMemory())
+        continue;
+      // Null: the two never touch the same bytes. An atomic's dependence is always "confused".
+      const std::unique_ptr<llvm::Dependence> dependence = dependences_->depends(accesses[i], accesses[j], true);
+      if (!dependence)
+        continue;
+      if (dependence->isConfused() || level > dependence->getLevels() ||
+          (dependence->getDirection(level) & ~unsigned(llvm::Dependence::DVEntry::EQ)))
+        return true;
+    }
+  return false;
+}
+
+llvm::Optional<std::pair<const llvm::LoadInst *, const llvm::StoreInst *>>
+GraphBuilder::forwardingPair(const Region &loop, const llvm::Value *aliasClass) {
+  const llvm::LoadInst *load = nullptr;
+  const llvm::StoreInst *store = nullptr;
+  for (const llvm::BasicBlock *block : loop.loop->blocks())
+    for (const llvm::Instruction &inst : *block) {
+      if (!pointerOperand(inst) || aliasClassOf(inst) != aliasClass)
+        continue;
+      const auto *isLoad = llvm::dyn_cast<llvm::LoadInst>(&inst);
+      const auto *isStore = llvm::dyn_cast<llvm::StoreInst>(&inst);
+      if (loops_.getLoopFor(block) != loop.loop || (isLoad && (load || !isLoad->isSimple())) ||
+          (isStore && (store || !isStore->isSimple())) || (!isLoad && !isStore))
+        return llvm::None;
+      if (isLoad)
+        load = isLoad;
+      else
+        store = isStore;
+    }
+  if (!load || !store || load->getPointerAddressSpace() != 1 || store->getPointerAddressSpace() != 1)
+    return llvm::None;
+  const uint64_t bytes = layout_.getTypeStoreSize(load->getType());
+  if (bytes != layout_.getTypeStoreSize(store->getValueOperand()->getType()) || bytes > 8 ||
+      !llvm::isPowerOf2_64(bytes) || load->getAlign().value() < bytes || store->getAlign().value() < bytes)
+    return llvm::None;
+  // The iteration's load must not see its own store: the load comes first in the loop's order.
+  const unsigned loadAt = reachable_.lookup(load->getParent()), storeAt = reachable_.lookup(store->getParent());
+  if (storeAt < loadAt || (storeAt == loadAt && store->comesBefore(load)))
+    return llvm::None;
+  return std::make_pair(load, store);
+}
+
 void GraphBuilder::enterLoopMemory(Region &loop) {
   // The alias classes whose state circulates: a store port (global or on-chip) orders its own
   // requests, so a class needs a ring only when one of its stores meets another of its accesses.
@@ -550,8 +641,12 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     const auto [accesses, stores] = counts;
     // `#pragma ivdep` (llvm.loop.parallel_accesses): no iteration waits for another's accesses. A
     // port still serves its requests in order, so what follows the loop waits for its last ones.
-    if (!stores || accesses == 1 || loop.loop->isAnnotatedParallel())
+    if (!stores || accesses == 1 || loop.loop->isAnnotatedParallel() || !carriesDependence(loop, aliasClass))
       continue;
+    if (auto pair = forwardingPair(loop, aliasClass)) {
+      forwardingLoadOf_[pair->second] = pair->first;
+      continue;
+    }
     NodeId before = summary(accessesOf(memory_, aliasClass));
     forgetAccessesOf(aliasClass);
     const llvm::Value *carriedClass = aliasClass;

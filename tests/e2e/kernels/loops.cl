@@ -113,3 +113,40 @@ __kernel void mandelbrot(__global const int *a, __global const int *b, __global 
   }
   out[y * w + x] = it + b[0] - a[0];
 }
+
+// In-place updates through restrict pointers: the first two loops read and write out[j] only, so
+// dependence analysis finds no order to carry (II 1); the third reads what the previous iteration
+// wrote (distance 1) and the loops read what the loops before them wrote.
+__attribute__((max_global_work_dim(0)))
+__kernel void in_place(__global const int *restrict a, __global const int *restrict b,
+                       __global int *restrict out, int n) {
+  for (int j = 0; j < n; ++j)
+    out[j] = b[j];
+  for (int j = 0; j < n; ++j)
+    out[j] += a[j] * 3;
+  for (int j = 1; j < n; ++j)
+    out[j] ^= out[j - 1] & 7;
+}
+
+// Read-modify-writes served by a forwarding queue (the bins are the loop's only accesses of `out`'s
+// memory; the inputs are restrict): a predicated update of 16 bins with frequent repeats, read back
+// after the loop, and per-work-item bins with work-items interleaved in the loop.
+__attribute__((max_global_work_dim(0)))
+__kernel void histogram_forwarded(__global const int *restrict a, __global const int *restrict b,
+                                  __global int *out, int n) {
+  for (int k = 0; k < 16; ++k)
+    out[k] = b[k];
+  for (int j = 0; j < n; ++j)
+    if (a[j] % 3 != 0)
+      out[a[j] & 15] += a[j] >> 8;
+  out[16] = out[a[0] & 15] + 1;
+}
+
+__kernel void histogram_rows(__global const int *restrict a, __global const int *restrict b,
+                             __global int *out, int n) {
+  int row = get_global_id(0);
+  for (int k = 0; k < 8; ++k)
+    out[row * 8 + k] = 0;
+  for (int j = 0; j < n; ++j)
+    out[row * 8 + (a[row * n + j] & 7)] += b[j];
+}

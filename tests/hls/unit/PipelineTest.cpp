@@ -773,6 +773,141 @@ TEST_CASE("#pragma ivdep (parallel accesses) drops the loop's carried memory ord
   checkLintClean(program->verilog, "loom_kernel_scatter");
 }
 
+namespace {
+
+/// A single work-item loop `a[i] += b[i + offset]` over `noalias` arguments; `offset` is IR (a
+/// constant, or the argument %k).
+std::string inPlaceLoop(const std::string &offset) {
+  return R"(
+define spir_kernel void @in_place(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %b, i32 %k, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %j = add nsw i32 %i, )" + offset + R"(
+  %pb = getelementptr inbounds i32, i32 addrspace(1)* %b, i32 %i
+  %x = load i32, i32 addrspace(1)* %pb, align 4
+  %pl = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %j
+  %v = load i32, i32 addrspace(1)* %pl, align 4
+  %w = add i32 %v, %x
+  %ps = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %i
+  store i32 %w, i32 addrspace(1)* %ps, align 4
+  %next = add nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)";
+}
+
+} // namespace
+
+TEST_CASE("dependence analysis drops the memory order of a loop whose accesses meet only within an iteration") {
+  std::map<std::string, std::string> dumps;
+  // a[i] += b[i]: the load and the store of a[i] meet in the same iteration only.
+  const hls::SynthesizedProgram same = synthesizeOk(inPlaceLoop("0"), dumps);
+  CHECK(same.kernels[0].loops[0].ii == 1);
+  CHECK(same.kernels[0].loops[0].boundBy != "memory order of a");
+  checkLintClean(same.verilog, "loom_kernel_in_place");
+  CHECK(count(dumps["build-dataflow"], "store_address") == 0);
+  // a[i] = a[i + 1] + b[i]: iteration i + 1 writes what iteration i read, and a[i] = a[i + k] + b[i]:
+  // a distance known only at run time. Both carry a dependence, which the store's queue serves.
+  for (const char *offset : {"1", "%k"}) {
+    dumps.clear();
+    const hls::SynthesizedProgram carried = synthesizeOk(inPlaceLoop(offset), dumps);
+    INFO(offset);
+    CHECK(carried.kernels[0].ports[1].forwardsFrom == 2);
+    CHECK(carried.kernels[0].loops[0].boundBy != "memory order of a");
+  }
+}
+
+TEST_CASE("a read-modify-write at data-dependent addresses forwards from its store's queue instead of a ring") {
+  // hist[index[i]] += 1 (when index[i] >= 0): the class of `hist` has one load and one store in
+  // the loop, the load first.
+  const std::string histogram = R"(
+define spir_kernel void @histogram(i32 addrspace(1)* %hist, i32 addrspace(1)* noalias %index, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %latch ]
+  %pi = getelementptr inbounds i32, i32 addrspace(1)* %index, i32 %i
+  %k = load i32, i32 addrspace(1)* %pi, align 4
+  %valid = icmp sge i32 %k, 0
+  br i1 %valid, label %count, label %latch
+count:
+  %ph = getelementptr inbounds i32, i32 addrspace(1)* %hist, i32 %k
+  %v = load i32, i32 addrspace(1)* %ph, align 4
+  %w = add i32 %v, 1
+  store i32 %w, i32 addrspace(1)* %ph, align 4
+  br label %latch
+latch:
+  %next = add nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)";
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(histogram, dumps);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= store_address port=2 predicated") == 1);
+  CHECK(count(built, "forwards_from=2") == 1);
+  CHECK(count(built, "= loop_mux (") == 0); // No data-less ring: no memory order.
+  REQUIRE(program.kernels[0].ports.size() == 3);
+  CHECK(program.kernels[0].ports[1].forwardsFrom == 2);
+  CHECK(program.kernels[0].loops[0].ii == 1);
+  CHECK(program.report.find("port 1: load of 4 bytes at ") != std::string::npos);
+  CHECK(program.report.find(", forwarding from port 2's stores") != std::string::npos);
+  CHECK(count(program.verilog, "loom_forward_queue #(.DW(32)") == 1);
+  checkLintClean(program.verilog, "loom_kernel_histogram");
+
+  // The pairing reads back from JSON; one naming a load port, or no port at all, does not.
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(program.kernels[0]), back, root));
+  CHECK(back.ports[1].forwardsFrom == 2);
+  CHECK_FALSE(back.ports[2].forwards());
+  for (int64_t wrong : {0, 7}) {
+    llvm::json::Value json = hls::toJSON(program.kernels[0]);
+    (*(*json.getAsObject()->getArray("ports"))[1].getAsObject())["forwards_from"] = wrong;
+    llvm::json::Path::Root bad;
+    CHECK_FALSE(hls::fromJSON(json, back, bad));
+    CHECK_THAT(llvm::toString(bad.getError()), Catch::Contains("forwards_from"));
+  }
+
+  // A store before the load (the iteration's load must see it), or a second load of the class:
+  // the ring stays.
+  std::string storeFirst = histogram;
+  storeFirst.replace(storeFirst.find("  %v = load"), 0, "  store i32 0, i32 addrspace(1)* %hist, align 4\n");
+  dumps.clear();
+  const hls::SynthesizedProgram ringed = synthesizeOk(storeFirst, dumps);
+  CHECK(ringed.kernels[0].loops[0].boundBy == "memory order");
+  CHECK(count(dumps["build-dataflow"], "store_address") == 0);
+}
+
+TEST_CASE("constant vectors become static wires of all their lanes, wide ones zero with lanes inserted") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+define spir_kernel void @fill(<8 x i32> addrspace(1)* noalias %wide, <4 x i16> addrspace(1)* noalias %narrow) {
+  %id = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pw = getelementptr inbounds <8 x i32>, <8 x i32> addrspace(1)* %wide, i64 %id
+  store <8 x i32> <i32 1, i32 0, i32 3, i32 undef, i32 0, i32 0, i32 0, i32 8>, <8 x i32> addrspace(1)* %pw, align 32
+  %pn = getelementptr inbounds <4 x i16>, <4 x i16> addrspace(1)* %narrow, i64 %id
+  store <4 x i16> <i16 1, i16 2, i16 3, i16 4>, <4 x i16> addrspace(1)* %pn, align 8
+  ret void
+}
+)",
+                                                       dumps);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= static const i256 0 ()") == 1);
+  CHECK(count(built, "= static insert_lane i256") == 3); // Lanes 0, 2 and 7: zeros and undef stay.
+  CHECK(count(built, "= static insert_lane i256 at=224") == 1);
+  CHECK(count(built, "= static const i64 1125912791875585 ()") == 1); // 0x0004000300020001
+  checkLintClean(program.verilog, "loom_kernel_fill");
+}
+
 TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
   std::map<std::string, std::string> dumps;
   auto met = parse(accumulation(8));

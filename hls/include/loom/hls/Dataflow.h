@@ -47,6 +47,10 @@ enum class OpKind {
               ///< ordering tokens. A false predicate makes no request and yields 0.
   Store,      ///< operand 0 = address, 1 = data, then the predicate if `predicated`; further operands
               ///< are ordering tokens. Output: token (also for a false predicate, which writes nothing).
+  StoreAddress, ///< The address of store port `index`'s next store, ahead of its data, for the load
+              ///< that forwards from it (MemoryPort::forwardsFrom): operand 0 = address, then the
+              ///< predicate if `predicated`. No output; that Store's own address operand is the
+              ///< constant 0.
   Atomic,     ///< Read-modify-write of global memory through atomic port `index` (the operation is
               ///< the port's): operand 0 = address, 1 = operand (cmpxchg: the new value), 2 = the
               ///< compare value when `constant` is 1 (cmpxchg), then the predicate if `predicated`;
@@ -78,6 +82,10 @@ struct Node;
 /// How many leading operands of `node` carry data; the operands after them are tokens that only
 /// order or trigger it (memory ordering, the work-item token of a unit on static operands).
 unsigned dataOperandCount(const Node &node);
+/// The stores the queue of forwarding store `store` (announced by StoreAddress `announce`) holds
+/// (loom_forward_queue's ENTRIES): each one from its announcement to its acknowledge, so one
+/// iteration a cycle never waits for a free entry.
+unsigned forwardingEntries(const Node &store, const Node &announce);
 /// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `node` with `depth`
 /// credits: enough for a stream's lines over the round trip outside loops; in a loop, where
 /// interleaved work-items make its requests hop between lines, one per credit.

@@ -57,6 +57,12 @@ struct MemoryPort {
   /// consecutive elements; a store port combines consecutive elements into one write whose req_strobe
   /// names the bytes written. 0: a plain port, one request per access.
   unsigned elementBytes = 0;
+  /// A load port paired with store port `forwardsFrom` of the same alias class in a loop (a
+  /// read-modify-write such as a histogram's): its loads search the stores announced before them
+  /// that memory has not yet acknowledged and take the youngest one's data at their address, or
+  /// read memory (loom_forward_queue). NoPort: a plain port.
+  static constexpr unsigned NoPort = ~0u;
+  unsigned forwardsFrom = NoPort;
 
   /// The port sends req_wdata (store and atomic ports).
   bool writesData() const { return kind != Kind::Load; }
@@ -66,6 +72,8 @@ struct MemoryPort {
   bool comparesData() const { return kind == Kind::Atomic && op == AtomicOp::CmpXchg; }
   /// A line port (see elementBytes).
   bool lines() const { return elementBytes != 0; }
+  /// A load port that forwards from a store port's queue (see forwardsFrom).
+  bool forwards() const { return forwardsFrom != NoPort; }
   /// The port sends req_strobe (line store ports).
   bool strobes() const { return kind == Kind::Store && lines(); }
 };
