@@ -11,7 +11,10 @@
 // that far ahead, and the loads' latency overlaps the slow ring instead of adding to it. A mux
 // whose next value does not depend on itself (`window[0] = x[i]`, a shift register's first stage)
 // starts when that value of the previous iteration is ready, so the rings that feed it run ahead
-// through FIFOs instead of the loop stepping at the pace of the load.
+// through FIFOs instead of the loop stepping at the pace of the load. A LoopControl starts no earlier
+// than the entering values of the muxes its exit condition depends on, so no FIFO lands between the
+// control and such a mux, inside the control's own ring (a loop entered under a condition ran at
+// II 2 from that register).
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
@@ -59,11 +62,28 @@ std::map<NodeId, NodeId> carriedWithoutRecurrence(const KernelGraph &kernel) {
 void scheduleASAP(KernelGraph &kernel) {
   const auto order = kernel.topologicalOrder();
   const auto carried = carriedWithoutRecurrence(kernel);
+  // A LoopControl admits a work-item when the values its exit condition depends on entered the
+  // loop: were the control earlier, such a mux would wait for its entering value, and the FIFO
+  // BalancePaths put between the control and the mux would add a register to the control's own
+  // ring. (Other muxes may wait: their FIFO is off that ring, and the loop's loads start early.)
+  std::map<NodeId, unsigned> entryDue;
+  std::set<NodeId> onControlRing;
+  size_t controls = 0;
+  for (NodeId id : order) {
+    if (kernel.graph[id].kind != OpKind::LoopMux)
+      continue;
+    const NodeId control = kernel.operands(id)[0];
+    for (auto [e, end] = boost::in_edges(control, kernel.graph); e != end; ++e)
+      if (kernel.graph[*e].back && reaches(kernel, id, boost::source(*e, kernel.graph)))
+        onControlRing.insert(id);
+  }
   // Such a mux takes iteration i's value at iteration i + 1, one cycle after iteration i in steady
   // state: it starts no earlier than that value is ready, less a cycle. Its value may come from
   // another such mux (a shift register), so repeat until nothing moves; a chain of them settles in
   // one pass per link, and a cycle of them (a recurrence over two iterations) stops at the bound.
-  for (size_t pass = 0; pass <= carried.size(); ++pass) {
+  for (NodeId id : order)
+    controls += kernel.graph[id].kind == OpKind::LoopControl;
+  for (size_t pass = 0; pass <= carried.size() + controls; ++pass) {
     bool moved = false;
     for (NodeId id : order) {
       Node &n = kernel.graph[id];
@@ -79,9 +99,17 @@ void scheduleASAP(KernelGraph &kernel) {
         const Node &value = kernel.graph[next->second];
         start = std::max(start, std::max(value.startCycle + value.latency, 1u) - 1);
       }
+      if (n.kind == OpKind::LoopControl)
+        start = std::max(start, entryDue[id]);
       start = n.isStatic ? 0 : start;
       moved |= start != n.startCycle;
       n.startCycle = start;
+      if (onControlRing.count(id)) {
+        const auto ops = kernel.operands(id);
+        const Node &entering = kernel.graph[ops[1]];
+        if (kernel.graph[ops[0]].kind == OpKind::LoopControl && !entering.isStatic)
+          entryDue[ops[0]] = std::max(entryDue[ops[0]], entering.startCycle + entering.latency);
+      }
     }
     if (!moved)
       break;

@@ -908,6 +908,47 @@ define spir_kernel void @fill(<8 x i32> addrspace(1)* noalias %wide, <4 x i16> a
   checkLintClean(program.verilog, "loom_kernel_fill");
 }
 
+TEST_CASE("a loop entered under a condition computed at run time keeps II 1") {
+  // The second loop is entered when a[0] > 0, read after the first loop: its exit condition joins
+  // that predicate, which arrives after the loop's control would otherwise start.
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+define spir_kernel void @two(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %b, i32 %n) {
+entry:
+  br label %first
+first:
+  %i = phi i32 [ 0, %entry ], [ %i1, %first ]
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %i
+  %x = load i32, i32 addrspace(1)* %pa, align 4
+  %pb = getelementptr inbounds i32, i32 addrspace(1)* %b, i32 %i
+  store i32 %x, i32 addrspace(1)* %pb, align 4
+  %i1 = add nsw i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %first, label %between
+between:
+  %m = load i32, i32 addrspace(1)* %a, align 4
+  %go = icmp sgt i32 %m, 0
+  br i1 %go, label %second, label %done
+second:
+  %j = phi i32 [ 0, %between ], [ %j1, %second ]
+  %pj = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %j
+  %y = load i32, i32 addrspace(1)* %pj, align 4
+  %z = add i32 %y, 1
+  store i32 %z, i32 addrspace(1)* %pj, align 4
+  %j1 = add nsw i32 %j, 1
+  %d = icmp slt i32 %j1, %m
+  br i1 %d, label %second, label %done
+done:
+  ret void
+}
+)",
+                                                       dumps);
+  REQUIRE(program.kernels[0].loops.size() == 2);
+  CHECK(program.kernels[0].loops[0].ii == 1);
+  CHECK(program.kernels[0].loops[1].ii == 1);
+  checkLintClean(program.verilog, "loom_kernel_two");
+}
+
 TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
   std::map<std::string, std::string> dumps;
   auto met = parse(accumulation(8));
