@@ -265,7 +265,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams);
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}\n",
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{9}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
@@ -277,7 +277,12 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                           ? llvm::formatv(", {0} elements an iteration (interleaved partial sums)",
                                                           loop.interleaved)
                                                 .str()
-                                          : std::string());
+                                          : std::string(),
+                                      // The class of global memory that non-restrict pointers share.
+                                      loop.boundBy == "memory order" && loop.ii > 1
+                                          ? " (the kernel's pointers that are not restrict share one memory order: "
+                                            "declare those that never overlap restrict, or use #pragma ivdep)"
+                                          : "");
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes, {5} read and {6} write "
                                       "ports\n",

@@ -753,6 +753,8 @@ TEST_CASE("#pragma ivdep (parallel accesses) drops the loop's carried memory ord
   const hls::LoopReport &kept = withOrder->kernels[0].loops[0];
   CHECK(kept.boundBy == "memory order");
   CHECK_FALSE(kept.ivdep);
+  CHECK(withOrder->report.find(" (the kernel's pointers that are not restrict share one memory order: declare "
+                               "those that never overlap restrict, or use #pragma ivdep)\n") != std::string::npos);
 
   // Accesses outside the parallel group keep the order: the annotation must cover all of them.
   dumps.clear();
@@ -770,6 +772,7 @@ TEST_CASE("#pragma ivdep (parallel accesses) drops the loop's carried memory ord
   CHECK(dropped.boundBy != "memory order");
   CHECK(dropped.ii < kept.ii);
   CHECK(program->report.find("#pragma ivdep: no memory order between iterations") != std::string::npos);
+  CHECK(program->report.find("share one memory order") == std::string::npos);
   checkLintClean(program->verilog, "loom_kernel_scatter");
 }
 
