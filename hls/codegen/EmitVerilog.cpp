@@ -133,9 +133,12 @@ private:
   };
 
   void declareForwardQueues() {
+    for (const MemoryPort &port : k_.ports)
+      if (port.forwards())
+        forwardQueues_[port.forwardsFrom] = {};
     for (NodeId id = 0; id < boost::num_vertices(g_); ++id) {
       const Node &node = g_[id];
-      if (node.kind == OpKind::Store && forwardedStore(node))
+      if (node.kind == OpKind::Store && forwardQueues_.count(node.index))
         forwardQueues_[node.index].store = id;
       else if (node.kind == OpKind::StoreAddress)
         forwardQueues_[node.index].announce = id;
@@ -154,11 +157,6 @@ private:
       queue.stOutValid = wire("st_out_valid");
       queue.stOutReady = wire("st_out_ready");
     }
-  }
-
-  /// A store port some load forwards from.
-  bool forwardedStore(const Node &store) const {
-    return llvm::any_of(k_.ports, [&](const MemoryPort &port) { return port.forwardsFrom == store.index; });
   }
 
   /// Bits [lo, hi) of node `op`'s data that `consumer` reads through operand `operand`.
