@@ -17,6 +17,7 @@
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -169,6 +170,13 @@ private:
   bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
     addVendorPragmas(compiler.getPreprocessor(), target_);
     return EmitLLVMOnlyAction::BeginSourceFileAction(compiler);
+  }
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
+                                                        llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(createKernelAttributeChecker(compiler.getDiagnostics()));
+    consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
   Target target_;
 };

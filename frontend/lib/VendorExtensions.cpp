@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
 
+#include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
@@ -32,6 +33,8 @@ struct VendorAttribute {
   const char *ignoredBecause;
   const char *honouredAs = nullptr; ///< The annotation's name when it is not `name` (a vendor synonym).
   unsigned minArgs = 0, maxArgs = 0;
+  /// Non-zero: each argument must be a power of two no larger than this.
+  unsigned maxPowerOfTwo = 0;
 };
 
 constexpr const char *MemoryLayoutIgnored =
@@ -45,8 +48,7 @@ const VendorAttribute VendorAttributes[] = {
     {"xcl_max_work_group_size", AppliesTo::Kernel, nullptr, "max_work_group_size", 1, 3},
     {"num_compute_units", AppliesTo::Kernel,
      "Loom builds one compute unit per kernel; replicating a kernel is not implemented yet"},
-    {"num_simd_work_items", AppliesTo::Kernel,
-     "Loom does not vectorise work-items yet: the kernel's pipeline takes one work-item per cycle"},
+    {"num_simd_work_items", AppliesTo::Kernel, nullptr, nullptr, 1, 1, 16},
     {"uses_global_work_offset", AppliesTo::Kernel,
      "the global offset costs Loom's hardware one adder, so kernels always take it into account"},
     {"xcl_zero_global_work_offset", AppliesTo::Kernel,
@@ -139,6 +141,11 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
                  "argument %1 of '%0' must be a non-negative integer constant", std::to_string(i + 1));
         return AttributeNotApplied;
       }
+      if (attribute->maxPowerOfTwo && (!value->isPowerOf2() || value->getZExtValue() > attribute->maxPowerOfTwo)) {
+        diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' takes a power of two up to %1",
+                 std::to_string(attribute->maxPowerOfTwo));
+        return AttributeNotApplied;
+      }
       values.push_back(llvm::toString(*value, 10));
     }
     const std::string annotation =
@@ -153,6 +160,44 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
 // unknown attribute.
 const clang::ParsedAttrInfoRegistry::Add<VendorAttributeInfo>
     RegisterVendorAttributes("loom-vendor-attributes", "Intel and Xilinx FPGA OpenCL attributes");
+
+/// What one attribute cannot check alone, once a kernel's declaration is whole (attributes may come
+/// in any order): num_simd_work_items(N) needs a reqd_work_group_size whose first size N divides,
+/// as Intel's aoc requires, because the hardware takes N work-items of one work-group a cycle.
+class KernelAttributeChecker : public clang::ASTConsumer {
+public:
+  explicit KernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) : diagnostics_(diagnostics) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (clang::Decl *decl : group)
+      if (const auto *kernel = llvm::dyn_cast<clang::FunctionDecl>(decl);
+          kernel && kernel->hasAttr<clang::OpenCLKernelAttr>())
+        checkSimdWorkItems(*kernel);
+    return true;
+  }
+
+private:
+  void checkSimdWorkItems(const clang::FunctionDecl &kernel) {
+    for (const auto *annotation : kernel.specific_attrs<clang::AnnotateAttr>()) {
+      llvm::StringRef text = annotation->getAnnotation();
+      unsigned lanes = 0;
+      if (!text.consume_front(VendorAnnotationPrefix) || !text.consume_front("num_simd_work_items(") ||
+          !text.consume_back(")") || text.getAsInteger(10, lanes) || lanes <= 1)
+        continue;
+      const auto *reqd = kernel.getAttr<clang::ReqdWorkGroupSizeAttr>();
+      if (reqd && reqd->getXDim() % lanes == 0)
+        continue;
+      unsigned id = diagnostics_.getCustomDiagID(
+          clang::DiagnosticsEngine::Error,
+          "'num_simd_work_items(%0)' needs reqd_work_group_size with a first size that %0 divides%1: the "
+          "hardware takes %0 consecutive work-items of one work-group each cycle");
+      diagnostics_.Report(annotation->getLocation(), id)
+          << lanes << (reqd ? llvm::formatv(" (it is {0})", reqd->getXDim()).str() : std::string());
+    }
+  }
+
+  clang::DiagnosticsEngine &diagnostics_;
+};
 
 /// A vendor loop pragma: the tokens after its name, up to the end of the line.
 struct PragmaLine {
@@ -309,6 +354,10 @@ void moveVendorAnnotationsToMetadata(llvm::Module &module) {
       if (global.use_empty())
         global.eraseFromParent();
     }
+}
+
+std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) {
+  return std::make_unique<KernelAttributeChecker>(diagnostics);
 }
 
 void addVendorPragmas(clang::Preprocessor &preprocessor, Target target) {

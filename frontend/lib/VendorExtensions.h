@@ -20,9 +20,13 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Module.h"
 
+#include <memory>
+
 namespace clang {
+class ASTConsumer;
+class DiagnosticsEngine;
 class Preprocessor;
-}
+} // namespace clang
 
 namespace loom::frontend {
 
@@ -34,6 +38,9 @@ constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes
 /// Moves the vendor attributes' annotations from llvm.global.annotations to each kernel's
 /// VendorAttributesMetadata; other annotations stay.
 void moveVendorAnnotationsToMetadata(llvm::Module &module);
+
+/// Checks, after each kernel's declaration, what its attributes need of each other.
+std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::DiagnosticsEngine &diagnostics);
 
 /// Installs the vendors' loop pragmas (`ii`, `ivdep`, `loop_coalesce`, `max_concurrency`, ...) in
 /// one compile's preprocessor. The kernel and memory attributes are registered with Clang once per

@@ -390,7 +390,8 @@ private:
       conns.push_back({"out_ready", out("ready")});
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"gid" + std::to_string(d), slice(out("data"), 64 * d + 63, 64 * d)});
-      m_.instance("loom_workitems", n(id, "workitems"), {{"LIMIT", int64_t(k_.workItemLimit)}}, conns);
+      m_.instance("loom_workitems", n(id, "workitems"),
+                  {{"LIMIT", int64_t(k_.workItemLimit)}, {"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       return;
     }
 
@@ -420,7 +421,7 @@ private:
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"done", ref("done")}});
-      m_.instance("loom_completion", n(id, "completion"), {}, conns);
+      m_.instance("loom_completion", n(id, "completion"), {{"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       if (workItems_)
         m_.assign(ref("workitem_retired"), in.valid); // loom_completion is always ready.
       return;

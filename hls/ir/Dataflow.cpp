@@ -186,6 +186,8 @@ std::string printGraph(const KernelGraph &kernel) {
                          memory.reads, memory.writes, memory.location);
   if (kernel.workItemLimit)
     out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
+  if (kernel.simdWorkItems > 1)
+    out += llvm::formatv("  work-items a token: {0} consecutive along dimension 0\n", kernel.simdWorkItems);
   for (auto id : kernel.topologicalOrder()) {
     const Node &n = kernel.graph[id];
     out += llvm::formatv("  %{0} = {1}{2}", id, n.isStatic ? "static " : "", opName(n.kind));

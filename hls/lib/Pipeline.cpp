@@ -219,7 +219,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
-    // First: the loop vectorizer wants the loops as Clang's -O2 left them.
+    vectorizeWorkItems(function);
+    // The loop vectorizer wants the loops as Clang's -O2 left them.
     interleaveReductions(function, board);
     lowerSwitches(function);
     expandMemoryIntrinsics(function);
@@ -291,6 +292,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       memory.writes);
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
+    if (kernel.simdWorkItems > 1)
+      program.report += llvm::formatv("  {0} work-items enter each cycle (num_simd_work_items): lanes of one "
+                                      "datapath, their neighbouring accesses combined\n",
+                                      kernel.simdWorkItems);
     for (size_t p = 0; p < hw.ports.size(); ++p)
       // A line port's kind already says its sizes.
       program.report += llvm::formatv(

@@ -66,6 +66,7 @@ GraphBuilder::GraphBuilder(const llvm::Function &kernel)
     : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()) {
   result_.kernelName = kernel.getName().str();
   result_.numArgs = kernel.arg_size();
+  result_.simdWorkItems = simdWorkItemsOf(kernel);
 }
 
 llvm::Expected<KernelGraph> GraphBuilder::build() {
@@ -100,6 +101,7 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   basicAliases_ = std::make_unique<llvm::BasicAAResult>(layout_, function, *libraryInfo_, *assumptions_, &dominators_);
   aliases_ = std::make_unique<llvm::AAResults>(*libraryInfo_);
   aliases_->addAAResult(*basicAliases_);
+  aliases_->addAAResult(scopedAliases_);
   if (auto err = buildRegions())
     return std::move(err);
   if (auto err = visitRegion(*root_))
@@ -329,7 +331,9 @@ NodeId GraphBuilder::workItems() {
 
 
 llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
-  if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd())
+  // Markers for the optimizer (the scope of an inlined function's restrict parameter included).
+  if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd() ||
+      llvm::isa<llvm::NoAliasScopeDeclInst>(call))
     return llvm::Error::success();
   if (auto handled = intrinsic(call))
     return std::move(*handled);

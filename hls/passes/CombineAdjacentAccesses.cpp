@@ -8,7 +8,8 @@
 // most 64 bytes) is one vector access, which ScalarizeVectors keeps whole for one wide port; the
 // elements are its lanes. Loads combine when no write that may touch their object comes between them
 // (they move to the first of them), stores when no access that may touch theirs does (they move to
-// the last); only distinct `restrict` arguments are known apart.
+// the last); distinct `restrict` arguments are known apart, and so are the lanes of a
+// num_simd_work_items kernel (scoped alias metadata, see VectorizeWorkItems).
 // Runs on the IR, before scalarize-vectors.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -19,6 +20,7 @@
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -68,15 +70,17 @@ public:
 
   void run() {
     for (llvm::BasicBlock &block : kernel_) {
-      // Candidates by the object they access; a bucket ends at an instruction that may touch its
-      // object: for loads a write, for stores any access.
-      llvm::MapVector<const llvm::Value *, std::vector<llvm::Instruction *>> loads, stores;
-      auto end = [&](auto &buckets, const llvm::Value *touched, bool areLoads) {
-        for (auto &[object, accesses] : buckets)
-          if (mayMeet(object, touched)) {
-            combine(accesses, areLoads);
-            accesses.clear();
-          }
+      // Candidates by the object they access. A load joins its bucket only if it may move up past
+      // the writes that came since the bucket's first load; a store's bucket ends at an access its
+      // stores cannot move down past. Otherwise the bucket is combined and starts again.
+      struct Bucket {
+        std::vector<llvm::Instruction *> members;
+        std::vector<llvm::Instruction *> writesSince; // loads only
+      };
+      llvm::MapVector<const llvm::Value *, Bucket> loads, stores;
+      auto flush = [&](Bucket &bucket, bool areLoads) {
+        combine(bucket.members, areLoads);
+        bucket = Bucket();
       };
       for (llvm::Instruction &inst : block) {
         if (!inst.mayReadOrWriteMemory())
@@ -86,25 +90,35 @@ public:
             simple ? llvm::getUnderlyingObject(llvm::getLoadStorePointerOperand(&inst), /*MaxLookup=*/0) : nullptr;
         const bool isLoad = llvm::isa<llvm::LoadInst>(inst);
         if (inst.mayWriteToMemory())
-          end(loads, object, true);
-        if (simple && !isLoad) {
-          // Stores of one object wait for each other only where they may overlap.
-          for (auto &[other, accesses] : stores)
-            if (other != object ? mayMeet(other, object) : overlaps(accesses, &inst)) {
-              combine(accesses, false);
-              accesses.clear();
-            }
-          stores[object].push_back(&inst);
+          for (auto &[other, bucket] : loads)
+            if (!bucket.members.empty() && mayMeet(other, object))
+              bucket.writesSince.push_back(&inst);
+        // Stores wait for a store of their object only where they may overlap, for any other access
+        // where it may touch their object.
+        for (auto &[other, bucket] : stores)
+          if (llvm::any_of(bucket.members, [&](llvm::Instruction *member) {
+                if (apart(member, &inst))
+                  return false;
+                if (simple && !isLoad && other == object)
+                  return overlaps(member, &inst);
+                return mayMeet(other, object);
+              }))
+            flush(bucket, false);
+        if (!simple)
+          continue;
+        if (!isLoad) {
+          stores[object].members.push_back(&inst);
           continue;
         }
-        end(stores, object, false);
-        if (simple)
-          loads[object].push_back(&inst);
+        Bucket &bucket = loads[object];
+        if (llvm::any_of(bucket.writesSince, [&](llvm::Instruction *write) { return !apart(write, &inst); }))
+          flush(bucket, true);
+        bucket.members.push_back(&inst);
       }
-      for (auto &[object, accesses] : loads)
-        combine(accesses, true);
-      for (auto &[object, accesses] : stores)
-        combine(accesses, false);
+      for (auto &[object, bucket] : loads)
+        combine(bucket.members, true);
+      for (auto &[object, bucket] : stores)
+        combine(bucket.members, false);
     }
     for (llvm::Instruction *inst : erased_)
       inst->eraseFromParent();
@@ -120,14 +134,21 @@ private:
     return llvm::None;
   }
 
-  /// Whether `store` may write bytes one of `stores` writes (their distance not provably at least
+  /// Whether store `later` may write bytes `earlier` writes (their distance not provably at least
   /// an element).
-  bool overlaps(const std::vector<llvm::Instruction *> &stores, llvm::Instruction *store) {
-    const int64_t bytes = int64_t(layout_.getTypeStoreSize(accessType(*store)));
-    return llvm::any_of(stores, [&](llvm::Instruction *other) {
-      const llvm::Optional<int64_t> gap = distance(other, store);
-      return !gap || std::abs(*gap) < std::max(bytes, int64_t(layout_.getTypeStoreSize(accessType(*other))));
-    });
+  bool overlaps(llvm::Instruction *earlier, llvm::Instruction *later) {
+    const int64_t bytes = int64_t(layout_.getTypeStoreSize(accessType(*later)));
+    const llvm::Optional<int64_t> gap = distance(earlier, later);
+    return !gap || std::abs(*gap) < std::max(bytes, int64_t(layout_.getTypeStoreSize(accessType(*earlier))));
+  }
+
+  /// Whether scoped alias metadata proves that `a` and `b` never touch the same memory: accesses of
+  /// different lanes of a num_simd_work_items kernel (VectorizeWorkItems).
+  bool apart(llvm::Instruction *a, llvm::Instruction *b) {
+    const llvm::Optional<llvm::MemoryLocation> first = llvm::MemoryLocation::getOrNone(a),
+                                                second = llvm::MemoryLocation::getOrNone(b);
+    llvm::SimpleAAQueryInfo query;
+    return first && second && scopes_.alias(*first, *second, query) == llvm::AliasResult::NoAlias;
   }
 
   /// Combines runs of neighbours among `accesses` (program order, no barrier between them).
@@ -222,6 +243,7 @@ private:
   llvm::TargetLibraryInfo libraryInfo_;
   llvm::AssumptionCache assumptions_;
   llvm::ScalarEvolution evolution_;
+  llvm::ScopedNoAliasAAResult scopes_;
   std::vector<llvm::Instruction *> erased_;
 };
 

@@ -16,6 +16,9 @@
 namespace loom::hls {
 
 /// IR preparation, before the graph exists.
+void vectorizeWorkItems(llvm::Function &kernel);
+/// Work-items a cycle: N of num_simd_work_items(N), else 1.
+unsigned simdWorkItemsOf(const llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.
 constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";

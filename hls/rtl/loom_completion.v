@@ -6,7 +6,10 @@
 // when that product is zero. Tokens are always accepted (in_ready = 1); tokens arriving while idle
 // or in the start cycle itself are ignored. A start while counting restarts the count. The count is
 // kept as three nested counters compared against size-1 per dimension, so no multiplier is needed.
-module loom_completion (
+// With STEP0 > 1 each token stands for STEP0 work-items along dimension 0 (see loom_workitems).
+module loom_completion #(
+    parameter [63:0] STEP0 = 64'd1
+) (
     input         clk,
     input         rst,
     input         start,
@@ -42,12 +45,12 @@ module loom_completion (
       cnt0_q  <= 64'd0;
       cnt1_q  <= 64'd0;
       cnt2_q  <= 64'd0;
-      last0_q <= size0 - 64'd1;
+      last0_q <= size0 - STEP0;
       last1_q <= size1 - 64'd1;
       last2_q <= size2 - 64'd1;
     end else if (take) begin
       if (!at0) begin
-        cnt0_q <= cnt0_q + 64'd1;
+        cnt0_q <= cnt0_q + STEP0;
       end else begin
         cnt0_q <= 64'd0;
         if (!at1) begin

@@ -9,8 +9,11 @@
 // With LIMIT > 0 at most LIMIT work-items are in flight: one more enters only after a retire pulse
 // (a work-item completed) brings the count below LIMIT (LIMIT 1: each work-item runs alone, for
 // kernels whose on-chip arrays hold one work-item's copy). LIMIT 0 ignores retire.
+// With STEP0 > 1 each output stands for STEP0 consecutive work-items along dimension 0 (a kernel
+// vectorised by num_simd_work_items): gid0 steps by STEP0, which must divide size0.
 module loom_workitems #(
-    parameter integer LIMIT = 0
+    parameter integer LIMIT = 0,
+    parameter [63:0] STEP0 = 64'd1
 ) (
     input         clk,
     input         rst,
@@ -72,12 +75,12 @@ module loom_workitems #(
       gid2_q <= offset2;
       off0_q <= offset0;
       off1_q <= offset1;
-      end0_q <= offset0 + size0 - 64'd1;
+      end0_q <= offset0 + size0 - STEP0;
       end1_q <= offset1 + size1 - 64'd1;
       end2_q <= offset2 + size2 - 64'd1;
     end else if (busy_q && out_ready && admit) begin
       if (!last0) begin
-        gid0_q <= gid0_q + 64'd1;
+        gid0_q <= gid0_q + STEP0;
       end else begin
         gid0_q <= off0_q;
         if (!last1) begin

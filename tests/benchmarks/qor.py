@@ -113,7 +113,7 @@ want = tb + np.float32(3) * tc
 memory_bound = 12 * t / peak_bytes_per_cycle
 for kernel, size, extra in (("triad_swi", (1,), (np.int32(t),)), ("triad", (t,), ()),
                             ("triad16_swi", (1,), (np.int32(t // 16),)), ("triad16", (t // 16,), ()),
-                            ("triad_unroll16_swi", (1,), (np.int32(t),))):
+                            ("triad_unroll16_swi", (1,), (np.int32(t),)), ("triad_simd16", (t,), ())):
     ab = buf(ta)
     cycles = run(kernel, size, buf(tb), buf(tc), ab, np.float32(3), *extra)
     case(f"{kernel} 100k", cycles, memory_bound, f"{peak_bytes_per_cycle:.0f} B/cycle peak",
@@ -189,7 +189,7 @@ for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
-for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "sgemm",
+for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
                "mandelbrot", "fir", "stencil"):
     for line in kernel_report(kernel):
         print(line)

@@ -56,6 +56,40 @@ TEST_CASE("ivdep, ii, unroll, unrolled-stream and reassociated-sum kernels: boar
   }
 }
 
+TEST_CASE("num_simd_work_items kernels: diverging lanes, lanes with loops, lanes' atomics; board == CPU == host",
+          "[e2e][board][pragmas]") {
+  // simd_lanes: a 2D range of 128 x 3 work-items from offset (5, 1), in work-groups of 64 x 1.
+  const size_t width = 128, height = 3, count = width * height;
+  auto a = randomInts(count, -1000, 1000, 41), b = randomInts(count, -30, 30, 42);
+  std::vector<int> lanes(count);
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      const size_t i = y * width + x;
+      int v = a[i] * 3 + int(x % 64) - 5 * int(x / 64);
+      lanes[i] = b[i] > 0 ? v - b[i] * b[i] : v;
+    }
+  // simd_loops: each lane sums 1 to 8 neighbours.
+  const int n = 96;
+  auto c = randomInts(n, -1000, 1000, 43), d = randomInts(n, 0, 1000, 44);
+  std::vector<int> loops(n);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k <= (d[i] & 7); ++k)
+      loops[i] += c[(i + k) % n];
+  // simd_histogram: 16 lanes add to 16 counters (which start at -1: runTwoInputs fills the output).
+  std::vector<int> histogram(n, -1);
+  for (int i = 0; i < n; ++i)
+    histogram[c[i] & 15] += d[i];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "simd_lanes", a, b, 0,
+                                          {{width, height}, {}, {5, 1}}),
+                        lanes) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "simd_loops", c, d, n, {{size_t(n)}}), loops) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "simd_histogram", c, d, n, {{size_t(n)}}), histogram) ==
+          -1);
+  }
+}
+
 TEST_CASE("max_work_group_size bounds the work-groups the runtime picks and accepts", "[e2e][board][pragmas]") {
   const int n = 64;
   auto a = randomInts(n, -100, 100, 21), b = randomInts(n, -10, 10, 22);

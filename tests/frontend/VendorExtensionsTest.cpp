@@ -95,7 +95,7 @@ __kernel void plain(__global int *a) { a[get_global_id(0)] = 1; }
 
 TEST_CASE("ignored attributes and pragmas warn at their line with the reason") {
   const char *source = R"(__attribute__((num_compute_units(2)))
-__attribute__((num_simd_work_items(4)))
+__attribute__((xcl_dataflow))
 __kernel void k(__global int *a, int n) {
   __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
   int priv[8] __attribute__((xcl_array_partition(complete, 1)));
@@ -115,7 +115,7 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("unknown attribute") == std::string::npos);
   CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored: Loom builds one compute unit") !=
         std::string::npos);
-  CHECK(log.find("vendor.cl:2:16: warning: 'num_simd_work_items' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:2:16: warning: 'xcl_dataflow' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:4:39: warning: 'numbanks' ignored: Loom gives every access") != std::string::npos);
   CHECK(log.find("'bankwidth' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_partition' ignored") != std::string::npos);
@@ -181,6 +181,17 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "vendor.cl:2:11: error: '#pragma ii' takes one positive integer, the loop's initiation interval, not 'fast'"},
       {"__kernel void k(__global int *a, int n) {\n  #pragma ivdep\n  a[0] = n;\n}\n",
        "error: expected a for, while, or do-while loop"},
+      // The hardware takes N work-items of one work-group a cycle.
+      {"__attribute__((num_simd_work_items(4)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'num_simd_work_items(4)' needs reqd_work_group_size with a first size that 4 "
+       "divides: the hardware takes 4 consecutive work-items of one work-group each cycle"},
+      {"__kernel __attribute__((num_simd_work_items(8))) __attribute__((reqd_work_group_size(12, 1, 1)))\n"
+       "void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:25: error: 'num_simd_work_items(8)' needs reqd_work_group_size with a first size that 8 "
+       "divides (it is 12)"},
+      {"__attribute__((reqd_work_group_size(12, 1, 1))) __attribute__((num_simd_work_items(3)))\n"
+       "__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:64: error: 'num_simd_work_items' takes a power of two up to 16"},
   };
   for (const Case &c : cases) {
     llvm::LLVMContext context;
@@ -189,4 +200,19 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
     INFO(log);
     CHECK(log.find(c.expected) != std::string::npos);
   }
+}
+
+TEST_CASE("num_simd_work_items with a reqd_work_group_size it divides reaches the kernel's metadata") {
+  const char *source = R"(__attribute__((num_simd_work_items(16))) __attribute__((reqd_work_group_size(64, 2, 1)))
+__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  CHECK(compiled->log.find("num_simd_work_items") == std::string::npos);
+  auto kernels = extractKernels(*compiled->module);
+  REQUIRE_OK(kernels);
+  REQUIRE(kernels->size() == 1);
+  CHECK(kernels->front().attributes == "num_simd_work_items(16) reqd_work_group_size(64,2,1)");
 }

@@ -26,6 +26,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
@@ -230,6 +231,9 @@ private:
   std::unique_ptr<llvm::TargetLibraryInfo> libraryInfo_;
   std::unique_ptr<llvm::AssumptionCache> assumptions_;
   std::unique_ptr<llvm::BasicAAResult> basicAliases_;
+  /// Scoped alias metadata: the lanes of num_simd_work_items never meet (VectorizeWorkItems), nor
+  /// do an inlined helper's `restrict` parameters.
+  llvm::ScopedNoAliasAAResult scopedAliases_;
   std::unique_ptr<llvm::AAResults> aliases_; ///< Which accesses of a work-item need ordering.
   std::unique_ptr<llvm::DependenceInfo> dependences_; ///< Which loops carry memory order; made on demand.
   llvm::DenseMap<const llvm::Value *, NodeId> values_;

@@ -63,6 +63,15 @@ __kernel void triad16(__global const float16 *restrict b, __global const float16
   a[i] = b[i] + s * c[i];
 }
 
+// STREAM triad, NDRange, scalar as written for a CPU, with Intel's num_simd_work_items: 16
+// work-items a cycle, whose neighbouring accesses become one 64-byte access each.
+__attribute__((reqd_work_group_size(32, 1, 1))) __attribute__((num_simd_work_items(16)))
+__kernel void triad_simd16(__global const float *restrict b, __global const float *restrict c,
+                           __global float *restrict a, float s) {
+  size_t i = get_global_id(0);
+  a[i] = b[i] + s * c[i];
+}
+
 // Naive sgemm: one work-item per element, the k-loop's float add carried per work-item.
 __kernel void sgemm(__global const float *a, __global const float *b, __global float *c, int n) {
   int col = get_global_id(0), row = get_global_id(1);

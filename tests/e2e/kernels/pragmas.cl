@@ -73,3 +73,34 @@ __kernel void unrolled_stream(__global const int *restrict a, __global const int
     out[k] = a[k] * 3 - b[k - 1];
   out[0] = a[0];
 }
+
+// Intel's num_simd_work_items: the hardware takes 8 consecutive work-items a cycle, as lanes of one
+// datapath whose neighbouring accesses become one wide access. The lanes diverge (a branch on the
+// data), ask for their local and group ids, and run in a 2D range with an offset.
+__attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(8)))
+__kernel void simd_lanes(__global const int *a, __global const int *b, __global int *out, int n) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
+  size_t i = y * get_global_size(0) + x;
+  int v = a[i] * 3 + (int)get_local_id(0) - 5 * (int)get_group_id(0);
+  if (b[i] > 0)
+    v -= b[i] * b[i];
+  out[i] = v;
+}
+
+// Lanes that each run a loop of their own trip count.
+__attribute__((reqd_work_group_size(32, 1, 1))) __attribute__((num_simd_work_items(4)))
+__kernel void simd_loops(__global const int *restrict a, __global const int *restrict b,
+                         __global int *restrict out, int n) {
+  size_t i = get_global_id(0);
+  int acc = 0;
+  for (int k = 0; k <= (b[i] & 7); ++k)
+    acc += a[(i + k) % n];
+  out[i] = acc;
+}
+
+// Lanes that update the same counters at once (atomics, 16 lanes).
+__attribute__((reqd_work_group_size(16, 1, 1))) __attribute__((num_simd_work_items(16)))
+__kernel void simd_histogram(__global const int *a, __global const int *b, __global int *out, int n) {
+  size_t i = get_global_id(0);
+  atomic_add(&out[a[i] & 15], b[i]);
+}

@@ -5,7 +5,9 @@
 #include "RtlTestSupport.h"
 
 #include "Vcompletion.h"
+#include "Vcompletion_step4.h"
 #include "Vworkitems.h"
+#include "Vworkitems_step4.h"
 #include "Vworkitems_limit2.h"
 
 #include <catch2/catch.hpp>
@@ -35,7 +37,7 @@ std::vector<Gid> expectedRange(const Gid &offset, const Gid &size) {
   return out;
 }
 
-void startItems(Sim<Vworkitems> &sim, const Gid &offset, const Gid &size) {
+template <class M> void startItems(Sim<M> &sim, const Gid &offset, const Gid &size) {
   sim->start = 1;
   sim->offset0 = offset[0];
   sim->offset1 = offset[1];
@@ -47,7 +49,8 @@ void startItems(Sim<Vworkitems> &sim, const Gid &offset, const Gid &size) {
 
 /// Runs one range with out_ready at probability pReady and returns what was emitted, plus the
 /// number of cycles from the start pulse to the last item.
-std::vector<Gid> runItems(Sim<Vworkitems> &sim, Rng &rng, const Gid &offset, const Gid &size, double pReady,
+template <class M>
+std::vector<Gid> runItems(Sim<M> &sim, Rng &rng, const Gid &offset, const Gid &size, double pReady,
                           uint64_t *cycles = nullptr) {
   startItems(sim, offset, size);
   sim->out_ready = 0;
@@ -89,6 +92,21 @@ TEST_CASE("loom_workitems enumerates dimension 0 fastest with offsets", "[rtl][w
   CHECK(runItems(sim, rng, one, unit, 0.5) == expectedRange(one, unit));
   const Gid tall = {0, 0, 0}, tallSize = {1, 1, 5};
   CHECK(runItems(sim, rng, tall, tallSize, 0.5) == expectedRange(tall, tallSize));
+}
+
+TEST_CASE("loom_workitems with STEP0 4 emits every fourth work-item of dimension 0, one a cycle",
+          "[rtl][workitems]") {
+  Sim<Vworkitems_step4> sim(7, quiet<Vworkitems_step4>);
+  Rng rng(7);
+  const Gid offset = {3, 1, 0}, size = {12, 2, 2};
+  std::vector<Gid> want;
+  for (const Gid &gid : expectedRange(offset, size))
+    if ((gid[0] - offset[0]) % 4 == 0)
+      want.push_back(gid);
+  uint64_t cycles = 0;
+  CHECK(runItems(sim, rng, offset, size, 1.0, &cycles) == want);
+  CHECK(cycles == 3 * 2 * 2);
+  CHECK(runItems(sim, rng, offset, size, 0.4) == want);
 }
 
 TEST_CASE("loom_workitems emits one item per cycle without back-pressure", "[rtl][workitems]") {
@@ -159,7 +177,7 @@ TEST_CASE("loom_workitems restarts on a start while busy", "[rtl][workitems]") {
 
 namespace {
 
-void startCompletion(Sim<Vcompletion> &sim, uint64_t s0, uint64_t s1, uint64_t s2) {
+template <class M> void startCompletion(Sim<M> &sim, uint64_t s0, uint64_t s1, uint64_t s2) {
   sim->start = 1;
   sim->size0 = s0;
   sim->size1 = s1;
@@ -175,7 +193,7 @@ void startCompletion(Sim<Vcompletion> &sim, uint64_t s0, uint64_t s1, uint64_t s
 
 /// Feeds `tokens` tokens at random times and returns the cycle (counted in delivered tokens)
 /// at which done rose, or -1 if it never did; done must stay low until then.
-int feedUntilDone(Sim<Vcompletion> &sim, Rng &rng, int tokens) {
+template <class M> int feedUntilDone(Sim<M> &sim, Rng &rng, int tokens) {
   int delivered = 0;
   for (int cycle = 0; cycle < tokens * 10 + 20; ++cycle) {
     sim.eval();
@@ -190,6 +208,13 @@ int feedUntilDone(Sim<Vcompletion> &sim, Rng &rng, int tokens) {
     sim->in_valid = 0;
   }
   return -1;
+}
+
+/// Starts a count over s0 x s1 x s2 work-items: done stays low for tokens - 1 and rises with the last.
+template <class M> void checkDoneWithLastToken(Sim<M> &sim, Rng &rng, uint64_t s0, uint64_t s1, uint64_t s2, int tokens) {
+  startCompletion(sim, s0, s1, s2);
+  CHECK(feedUntilDone(sim, rng, tokens - 1) == -1);
+  CHECK(feedUntilDone(sim, rng, 1) == 1);
 }
 
 } // namespace
@@ -226,9 +251,13 @@ TEST_CASE("loom_completion rises exactly after size0*size1*size2 tokens", "[rtl]
 TEST_CASE("loom_completion never finishes early with fewer tokens", "[rtl][completion]") {
   Sim<Vcompletion> sim(3, quiet<Vcompletion>);
   Rng rng(3);
-  startCompletion(sim, 5, 2, 3);
-  CHECK(feedUntilDone(sim, rng, 29) == -1);
-  CHECK(feedUntilDone(sim, rng, 1) == 1);
+  checkDoneWithLastToken(sim, rng, 5, 2, 3, 30);
+}
+
+TEST_CASE("loom_completion with STEP0 4 counts a token for four work-items of dimension 0", "[rtl][completion]") {
+  Sim<Vcompletion_step4> sim(6, quiet<Vcompletion_step4>);
+  Rng rng(6);
+  checkDoneWithLastToken(sim, rng, 8, 3, 2, 12);
 }
 
 TEST_CASE("loom_completion is done right after a start with a zero size", "[rtl][completion]") {

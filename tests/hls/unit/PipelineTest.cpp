@@ -1418,3 +1418,45 @@ entry:
   CHECK(program.kernels[1].ports.size() == 4);
   checkLintClean(program.verilog, "loom_kernel_unrolled");
 }
+
+TEST_CASE("num_simd_work_items: lanes of consecutive work-items, unordered, their accesses combined") {
+  // a[i] = b[i] * 3 + get_local_id(0), with pointers that may alias: within a work-item the store
+  // waits for the load, but the lanes are different work-items, so their loads combine (and their
+  // stores) into one wide access each.
+  const std::string kernel = R"(
+declare spir_func i64 @_Z12get_local_idj(i32)
+define spir_kernel void @lanes(i32 addrspace(1)* %b, i32 addrspace(1)* %a) !loom.vendor_attributes !0 {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %pb = getelementptr inbounds i32, i32 addrspace(1)* %b, i64 %gid
+  %vb = load i32, i32 addrspace(1)* %pb, align 4
+  %times = mul i32 %vb, 3
+  %lid32 = trunc i64 %lid to i32
+  %v = add i32 %times, %lid32
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  store i32 %v, i32 addrspace(1)* %pa, align 4
+  ret void
+}
+)";
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(kernel + "!0 = !{!\"num_simd_work_items(4)\"}\n", dumps);
+  const auto &ports = program.kernels[0].ports;
+  REQUIRE(ports.size() == 2);
+  CHECK(ports[0].kind == hls::MemoryPort::Kind::Load);
+  CHECK(ports[0].bytes == 16);
+  CHECK(ports[1].kind == hls::MemoryPort::Kind::Store);
+  CHECK(ports[1].bytes == 16);
+  CHECK(dumps["build-dataflow"].find("work-items a token: 4 consecutive along dimension 0") != std::string::npos);
+  // The generator and the completion count step dimension 0 by the lanes.
+  CHECK(program.verilog.find("loom_workitems #(.LIMIT(0), .STEP0(4))") != std::string::npos);
+  CHECK(program.verilog.find("loom_completion #(.STEP0(4))") != std::string::npos);
+  checkLintClean(program.verilog, "loom_kernel_lanes");
+
+  // One lane: one work-item a token, scalar ports.
+  std::map<std::string, std::string> scalarDumps;
+  auto scalar = synthesizeOk(kernel + "!0 = !{!\"num_simd_work_items(1)\"}\n", scalarDumps);
+  REQUIRE(scalar.kernels[0].ports.size() == 2);
+  CHECK(scalar.kernels[0].ports[0].elementBytes == 4); // a stream of 4-byte elements
+  CHECK(scalarDumps["build-dataflow"].find("work-items a token") == std::string::npos);
+}

@@ -148,6 +148,9 @@ struct KernelGraph {
   /// Work-items enter one at a time (each finishes before the next starts): set when a private array
   /// lives in an on-chip memory, which then holds one work-item's copy. 0: no limit.
   unsigned workItemLimit = 0;
+  /// Consecutive work-items along dimension 0 that one token carries (num_simd_work_items): the
+  /// work-item generator steps dimension 0 by this much.
+  unsigned simdWorkItems = 1;
 
   /// Loop `n` of the nodes is loops[n - 1]; the builder fills where and how often, the report the II.
   std::vector<LoopReport> loops;
