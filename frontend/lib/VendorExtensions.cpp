@@ -73,7 +73,8 @@ const VendorAttribute VendorAttributes[] = {
     {"memory", AppliesTo::Variable,
      "Loom puts an array indexed at run time in an on-chip RAM already"},
     {"private_copies", AppliesTo::Variable,
-     "Loom keeps one copy of an on-chip array; work-items take turns when they need their own"},
+     "Loom gives each work-item in flight (up to 64) a copy of the kernel's private arrays, as many "
+     "as fit in 256 KiB; the number is not adjustable yet"},
 };
 
 const VendorAttribute *findAttribute(llvm::StringRef name) {

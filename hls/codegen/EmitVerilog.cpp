@@ -202,6 +202,7 @@ private:
     case OpKind::GlobalId:
       gidDimsUsed_[node.index] = true;
       return slice(a(), 64 * node.index + 63, 64 * node.index);
+    case OpKind::WorkItemSlot: return slice(a(), 192 + node.width - 1, 192);
     case OpKind::Add: return binary("+", a(), b());
     case OpKind::Sub: return binary("-", a(), b());
     case OpKind::Mul: return binary("*", a(), b());
@@ -384,14 +385,22 @@ private:
         conns.push_back({"offset" + std::to_string(d), ref("global_offset_" + std::to_string(d))});
         conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
       }
-      // Completion drives retire: a work-item has finished.
+      // Completion drives retire: a work-item has finished, and gives back its slot.
+      const unsigned slotBits = node.width - 192;
       conns.push_back({"retire", m_.wire("workitem_retired")});
+      conns.push_back({"retire_slot", slotBits ? m_.wire("workitem_retired_slot", slotBits) : constant(1, 0)});
       conns.push_back({"out_valid", out("valid")});
       conns.push_back({"out_ready", out("ready")});
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"gid" + std::to_string(d), slice(out("data"), 64 * d + 63, 64 * d)});
+      conns.push_back({"slot", slotBits ? slice(out("data"), node.width - 1, 192) : m_.wire(n(id, "unused_slot"))});
       m_.instance("loom_workitems", n(id, "workitems"),
-                  {{"LIMIT", int64_t(k_.workItemLimit)}, {"STEP0", int64_t(k_.simdWorkItems)}}, conns);
+                  {{"LIMIT", int64_t(k_.workItemLimit)},
+                   {"SLOT_BITS", int64_t(std::max(1u, slotBits))},
+                   {"STEP0", int64_t(k_.simdWorkItems)}},
+                  conns);
+      if (!slotBits)
+        unusedBits_.push_back(ref(n(id, "unused_slot")));
       return;
     }
 
@@ -424,6 +433,8 @@ private:
       m_.instance("loom_completion", n(id, "completion"), {{"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       if (workItems_)
         m_.assign(ref("workitem_retired"), in.valid); // loom_completion is always ready.
+      if (node.constant)
+        m_.assign(ref("workitem_retired_slot"), data(ops[0]));
       return;
     }
     case OpKind::FAdd:

@@ -22,6 +22,7 @@ const char *opName(OpKind kind) {
   case OpKind::GlobalSize: return "global_size";
   case OpKind::GlobalOffset: return "global_offset";
   case OpKind::GlobalId: return "global_id";
+  case OpKind::WorkItemSlot: return "workitem_slot";
   case OpKind::Add: return "add";
   case OpKind::Sub: return "sub";
   case OpKind::Mul: return "mul";
@@ -117,7 +118,7 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::UIToFP:
   case OpKind::FPToSI:
   case OpKind::FPToUI: return 1;
-  case OpKind::Completion:
+  case OpKind::Completion: return unsigned(node.constant);
   case OpKind::LoopControl:
   case OpKind::Join: return 0;
   case OpKind::Steer: return 2;
@@ -186,6 +187,9 @@ std::string printGraph(const KernelGraph &kernel) {
                          memory.reads, memory.writes, memory.location);
   if (kernel.workItemLimit)
     out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
+  for (const OnChipMemory &memory : kernel.memories)
+    if (memory.copies > 1)
+      out += llvm::formatv("  {0}: {1} copies, one per work-item slot\n", memory.name, memory.copies);
   if (kernel.simdWorkItems > 1)
     out += llvm::formatv("  work-items a token: {0} consecutive along dimension 0\n", kernel.simdWorkItems);
   for (auto id : kernel.topologicalOrder()) {

@@ -285,13 +285,19 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                             "declare those that never overlap restrict, or use #pragma ivdep)"
                                           : "");
     for (const OnChipMemory &memory : kernel.memories)
-      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes, {5} read and {6} write "
+      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}, {6} read and {7} write "
                                       "ports\n",
                                       memory.contents.empty() ? "array" : "constant table", memory.name,
-                                      memory.location, memory.depth, memory.elementBytes, memory.reads,
-                                      memory.writes);
+                                      memory.location, memory.depth / memory.copies, memory.elementBytes,
+                                      memory.copies > 1 ? llvm::formatv(" x {0} copies", memory.copies).str()
+                                                        : std::string(),
+                                      memory.reads, memory.writes);
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
+    else if (kernel.workItemLimit > 1)
+      program.report += llvm::formatv("  work-items in flight: at most {0}, each with its own copy of the private "
+                                      "arrays\n",
+                                      kernel.workItemLimit);
     if (kernel.simdWorkItems > 1)
       program.report += llvm::formatv("  {0} work-items enter each cycle (num_simd_work_items): lanes of one "
                                       "datapath, their neighbouring accesses combined\n",

@@ -6,7 +6,8 @@
 // sink outside loops, so a work-item counts as finished when all its effects are done; the kernel's
 // `done` follows. (Inside a loop, values nobody uses are dropped; the builder carries every store's
 // token out of its loops.)
-// A kernel without side effects completes on the work-item tokens themselves.
+// A kernel without side effects completes on the work-item tokens themselves. A kernel whose
+// work-items hold slots of its on-chip memories gives the slot back here (KernelGraph::retiredSlot).
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
@@ -24,9 +25,15 @@ void addCompletion(KernelGraph &kernel) {
   }
   Node completion{OpKind::Completion, 0};
   completion.name = "completion";
+  // Operand 0 (data): the slot the work-item gives back, whether or not anything else uses it.
+  completion.constant = kernel.retiredSlot ? 1 : 0;
   NodeId id = kernel.addNode(completion);
+  if (kernel.retiredSlot) {
+    llvm::erase_value(sinks, *kernel.retiredSlot);
+    kernel.connect(*kernel.retiredSlot, id, 0);
+  }
   for (unsigned i = 0; i < sinks.size(); ++i)
-    kernel.connect(sinks[i], id, i);
+    kernel.connect(sinks[i], id, i + unsigned(completion.constant));
 }
 
 } // namespace loom::hls

@@ -102,6 +102,7 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   aliases_ = std::make_unique<llvm::AAResults>(*libraryInfo_);
   aliases_->addAAResult(*basicAliases_);
   aliases_->addAAResult(scopedAliases_);
+  privateCopies_ = privateArrayCopies();
   if (auto err = buildRegions())
     return std::move(err);
   if (auto err = visitRegion(*root_))
@@ -111,6 +112,9 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   for (const auto *accesses : {&memory_.stores, &memory_.loads})
     for (const Access &access : *accesses)
       lift(access.node, end);
+  // The work-item gives its slot back when it completes.
+  if (result_.workItemLimit > 1)
+    result_.retiredSlot = lift(workItemSlot(), end);
   return std::move(result_);
 }
 
@@ -321,12 +325,21 @@ llvm::Error GraphBuilder::convert(const llvm::Instruction &inst, OpKind kind) {
 
 NodeId GraphBuilder::workItems() {
   if (!workItems_) {
-    Node n{OpKind::WorkItems, 192};
+    Node n{OpKind::WorkItems, 192 + (privateCopies_ > 1 ? llvm::Log2_32(privateCopies_) : 0)};
     n.name = "workitems";
     workItems_ = result_.addNode(n);
     home_[*workItems_] = {root_, 0};
   }
   return *workItems_;
+}
+
+NodeId GraphBuilder::workItemSlot() {
+  if (!workItemSlot_) {
+    Node n{OpKind::WorkItemSlot, llvm::Log2_32(privateCopies_)};
+    n.name = "slot";
+    workItemSlot_ = addAt(n, {root_, 0}, {workItems()});
+  }
+  return *workItemSlot_;
 }
 
 

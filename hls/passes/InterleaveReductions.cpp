@@ -26,9 +26,7 @@
 #include "llvm/Transforms/Vectorize/LoopVectorize.h"
 
 namespace loom::hls {
-namespace {
 
-/// Whether the kernel asks which work-item it is: then other work-items fill its loops' rings.
 bool usesWorkItemIds(const llvm::Function &kernel) {
   for (const llvm::BasicBlock &block : kernel)
     for (const llvm::Instruction &inst : block)
@@ -42,6 +40,8 @@ bool usesWorkItemIds(const llvm::Function &kernel) {
         }
   return false;
 }
+
+namespace {
 
 /// The latency of the loop's slowest reassociable float reduction's ring, or 0 when it has none.
 unsigned reductionRing(llvm::Loop &loop, const board::Board &board, llvm::DominatorTree &dominators,

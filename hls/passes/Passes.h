@@ -15,6 +15,9 @@
 
 namespace loom::hls {
 
+/// Whether the kernel asks which work-item it is (an NDRange kernel's work-items differ).
+bool usesWorkItemIds(const llvm::Function &kernel);
+
 /// IR preparation, before the graph exists.
 void vectorizeWorkItems(llvm::Function &kernel);
 /// Work-items a cycle: N of num_simd_work_items(N), else 1.

@@ -15,7 +15,10 @@ module loom_ram #(
     parameter integer READS = 1,
     parameter integer WRITES = 1,
     parameter integer INITIALIZED = 0,
+    // A large array's zero default is a long replication, which Verilator's lint doubts.
+    /* verilator lint_off WIDTHCONCAT */
     parameter [WIDTH*DEPTH-1:0] INIT = {WIDTH*DEPTH{1'b0}}
+    /* verilator lint_on WIDTHCONCAT */
 ) (
     input                         clk,
     input  [READS*ADDR_WIDTH-1:0] rd_addr,

@@ -6,13 +6,17 @@
 // fastest. A size of zero in any dimension emits nothing. A start while busy abandons the current
 // range and restarts with the new inputs. gid0..2 come straight from registers (each counts from its
 // offset up to offset+size-1 and wraps), so no adder sits on the output path; nothing multiplies.
-// With LIMIT > 0 at most LIMIT work-items are in flight: one more enters only after a retire pulse
-// (a work-item completed) brings the count below LIMIT (LIMIT 1: each work-item runs alone, for
-// kernels whose on-chip arrays hold one work-item's copy). LIMIT 0 ignores retire.
+// With LIMIT > 0 at most LIMIT work-items are in flight, each holding one of LIMIT slots (LIMIT at
+// most 2^SLOT_BITS): a work-item leaves with a free slot in `slot` (the lowest when it was chosen,
+// ahead of time, so an offered slot never changes) and frees it when a retire pulse names it in
+// retire_slot (it completed); with no slot free, none leaves. Kernels
+// whose on-chip arrays hold LIMIT work-items' copies index them by slot (LIMIT 1: each work-item
+// runs alone). LIMIT 0 ignores retire and gives slot 0.
 // With STEP0 > 1 each output stands for STEP0 consecutive work-items along dimension 0 (a kernel
 // vectorised by num_simd_work_items): gid0 steps by STEP0, which must divide size0.
 module loom_workitems #(
     parameter integer LIMIT = 0,
+    parameter integer SLOT_BITS = 1,
     parameter [63:0] STEP0 = 64'd1
 ) (
     input         clk,
@@ -25,31 +29,65 @@ module loom_workitems #(
     input  [63:0] size1,
     input  [63:0] size2,
     input         retire,
+    input  [SLOT_BITS-1:0] retire_slot,
     output        out_valid,
     input         out_ready,
     output [63:0] gid0,
     output [63:0] gid1,
-    output [63:0] gid2
+    output [63:0] gid2,
+    output [SLOT_BITS-1:0] slot
 );
   reg        busy_q;
   reg [63:0] gid0_q, gid1_q, gid2_q;
   reg [63:0] off0_q, off1_q;           // reload values when a dimension wraps (dim 2 never wraps)
   reg [63:0] end0_q, end1_q, end2_q;   // last gid of each dimension (modulo 2^64)
 
-  // Work-items emitted and not yet retired (only with LIMIT > 0).
+  // Slots of work-items emitted and not yet retired (only with LIMIT > 0); slots from LIMIT up
+  // never free.
+  localparam integer SLOTS = 1 << SLOT_BITS;
   wire admit;
   generate
     if (LIMIT > 0) begin : g_limit
-      reg [31:0] inflight_q;
+      // The slot the next work-item leaves with, chosen ahead so it stays put while offered.
+      reg [SLOTS-1:0] taken_q;
+      reg chosen_q;
+      reg [SLOT_BITS-1:0] slot_q;
+      // The lowest slot neither taken nor chosen: the choice after the chosen one leaves.
+      wire [SLOTS-1:0] unavailable = taken_q | ({{(SLOTS-1){1'b0}}, chosen_q} << slot_q);
+      reg [SLOT_BITS-1:0] free_slot;
+      reg any_free;
+      integer i;
+      always @* begin
+        free_slot = {SLOT_BITS{1'b0}};
+        any_free = 1'b0;
+        for (i = SLOTS - 1; i >= 0; i = i - 1)
+          if (!unavailable[i]) begin
+            free_slot = i[SLOT_BITS-1:0];
+            any_free = 1'b1;
+          end
+      end
       wire emit = busy_q && out_ready && admit;
       always @(posedge clk) begin
-        if (rst || start) inflight_q <= 32'd0;
-        else inflight_q <= inflight_q + {31'd0, emit} - {31'd0, retire};
+        if (rst || start) begin
+          taken_q <= {SLOTS{1'b1}} << LIMIT;
+          chosen_q <= 1'b1;
+          slot_q <= {SLOT_BITS{1'b0}};
+        end else begin
+          if (retire) taken_q[retire_slot] <= 1'b0;
+          if (emit) taken_q[slot_q] <= 1'b1;
+          if (emit || !chosen_q) begin
+            chosen_q <= any_free;
+            slot_q <= free_slot;
+          end
+        end
       end
-      assign admit = inflight_q < LIMIT;
+      assign admit = chosen_q;
+      assign slot = slot_q;
     end else begin : g_no_limit
       assign admit = 1'b1;
+      assign slot = {SLOT_BITS{1'b0}};
       wire unused_retire = retire;
+      wire [SLOT_BITS-1:0] unused_retire_slot = retire_slot;
     end
   endgenerate
 

@@ -167,6 +167,16 @@ g = grid
 inner = (np.float32(0.5) * g[1:-1, 1:-1] + np.float32(0.125) * (((g[1:-1, :-2] + g[1:-1, 2:]) + g[:-2, 1:-1]) + g[2:, 1:-1])).astype(np.float32)
 case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
 
+items, m = 1000, 16
+unsorted = rng.integers(-10000, 10000, (items, m)).astype(np.int32)
+sorted_out = np.zeros_like(unsorted)
+pb = buf(sorted_out)
+cycles = run("private_sort", (items,), buf(unsorted), pb, np.int32(m))
+# Loop iterations: each element's outer iteration, its shifts (inversions), and the copy out.
+shifts = sum(int((row[:k] < row[k]).sum()) for row in unsorted for k in range(m))
+case(f"private_sort {items} x {m}", cycles, items * 2 * m + shifts, "1 iteration/cycle",
+     np.array_equal(get(pb, sorted_out), -np.sort(-unsorted, axis=1)))
+
 def yosys_area(top, verilog=verilog):
     if not shutil.which("yosys"):
         return "yosys not found"
@@ -190,7 +200,7 @@ for name, cycles, bound, what, correct in cases:
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
 for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
-               "mandelbrot", "fir", "stencil"):
+               "mandelbrot", "fir", "stencil", "private_sort"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":

@@ -17,7 +17,7 @@ const Sources OnChip{LOOM_E2E_ONCHIP_LOOM, LOOM_E2E_ONCHIP_CL};
 
 TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-item: board == CPU == host",
           "[e2e][board][onchip]") {
-  const size_t items = 40;
+  const size_t items = 150; // more than the 64 slots: each is given back and taken again
   const int m = 16, sortM = 12;
   auto a = randomInts(items * m, -5000, 5000, 1), b = randomInts(items * m, -100, 100, 2);
   std::vector<int> reversed(a.size()), sorted(items * sortM);

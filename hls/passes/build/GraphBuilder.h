@@ -49,6 +49,9 @@ std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kern
 /// other work-items, and the depth of every back-edge FIFO, so a ring can always take its tokens.
 constexpr unsigned LoopWorkItemLimit = 32;
 
+/// Bytes of on-chip memory the copies of a kernel's private arrays may take.
+constexpr uint64_t PrivateCopiesBudget = 256 * 1024;
+
 class GraphBuilder {
 public:
   explicit GraphBuilder(const llvm::Function &kernel);
@@ -123,6 +126,8 @@ private:
   llvm::Error resize(const llvm::Instruction &inst, OpKind widen);
   llvm::Error convert(const llvm::Instruction &inst, OpKind kind);
   NodeId workItems();
+  /// The work-item's slot (OpKind::WorkItemSlot), at the kernel body's start.
+  NodeId workItemSlot();
   llvm::Error call(const llvm::CallInst &call);
   NodeId workGroupArg(unsigned k);
   NodeId rangeValue(OpKind kind, unsigned d, const llvm::CallInst &call);
@@ -189,6 +194,13 @@ private:
   /// A pointer constant into an on-chip memory (the array itself, or a constant offset into it): the
   /// byte offset. None for any other value.
   llvm::Optional<uint64_t> onChipOffset(const llvm::Value *value);
+  /// Copies of the private arrays the on-chip memories hold, one per work-item in flight: twice a
+  /// loop's (LoopWorkItemLimit), so a loop's rings stay full with the pipeline around them, within
+  /// PrivateCopiesBudget. 1 when the kernel asks no work-item id (its work-items run alike: a
+  /// single work-item kernel) or has a __local array (one work-group's copy: work-items take turns).
+  unsigned privateArrayCopies() const;
+  /// `address` (a byte offset into on-chip memory `memory`) in the work-item's copy of the memory.
+  NodeId copyAddress(unsigned memory, NodeId address, const llvm::Instruction &inst);
   void orderAfter(NodeId before, NodeId after);
   /// The memory an access may touch, as a class: its array or argument when no other object's
   /// accesses reach it (an on-chip array, a `restrict` argument), else the kernel itself, standing
@@ -251,7 +263,9 @@ private:
   /// When a work-item reaches a block, for the blocks asked about so far.
   llvm::DenseMap<const llvm::BasicBlock *, llvm::Optional<NodeId>> blockPredicates_;
   std::map<std::pair<const llvm::BasicBlock *, const llvm::BasicBlock *>, llvm::Optional<NodeId>> edgePredicates_;
-  llvm::Optional<NodeId> workItems_;
+  llvm::Optional<NodeId> workItems_, workItemSlot_;
+  /// Copies of each private array: one per work-item in flight (privateArrayCopies).
+  unsigned privateCopies_ = 1;
   NodeId workGroupArgs_[4] = {};
   MemoryState memory_;
   /// Forwarding pairs (see forwardingPair): the store's load, and the load's port once placed.

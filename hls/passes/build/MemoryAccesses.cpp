@@ -6,8 +6,9 @@
 // write of its alias class for the order below. An atomic on an on-chip array is a read, the
 // operation and a write of the array (its work-items take turns, so that is atomic).
 // A private array, or a kernel's __local array, becomes an on-chip memory (OnChipMemory) with a read
-// port per load and a write port per store, addressed by byte offset; it holds one work-item's copy,
-// so such a kernel's work-items take turns (KernelGraph::workItemLimit).
+// port per load and a write port per store, addressed by byte offset. A private array holds a copy
+// per work-item slot (privateArrayCopies; the slot is the index's high bits), a __local array one
+// work-group's copy, whose work-items take turns (KernelGraph::workItemLimit).
 // A dataflow circuit would otherwise issue a work-item's load before its earlier store to the same
 // address, so each load also waits for the work-item's earlier stores it may alias (read after
 // write) and each store for the earlier stores and loads it may alias (write after write, write
@@ -242,6 +243,34 @@ llvm::Optional<uint64_t> GraphBuilder::onChipOffset(const llvm::Value *value) {
   return offset.getZExtValue();
 }
 
+unsigned GraphBuilder::privateArrayCopies() const {
+  if (!usesWorkItemIds(kernel_))
+    return 1;
+  uint64_t bytes = 0;
+  for (const llvm::BasicBlock &block : kernel_)
+    for (const llvm::Instruction &inst : block) {
+      if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
+        bytes += llvm::PowerOf2Ceil(layout_.getTypeAllocSize(alloca->getAllocatedType()));
+      const llvm::Value *pointer = pointerOperand(inst);
+      if (pointer && pointer->getType()->getPointerAddressSpace() == 3)
+        return 1;
+    }
+  unsigned copies = bytes ? 2 * LoopWorkItemLimit : 1;
+  while (copies > 1 && copies * bytes > PrivateCopiesBudget)
+    copies /= 2;
+  return copies;
+}
+
+NodeId GraphBuilder::copyAddress(unsigned memory, NodeId address, const llvm::Instruction &inst) {
+  const OnChipMemory &onChip = result_.memories[memory];
+  if (onChip.copies <= 1)
+    return address;
+  const uint64_t copyBytes = onChip.depth / onChip.copies * onChip.elementBytes;
+  NodeId slot = add(Node{OpKind::ZExt, 64}, inst, {lift(workItemSlot(), current_)});
+  NodeId offset = add(Node{OpKind::Shl, 64}, inst, {slot, constantNode(64, llvm::Log2_64(copyBytes))});
+  return add(Node{OpKind::Or, 64}, inst, {address, offset});
+}
+
 llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::Instruction &inst,
                                                                     const llvm::Value *pointer,
                                                                     unsigned elementBytes) {
@@ -295,6 +324,11 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
         value |= uint64_t(bytes[word * elementBytes + byte]) << (8 * byte);
       memory.contents.push_back(value);
     }
+  } else if (llvm::isa<llvm::AllocaInst>(object) && privateCopies_ > 1) {
+    // A copy per work-item in flight, the slot the high bits of the index.
+    memory.copies = privateCopies_;
+    memory.depth = privateCopies_ * llvm::PowerOf2Ceil(memory.depth);
+    result_.workItemLimit = privateCopies_;
   } else {
     // The memory holds one work-item's array (one work-group's, for __local, whose work-items may
     // run in any order when no barrier orders them): work-items take turns. A table is shared.
@@ -342,7 +376,7 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
   auto addr = valueOf(pointer, inst);
   if (!addr)
     return addr.takeError();
-  std::vector<NodeId> ops{*addr};
+  std::vector<NodeId> ops{*ram ? copyAddress(**ram, *addr, inst) : *addr};
   if (isStore) {
     auto data = valueOf(llvm::cast<llvm::StoreInst>(inst).getValueOperand(), inst);
     if (!data)
@@ -443,7 +477,7 @@ llvm::Error GraphBuilder::atomic(const llvm::Instruction &inst) {
     values.push_back(*value);
   }
   if (*ram)
-    return onChipAtomic(inst, **ram, op, *addr, values, *width);
+    return onChipAtomic(inst, **ram, op, copyAddress(**ram, *addr, inst), values, *width);
   if (pointer->getType()->getPointerAddressSpace() != 1)
     return fail(inst, "atomics on __constant memory are not supported");
   Node n{OpKind::Atomic, *width};
@@ -462,8 +496,8 @@ llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned m
   using Op = MemoryPort::AtomicOp;
   if (!result_.memories[memory].contents.empty())
     return fail(inst, "an atomic on constant table '" + result_.memories[memory].name + "'");
-  // The memory's work-items take turns (one holds the array at a time), so a read, the operation
-  // and a write of the word are atomic. The write waits for the read through its data.
+  // The memory's work-items take turns (one holds the array, or its copy, at a time), so a read,
+  // the operation and a write of the word are atomic. The write waits for the read through its data.
   Node read{OpKind::RamLoad, width};
   read.index = memory;
   ++result_.memories[memory].reads;

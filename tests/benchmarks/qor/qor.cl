@@ -128,3 +128,18 @@ __kernel void stencil(__global const float *restrict in, __global float *restric
   out[y * w + x] = 0.5f * in[y * w + x] +
                    0.125f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);
 }
+
+// A per-work-item insertion sort, largest first, in a private array (NDRange): each work-item in
+// flight has a copy of the array of its own, so work-items interleave in the data-dependent loops.
+__kernel void private_sort(__global const int *restrict in, __global int *restrict out, int m) {
+  int i = get_global_id(0);
+  int v[16];
+  for (int k = 0; k < m; ++k) {
+    int x = in[i * m + k], j = k - 1;
+    for (; j >= 0 && v[j] < x; --j)
+      v[j + 1] = v[j];
+    v[j + 1] = x;
+  }
+  for (int k = 0; k < m; ++k)
+    out[i * m + k] = v[k];
+}

@@ -9,10 +9,13 @@
 #include "Vworkitems.h"
 #include "Vworkitems_step4.h"
 #include "Vworkitems_limit2.h"
+#include "Vworkitems_limit3.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <numeric>
 #include <vector>
 
 using loomrtl::Rng;
@@ -284,49 +287,89 @@ TEST_CASE("loom_completion restarts its count on a start while busy", "[rtl][com
   CHECK(feedUntilDone(sim, rng, 4) == 4);
 }
 
-TEST_CASE("loom_workitems with LIMIT 2 keeps at most two work-items between emission and retire",
-          "[rtl][workitems]") {
-  Sim<Vworkitems_limit2> sim(6, [](Vworkitems_limit2 &m) {
+namespace {
+
+/// Runs 7 work-items through a generator of `limit` slots, retiring random ones of those in flight
+/// (by their slot, as a kernel's completion does): each enters with a free slot below `limit`, the
+/// slots in flight stay distinct, and no more than `limit` are ever in flight. Then, with all
+/// slots taken and nothing retired, a new range offers exactly `limit` work-items.
+template <class M> void checkSlots(unsigned limit, unsigned seed) {
+  Sim<M> sim(seed, [](M &m) {
     quiet(m);
     m.retire = 0;
+    m.retire_slot = 0;
   });
-  Rng rng(6);
+  Rng rng(seed);
   sim->start = 1;
   sim->offset0 = sim->offset1 = sim->offset2 = 0;
   sim->size0 = 7;
   sim->size1 = sim->size2 = 1;
-  sim->retire = 0;
   sim.tick();
   sim->start = 0;
   std::vector<uint64_t> emitted;
-  unsigned inFlight = 0, most = 0;
-  for (int cycle = 0; cycle < 200 && emitted.size() < 7; ++cycle) {
+  std::vector<unsigned> inFlight; // slots
+  size_t most = 0;
+  int offered = -1; // the slot offered and not taken in the last cycle
+  for (int cycle = 0; cycle < 400 && emitted.size() < 7; ++cycle) {
     sim->out_ready = rng.coin(0.8);
-    // Retire one of those in flight now and then, as a kernel's completion would.
-    sim->retire = inFlight > 0 && rng.coin(0.3);
+    sim->retire = !inFlight.empty() && rng.coin(0.3);
+    size_t retired = 0;
+    if (sim->retire) {
+      retired = size_t(rng.range(0, int(inFlight.size()) - 1));
+      sim->retire_slot = inFlight[retired];
+    }
     sim.eval();
+    // An offer stands until taken: its slot does not change, whatever retires meanwhile.
+    if (offered >= 0) {
+      CHECK(sim->out_valid);
+      CHECK(int(sim->slot) == offered);
+    }
+    offered = sim->out_valid && !sim->out_ready ? int(sim->slot) : -1;
     if (sim->out_valid && sim->out_ready) {
       emitted.push_back(sim->gid0);
-      ++inFlight;
+      CHECK(sim->slot < limit);
+      CHECK(std::find(inFlight.begin(), inFlight.end(), unsigned(sim->slot)) == inFlight.end());
+      inFlight.push_back(sim->slot);
     }
-    inFlight -= sim->retire;
-    most = std::max(most, inFlight + sim->retire);
+    most = std::max(most, inFlight.size());
+    if (sim->retire)
+      inFlight.erase(inFlight.begin() + retired);
     sim.tick();
   }
   CHECK(emitted == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
-  CHECK(most == 2);
-  // Two in flight and no retire: nothing more is offered.
-  sim->start = 1;
-  sim->size0 = 5;
+  CHECK(most == limit);
+  // Retire the rest, then take every slot with a new range and retire nothing.
+  for (unsigned taken : inFlight) {
+    sim->retire = 1;
+    sim->retire_slot = taken;
+    sim->out_ready = 0;
+    sim.tick();
+  }
   sim->retire = 0;
+  sim->start = 1;
+  sim->size0 = 9;
   sim.tick();
   sim->start = 0;
   sim->out_ready = 1;
-  int offered = 0;
-  for (int cycle = 0; cycle < 10; ++cycle) {
+  std::vector<unsigned> slots;
+  for (int cycle = 0; cycle < 12; ++cycle) {
     sim.eval();
-    offered += sim->out_valid;
+    if (sim->out_valid)
+      slots.push_back(sim->slot);
     sim.tick();
   }
-  CHECK(offered == 2);
+  std::vector<unsigned> all(limit);
+  std::iota(all.begin(), all.end(), 0u);
+  CHECK(slots == all); // the lowest free slot first
+}
+
+} // namespace
+
+TEST_CASE("loom_workitems with LIMIT 2 keeps at most two work-items in flight, each in a slot of its own",
+          "[rtl][workitems]") {
+  checkSlots<Vworkitems_limit2>(2, 6);
+}
+
+TEST_CASE("loom_workitems with LIMIT 3 of 4 slots never hands out the fourth", "[rtl][workitems]") {
+  checkSlots<Vworkitems_limit3>(3, 8);
 }

@@ -332,7 +332,7 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_lanes");
 }
 
-TEST_CASE("a private array indexed at run time becomes an on-chip memory; work-items take turns") {
+TEST_CASE("a private array indexed at run time becomes an on-chip memory with a copy per work-item in flight") {
   auto ir = parse(R"(
 define spir_kernel void @reverse(i32 addrspace(1)* %a, i32 addrspace(1)* %out) {
 entry:
@@ -355,8 +355,9 @@ entry:
   auto program = synthesize(*ir->module, dumps);
   REQUIRE_OK(program);
   const auto &built = dumps["build-dataflow"];
-  CHECK_THAT(built, Catch::Contains("ram buf: 8 x 4 bytes, 1 read / 1 write ports"));
-  CHECK_THAT(built, Catch::Contains("work-items in flight: at most 1"));
+  CHECK_THAT(built, Catch::Contains("ram buf: 512 x 4 bytes, 1 read / 1 write ports"));
+  CHECK_THAT(built, Catch::Contains("work-items in flight: at most 64\n"));
+  CHECK_THAT(built, Catch::Contains("buf: 64 copies, one per work-item slot"));
   CHECK(count(built, "= ram_store ram=buf") == 1);
   CHECK(count(built, "= ram_load i32 ram=buf") == 1);
   // The read may alias the write: it waits for the write's token.
@@ -365,7 +366,11 @@ entry:
   REQUIRE(program->kernels.size() == 1);
   CHECK(program->kernels[0].ports.size() == 2); // the array takes no global memory port
   CHECK(program->kernels[0].area.rams == 1);
-  CHECK_THAT(program->report, Catch::Contains("work-items run one at a time"));
+  CHECK_THAT(program->report, Catch::Contains("on-chip array 'buf' at "));
+  CHECK_THAT(program->report, Catch::Contains(": 8 x 4 bytes x 64 copies, 1 read and 1 write ports"));
+  CHECK_THAT(program->report, Catch::Contains("work-items in flight: at most 64, each with its own copy"));
+  // The generator hands out 64 slots; the completion gives them back.
+  CHECK_THAT(program->verilog, Catch::Contains("loom_workitems #(.LIMIT(64), .SLOT_BITS(6)"));
   checkLintClean(program->verilog, "loom_kernel_reverse");
 }
 
@@ -1449,7 +1454,7 @@ entry:
   CHECK(ports[1].bytes == 16);
   CHECK(dumps["build-dataflow"].find("work-items a token: 4 consecutive along dimension 0") != std::string::npos);
   // The generator and the completion count step dimension 0 by the lanes.
-  CHECK(program.verilog.find("loom_workitems #(.LIMIT(0), .STEP0(4))") != std::string::npos);
+  CHECK(program.verilog.find("loom_workitems #(.LIMIT(0), .SLOT_BITS(1), .STEP0(4))") != std::string::npos);
   CHECK(program.verilog.find("loom_completion #(.STEP0(4))") != std::string::npos);
   checkLintClean(program.verilog, "loom_kernel_lanes");
 

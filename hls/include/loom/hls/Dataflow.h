@@ -21,13 +21,14 @@ namespace loom::hls {
 
 enum class OpKind {
   // Sources.
-  WorkItems,  ///< Emits one token per work-item; data: {gid2, gid1, gid0}, 3 x 64 bits.
+  WorkItems,  ///< Emits one token per work-item; data: {slot, gid2, gid1, gid0}, 3 x 64 bits and the slot's.
   Argument,   ///< Static: kernel argument `index`.
   Constant,   ///< Static: `constant`.
   GlobalSize, ///< Static: global_size_<index>.
   GlobalOffset, ///< Static: global_offset_<index>.
   // Work-item values.
   GlobalId,   ///< Slice `index` of the WorkItems token.
+  WorkItemSlot, ///< The work-item's slot (KernelGraph::workItemLimit): bits 192 up of the WorkItems token.
   // Integer arithmetic on operands 0 and 1.
   Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr,
   ICmp,       ///< Predicate in `predicate` (LLVM's CmpInst numbering).
@@ -128,7 +129,10 @@ struct OnChipMemory {
   std::string name;        ///< The variable's name in the source.
   std::string location;    ///< "file:line:col" of its first access.
   unsigned elementBytes = 4; ///< Every access reads or writes one element of this size.
-  uint64_t depth = 0;      ///< Elements.
+  uint64_t depth = 0;      ///< Elements, of all copies.
+  /// Copies of a private array, one per work-item slot: the slot is the high bits of the index, the
+  /// element's offset the low ones (each copy a power of two of elements). 1: one copy.
+  unsigned copies = 1;
   unsigned reads = 0, writes = 0; ///< Ports.
   /// The words of a constant table (a ROM: a __constant array or a constant private one), element
   /// i at index i; empty for an array the kernel writes.
@@ -145,9 +149,13 @@ struct KernelGraph {
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store/Atomic nodes' `index`.
   std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.
-  /// Work-items enter one at a time (each finishes before the next starts): set when a private array
-  /// lives in an on-chip memory, which then holds one work-item's copy. 0: no limit.
+  /// Work-items in flight at most, each holding a slot: set when private arrays live in on-chip
+  /// memories, which hold a copy per slot (OnChipMemory::copies), or a __local array, which holds one
+  /// work-group's copy (1: work-items take turns). 0: no limit.
   unsigned workItemLimit = 0;
+  /// The slot each finishing work-item gives back (operand 0 of the Completion node, whose
+  /// `constant` is then 1), when the on-chip memories hold more than one copy.
+  llvm::Optional<NodeId> retiredSlot;
   /// Consecutive work-items along dimension 0 that one token carries (num_simd_work_items): the
   /// work-item generator steps dimension 0 by this much.
   unsigned simdWorkItems = 1;
