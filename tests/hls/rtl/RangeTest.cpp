@@ -289,7 +289,7 @@ TEST_CASE("loom_completion restarts its count on a start while busy", "[rtl][com
 
 namespace {
 
-/// Runs 7 work-items through a generator of `limit` slots, retiring random ones of those in flight
+/// Runs 200 work-items through a generator of `limit` slots, retiring random ones of those in flight
 /// (by their slot, as a kernel's completion does): each enters with a free slot below `limit`, the
 /// slots in flight stay distinct, and no more than `limit` are ever in flight. Then, with all
 /// slots taken and nothing retired, a new range offers exactly `limit` work-items.
@@ -302,7 +302,7 @@ template <class M> void checkSlots(unsigned limit, unsigned seed) {
   Rng rng(seed);
   sim->start = 1;
   sim->offset0 = sim->offset1 = sim->offset2 = 0;
-  sim->size0 = 7;
+  sim->size0 = 200;
   sim->size1 = sim->size2 = 1;
   sim.tick();
   sim->start = 0;
@@ -310,7 +310,7 @@ template <class M> void checkSlots(unsigned limit, unsigned seed) {
   std::vector<unsigned> inFlight; // slots
   size_t most = 0;
   int offered = -1; // the slot offered and not taken in the last cycle
-  for (int cycle = 0; cycle < 400 && emitted.size() < 7; ++cycle) {
+  for (int cycle = 0; cycle < 5000 && emitted.size() < 200; ++cycle) {
     sim->out_ready = rng.coin(0.8);
     sim->retire = !inFlight.empty() && rng.coin(0.3);
     size_t retired = 0;
@@ -336,7 +336,9 @@ template <class M> void checkSlots(unsigned limit, unsigned seed) {
       inFlight.erase(inFlight.begin() + retired);
     sim.tick();
   }
-  CHECK(emitted == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
+  std::vector<uint64_t> items(200);
+  std::iota(items.begin(), items.end(), uint64_t(0));
+  CHECK(emitted == items);
   CHECK(most == limit);
   // Retire the rest, then take every slot with a new range and retire nothing.
   for (unsigned taken : inFlight) {
