@@ -6,6 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
+#include "devices/board/ProgramCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
+
 using namespace loom::runtime;
 using namespace loom::runtime::api;
 
@@ -211,7 +216,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::string(info.vendor);
     break;
   case CL_DRIVER_VERSION:
-    value = InfoValue::string(LOOM_VERSION);
+    // The version and this build: caches of program binaries keyed by it (pyopencl's) must not
+    // hand a rebuilt Loom what an older build compiled.
+    value = InfoValue::string(LOOM_VERSION "+" +
+                              llvm::utohexstr(llvm::xxHash64(ProgramCache::buildIdentity()), /*LowerCase=*/true));
     break;
   case CL_DEVICE_PROFILE:
     value = InfoValue::string("FULL_PROFILE");

@@ -32,6 +32,12 @@ TEST_CASE("the Loom platform and its devices answer every query", "[e2e][runtime
 
   cl_device_id cpu = cpuDevice();
   CHECK(deviceString(cpu, CL_DEVICE_NAME).rfind("Loom CPU (", 0) == 0);
+  // The version and this build's hash, so binary caches keyed by it see a rebuilt Loom as new.
+  const std::string driver = deviceString(cpu, CL_DRIVER_VERSION);
+  INFO(driver);
+  CHECK(driver.rfind("0.1.0+", 0) == 0);
+  CHECK(driver.size() > 6);
+  CHECK(driver.find_first_not_of("0123456789abcdef", 6) == std::string::npos);
   cl_device_fp_config fp = 0;
   REQUIRE(clGetDeviceInfo(cpu, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
   CHECK((fp & CL_FP_DENORM) != 0);

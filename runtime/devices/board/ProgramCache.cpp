@@ -18,13 +18,12 @@
 namespace loom::runtime {
 namespace {
 
-/// This Loom build: its version and the identity (size, time) of the file holding this code, so
-/// a rebuilt compiler never reuses a binary an older one made.
-std::string buildIdentity() {
+/// What ProgramCache::buildIdentity names.
+std::string identifyBuild() {
   std::string identity = LOOM_VERSION;
   Dl_info info;
   llvm::sys::fs::file_status status;
-  if (dladdr(reinterpret_cast<void *>(&buildIdentity), &info) && info.dli_fname &&
+  if (dladdr(reinterpret_cast<void *>(&identifyBuild), &info) && info.dli_fname &&
       !llvm::sys::fs::status(info.dli_fname, status))
     identity += llvm::formatv(" {0} {1} {2}", info.dli_fname, status.getSize(),
                               status.getLastModificationTime().time_since_epoch().count())
@@ -48,8 +47,13 @@ ProgramCache ProgramCache::fromEnvironment() {
   return ProgramCache(directory.str().str());
 }
 
+const std::string &ProgramCache::buildIdentity() {
+  static const std::string identity = identifyBuild();
+  return identity;
+}
+
 std::string ProgramCache::key(llvm::StringRef source, llvm::StringRef options, llvm::StringRef boardJson) {
-  static const std::string identity = buildIdentity();
+  const std::string &identity = buildIdentity();
   llvm::SHA256 hash;
   // Each part is preceded by its length, so no two different inputs hash the same bytes.
   for (llvm::StringRef part : {llvm::StringRef(identity), boardJson, options, source}) {

@@ -25,6 +25,9 @@ public:
   explicit ProgramCache(std::string directory) : directory_(std::move(directory)) {}
 
   bool enabled() const { return !directory_.empty(); }
+  /// This Loom build: its version and the identity (path, size, time) of the library holding this
+  /// code, so a rebuilt Loom never reuses a binary an older one made.
+  static const std::string &buildIdentity();
   /// The key of a program: a hash of every input of the build.
   static std::string key(llvm::StringRef source, llvm::StringRef options, llvm::StringRef boardJson);
   /// Where the binary of `key` lives (whether or not it exists).
