@@ -181,6 +181,53 @@ llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
   return varies ? llvm::None : llvm::Optional<int64_t>(0);
 }
 
+/// The step of `expr` from one iteration of `loop` to the next: 0 for a value the loop does not
+/// change, C for a recurrence of the loop stepping by C, sums and constant multiples of those; None
+/// for anything else. Casts are looked through as in workItemStride (a FIR's y[i - 15] under
+/// `if (i >= 15)` is a zero-extended recurrence starting at -15, which LLVM cannot fold).
+llvm::Optional<int64_t> iterationStride(const llvm::SCEV *expr, const llvm::Loop &loop,
+                                        llvm::ScalarEvolution &evolution) {
+  if (evolution.isLoopInvariant(expr, &loop))
+    return 0;
+  if (const auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(expr)) {
+    const auto *step = recurrence->getLoop() == &loop && recurrence->isAffine()
+                           ? llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution))
+                           : nullptr;
+    return step ? llvm::Optional<int64_t>(step->getAPInt().getSExtValue()) : llvm::None;
+  }
+  if (const auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(expr))
+    return iterationStride(cast->getOperand(0), loop, evolution);
+  if (const auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(expr); product && product->getNumOperands() == 2)
+    if (const auto *scale = llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0))) {
+      const llvm::Optional<int64_t> step = iterationStride(product->getOperand(1), loop, evolution);
+      return step ? llvm::Optional<int64_t>(*step * scale->getAPInt().getSExtValue()) : llvm::None;
+    }
+  if (const auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(expr)) {
+    int64_t stride = 0;
+    for (const llvm::SCEV *operand : sum->operands()) {
+      const llvm::Optional<int64_t> step = iterationStride(operand, loop, evolution);
+      if (!step)
+        return llvm::None;
+      stride += *step;
+    }
+    return stride;
+  }
+  return llvm::None;
+}
+
+/// `expr` in the loop's first iteration: its recurrences of `loop` replaced by their starts.
+class FirstIteration : public llvm::SCEVRewriteVisitor<FirstIteration> {
+public:
+  FirstIteration(llvm::ScalarEvolution &evolution, const llvm::Loop &loop)
+      : SCEVRewriteVisitor(evolution), loop_(loop) {}
+  const llvm::SCEV *visitAddRecExpr(const llvm::SCEVAddRecExpr *expr) {
+    return expr->getLoop() == &loop_ ? expr->getStart() : expr;
+  }
+
+private:
+  const llvm::Loop &loop_;
+};
+
 } // namespace
 
 bool GraphBuilder::isStream(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned bytes) {
@@ -189,15 +236,10 @@ bool GraphBuilder::isStream(const llvm::Instruction &inst, const llvm::Value *po
   // Work-items interleave in a loop, so a port's consecutive requests may come from consecutive
   // work-items as well as from consecutive iterations: both steps must stay within the element.
   if (const llvm::Loop *loop = loops_.getLoopFor(inst.getParent())) {
-    if (!evolution.isLoopInvariant(address, loop)) {
-      const auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(address);
-      const auto *step = recurrence && recurrence->getLoop() == loop
-                             ? llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution))
-                             : nullptr;
-      if (!step || step->getAPInt().abs().ugt(bytes))
-        return false;
-      address = recurrence->getStart();
-    }
+    const llvm::Optional<int64_t> step = iterationStride(address, *loop, evolution);
+    if (!step || uint64_t(std::abs(*step)) > bytes)
+      return false;
+    address = FirstIteration(evolution, *loop).visit(address);
   }
   const llvm::Optional<int64_t> stride = workItemStride(address);
   return stride && uint64_t(std::abs(*stride)) <= bytes;
