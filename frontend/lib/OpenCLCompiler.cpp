@@ -273,7 +273,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
 
   clang::CompilerInstance compiler;
   compiler.setInvocation(invocation);
-  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
+  compiler.createDiagnostics(createDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
   compiler.createFileManager(fileSystemWith(builtins));
   compiler.setVerboseOutputStream(logStream);

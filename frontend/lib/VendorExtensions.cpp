@@ -12,6 +12,9 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticSema.h"
+#include "clang/Frontend/TextDiagnostic.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Sema/ParsedAttr.h"
@@ -46,8 +49,8 @@ const VendorAttribute VendorAttributes[] = {
     {"max_global_work_dim", AppliesTo::Kernel, nullptr, nullptr, 1, 1},
     {"max_work_group_size", AppliesTo::Kernel, nullptr, nullptr, 1, 3},
     {"xcl_max_work_group_size", AppliesTo::Kernel, nullptr, "max_work_group_size", 1, 3},
-    {"num_compute_units", AppliesTo::Kernel,
-     "Loom builds one compute unit per kernel; replicating a kernel is not implemented yet"},
+    // Checked further by KernelAttributeChecker; hls/ replicates the kernel.
+    {"num_compute_units", AppliesTo::Kernel, nullptr, nullptr, 1, 3},
     {"num_simd_work_items", AppliesTo::Kernel, nullptr, nullptr, 1, 1, 16},
     {"uses_global_work_offset", AppliesTo::Kernel,
      "the global offset costs Loom's hardware one adder, so kernels always take it into account"},
@@ -162,9 +165,32 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
 const clang::ParsedAttrInfoRegistry::Add<VendorAttributeInfo>
     RegisterVendorAttributes("loom-vendor-attributes", "Intel and Xilinx FPGA OpenCL attributes");
 
+/// The values of the kernel's honoured vendor attribute `name` ("num_compute_units(2,2)"), each with
+/// the attribute that gave them.
+std::vector<std::pair<const clang::AnnotateAttr *, std::vector<uint64_t>>>
+vendorAnnotations(const clang::FunctionDecl &kernel, llvm::StringRef name) {
+  std::vector<std::pair<const clang::AnnotateAttr *, std::vector<uint64_t>>> found;
+  for (const auto *annotation : kernel.specific_attrs<clang::AnnotateAttr>()) {
+    llvm::StringRef text = annotation->getAnnotation();
+    if (!text.consume_front(VendorAnnotationPrefix) || !text.consume_front(name) || !text.consume_front("(") ||
+        !text.consume_back(")"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 3> fields;
+    text.split(fields, ',');
+    std::vector<uint64_t> values;
+    for (llvm::StringRef field : fields)
+      if (uint64_t value = 0; !field.getAsInteger(10, value))
+        values.push_back(value);
+    found.emplace_back(annotation, std::move(values));
+  }
+  return found;
+}
+
 /// What one attribute cannot check alone, once a kernel's declaration is whole (attributes may come
 /// in any order): num_simd_work_items(N) needs a reqd_work_group_size whose first size N divides,
-/// as Intel's aoc requires, because the hardware takes N work-items of one work-group a cycle.
+/// as Intel's aoc requires, because the hardware takes N work-items of one work-group a cycle;
+/// num_compute_units asks for 1 to MaxComputeUnits copies in all, and a single work-item kernel's
+/// copies would only differ by get_compute_id, which comes with channels.
 class KernelAttributeChecker : public clang::ASTConsumer {
 public:
   explicit KernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) : diagnostics_(diagnostics) {}
@@ -173,18 +199,19 @@ public:
     for (clang::Decl *decl : group)
       if (const auto *kernel = llvm::dyn_cast<clang::FunctionDecl>(decl);
           kernel && kernel->hasAttr<clang::OpenCLKernelAttr>())
+      {
         checkSimdWorkItems(*kernel);
+        checkComputeUnits(*kernel);
+      }
     return true;
   }
 
 private:
   void checkSimdWorkItems(const clang::FunctionDecl &kernel) {
-    for (const auto *annotation : kernel.specific_attrs<clang::AnnotateAttr>()) {
-      llvm::StringRef text = annotation->getAnnotation();
-      unsigned lanes = 0;
-      if (!text.consume_front(VendorAnnotationPrefix) || !text.consume_front("num_simd_work_items(") ||
-          !text.consume_back(")") || text.getAsInteger(10, lanes) || lanes <= 1)
+    for (const auto &[annotation, values] : vendorAnnotations(kernel, "num_simd_work_items")) {
+      if (values.size() != 1 || values[0] <= 1)
         continue;
+      const uint64_t lanes = values[0];
       const auto *reqd = kernel.getAttr<clang::ReqdWorkGroupSizeAttr>();
       if (reqd && reqd->getXDim() % lanes == 0)
         continue;
@@ -193,11 +220,83 @@ private:
           "'num_simd_work_items(%0)' needs reqd_work_group_size with a first size that %0 divides%1: the "
           "hardware takes %0 consecutive work-items of one work-group each cycle");
       diagnostics_.Report(annotation->getLocation(), id)
-          << lanes << (reqd ? llvm::formatv(" (it is {0})", reqd->getXDim()).str() : std::string());
+          << unsigned(lanes) << (reqd ? llvm::formatv(" (it is {0})", reqd->getXDim()).str() : std::string());
+    }
+  }
+
+  void checkComputeUnits(const clang::FunctionDecl &kernel) {
+    for (const auto &[annotation, values] : vendorAnnotations(kernel, "num_compute_units")) {
+      uint64_t units = 1;
+      for (uint64_t count : values)
+        units = count && units <= MaxComputeUnits ? units * count : 0;
+      if (units < 1 || units > MaxComputeUnits) {
+        unsigned id = diagnostics_.getCustomDiagID(
+            clang::DiagnosticsEngine::Error, "'num_compute_units' asks for %0 compute units: Loom builds 1 to %1");
+        diagnostics_.Report(annotation->getLocation(), id) << (units ? std::to_string(units) : "no") << MaxComputeUnits;
+        continue;
+      }
+      const auto dims = vendorAnnotations(kernel, "max_global_work_dim");
+      if (units > 1 && !dims.empty() && dims[0].second == std::vector<uint64_t>{0}) {
+        unsigned id = diagnostics_.getCustomDiagID(
+            clang::DiagnosticsEngine::Warning,
+            "'num_compute_units' ignored on a single work-item kernel: its copies would differ only by "
+            "get_compute_id, which needs channels (not implemented yet); Loom builds one compute unit");
+        diagnostics_.Report(annotation->getLocation(), id);
+      }
     }
   }
 
   clang::DiagnosticsEngine &diagnostics_;
+};
+
+/// Vendors' statement attributes, and why Loom ignores each.
+constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> StatementAttributes[] = {
+    {"xcl_pipeline_loop", "Loom pipelines every loop at the lowest II its recurrences allow; write "
+                          "'#pragma ii N' before the loop to require an II"},
+    {"xcl_pipeline_workitems", "Loom always pipelines an NDRange kernel's work-items, many in flight"},
+};
+
+/// Clang's printer, except that Clang 15's "unknown attribute ignored" for a vendor's statement
+/// attribute becomes Loom's warning with the reason: Clang drops any plugin attribute written on a
+/// statement with that warning before asking the plugin (Sema's ProcessStmtAttribute).
+class VendorDiagnosticPrinter : public clang::TextDiagnosticPrinter {
+public:
+  VendorDiagnosticPrinter(llvm::raw_ostream &os, clang::DiagnosticOptions *options)
+      : TextDiagnosticPrinter(os, options), os_(os), options_(options) {}
+
+  void BeginSourceFile(const clang::LangOptions &languageOptions, const clang::Preprocessor *preprocessor) override {
+    TextDiagnosticPrinter::BeginSourceFile(languageOptions, preprocessor);
+    text_ = std::make_unique<clang::TextDiagnostic>(os_, languageOptions, options_);
+  }
+
+  void EndSourceFile() override {
+    text_.reset();
+    TextDiagnosticPrinter::EndSourceFile();
+  }
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    const llvm::StringRef *because = nullptr;
+    if (info.getID() == clang::diag::warn_unknown_attribute_ignored && info.getNumArgs() > 0 &&
+        info.getArgKind(0) == clang::DiagnosticsEngine::ak_identifierinfo && info.getArgIdentifier(0))
+      for (const auto &[name, reason] : StatementAttributes)
+        if (info.getArgIdentifier(0)->getName() == name)
+          because = &reason;
+    if (!because || !text_ || !info.hasSourceManager()) {
+      TextDiagnosticPrinter::HandleDiagnostic(level, info);
+      return;
+    }
+    DiagnosticConsumer::HandleDiagnostic(level, info); // counts the warning
+    const std::string message =
+        llvm::formatv("'{0}' ignored: {1}", info.getArgIdentifier(0)->getName(), *because).str();
+    text_->emitDiagnostic(clang::FullSourceLoc(info.getLocation(), info.getSourceManager()), level, message,
+                          info.getRanges(), {}, &info);
+    os_.flush();
+  }
+
+private:
+  llvm::raw_ostream &os_;
+  clang::DiagnosticOptions *options_;
+  std::unique_ptr<clang::TextDiagnostic> text_;
 };
 
 /// A vendor loop pragma: the tokens after its name, up to the end of the line.
@@ -377,6 +476,10 @@ void addVendorPragmas(clang::Preprocessor &preprocessor, Target target) {
   };
   for (const auto &[name, because] : ignored)
     preprocessor.AddPragmaHandler(new IgnoredLoopPragma(name, because));
+}
+
+clang::DiagnosticConsumer *createDiagnosticPrinter(llvm::raw_ostream &os, clang::DiagnosticOptions *options) {
+  return new VendorDiagnosticPrinter(os, options);
 }
 
 } // namespace loom::frontend

@@ -24,6 +24,8 @@
 
 namespace clang {
 class ASTConsumer;
+class DiagnosticConsumer;
+class DiagnosticOptions;
 class DiagnosticsEngine;
 class Preprocessor;
 } // namespace clang
@@ -35,12 +37,20 @@ constexpr llvm::StringLiteral VendorAnnotationPrefix = "loom:";
 /// The kernel metadata holding them afterwards: a tuple of strings "max_global_work_dim(0)".
 constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes";
 
+/// The most copies num_compute_units may ask of a kernel's hardware, in all dimensions.
+constexpr unsigned MaxComputeUnits = 16;
+
 /// Moves the vendor attributes' annotations from llvm.global.annotations to each kernel's
 /// VendorAttributesMetadata; other annotations stay.
 void moveVendorAnnotationsToMetadata(llvm::Module &module);
 
 /// Checks, after each kernel's declaration, what its attributes need of each other.
 std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::DiagnosticsEngine &diagnostics);
+
+/// Clang's text diagnostics into `os`, which say why a vendor's statement attribute
+/// (`xcl_pipeline_loop`, `xcl_pipeline_workitems`) is ignored where Clang 15 can only call it
+/// unknown. The caller owns the result (Clang's createDiagnostics takes it).
+clang::DiagnosticConsumer *createDiagnosticPrinter(llvm::raw_ostream &os, clang::DiagnosticOptions *options);
 
 /// Installs the vendors' loop pragmas (`ii`, `ivdep`, `loop_coalesce`, `max_concurrency`, ...) in
 /// one compile's preprocessor. The kernel and memory attributes are registered with Clang once per

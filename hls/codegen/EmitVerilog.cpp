@@ -16,6 +16,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <set>
 #include <optional>
 
 namespace loom::hls {
@@ -70,6 +71,11 @@ private:
       m_.addPort(Direction::Input, "global_offset_" + std::to_string(d), 64);
       m_.addPort(Direction::Input, "global_size_" + std::to_string(d), 64);
     }
+    if (k_.computeUnits > 1)
+      for (unsigned d = 0; d < 3; ++d) {
+        m_.addPort(Direction::Input, "unit_offset_" + std::to_string(d), 64);
+        m_.addPort(Direction::Input, "unit_size_" + std::to_string(d), 64);
+      }
     for (unsigned p = 0; p < k_.ports.size(); ++p) {
       const auto &mp = k_.ports[p];
       unsigned w = mp.bytes * 8;
@@ -197,8 +203,13 @@ private:
       return node.width == 64 ? arg : slice(arg, node.width - 1, 0);
     }
     case OpKind::Constant: return constant(node.width, node.constant);
-    case OpKind::GlobalSize: return ref("global_size_" + std::to_string(node.index));
-    case OpKind::GlobalOffset: return ref("global_offset_" + std::to_string(node.index));
+    case OpKind::GlobalSize:
+    case OpKind::GlobalOffset: {
+      const std::string name = llvm::formatv("global_{0}_{1}", node.kind == OpKind::GlobalSize ? "size" : "offset",
+                                             node.index);
+      globalRangeRead_.insert(name);
+      return ref(name);
+    }
     case OpKind::GlobalId:
       gidDimsUsed_[node.index] = true;
       return slice(a(), 64 * node.index + 63, 64 * node.index);
@@ -368,6 +379,11 @@ private:
     }
   }
 
+  /// The part of the range this module's work-items come from: a compute unit's, or the NDRange.
+  ExprRef rangeInput(const char *what, unsigned d) const {
+    return ref(llvm::formatv("{0}_{1}_{2}", k_.computeUnits > 1 ? "unit" : "global", what, d).str());
+  }
+
   std::vector<std::pair<std::string, ExprRef>> clocking() { return {{"clk", ref("clk")}, {"rst", ref("rst")}}; }
 
   void emitDynamic(NodeId id) {
@@ -382,8 +398,8 @@ private:
       auto conns = clocking();
       conns.push_back({"start", ref("start")});
       for (unsigned d = 0; d < 3; ++d) {
-        conns.push_back({"offset" + std::to_string(d), ref("global_offset_" + std::to_string(d))});
-        conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
+        conns.push_back({"offset" + std::to_string(d), rangeInput("offset", d)});
+        conns.push_back({"size" + std::to_string(d), rangeInput("size", d)});
       }
       // Completion drives retire: a work-item has finished, and gives back its slot.
       const unsigned slotBits = node.width - 192;
@@ -428,7 +444,7 @@ private:
       auto conns = clocking();
       conns.push_back({"start", ref("start")});
       for (unsigned d = 0; d < 3; ++d)
-        conns.push_back({"size" + std::to_string(d), ref("global_size_" + std::to_string(d))});
+        conns.push_back({"size" + std::to_string(d), rangeInput("size", d)});
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"done", ref("done")}});
       m_.instance("loom_completion", n(id, "completion"), {{"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       if (workItems_)
@@ -699,6 +715,13 @@ private:
       for (unsigned d = 0; d < 3; ++d)
         if (!gidDimsUsed_[d])
           bits.push_back(slice(ref(n(*workItems_, "data")), 64 * d + 63, 64 * d));
+    // A compute unit's work-items come from its part of the range: the NDRange's own inputs serve
+    // only get_global_size and get_global_offset.
+    if (k_.computeUnits > 1)
+      for (const char *what : {"offset", "size"})
+        for (unsigned d = 0; d < 3; ++d)
+          if (std::string name = llvm::formatv("global_{0}_{1}", what, d); !globalRangeRead_.count(name))
+            bits.push_back(ref(name));
     for (unsigned i = 0; i < k_.numArgs; ++i) {
       auto arg = ref("arg_" + std::to_string(i));
       if (argBitsUsed_[i] == 0)
@@ -761,6 +784,8 @@ private:
   /// By store port: the forwarding queues' wires.
   std::map<unsigned, ForwardQueue> forwardQueues_;
   bool gidDimsUsed_[3] = {false, false, false};
+  /// The global_offset_<d> and global_size_<d> inputs read.
+  std::set<std::string> globalRangeRead_;
 };
 
 } // namespace

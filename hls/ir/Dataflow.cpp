@@ -192,6 +192,9 @@ std::string printGraph(const KernelGraph &kernel) {
       out += llvm::formatv("  {0}: {1} copies, one per work-item slot\n", memory.name, memory.copies);
   if (kernel.simdWorkItems > 1)
     out += llvm::formatv("  work-items a token: {0} consecutive along dimension 0\n", kernel.simdWorkItems);
+  if (kernel.computeUnits > 1)
+    out += llvm::formatv("  compute units: {0} copies of this graph, each given its part of the range\n",
+                         kernel.computeUnits);
   for (auto id : kernel.topologicalOrder()) {
     const Node &n = kernel.graph[id];
     out += llvm::formatv("  %{0} = {1}{2}", id, n.isStatic ? "static " : "", opName(n.kind));

@@ -191,6 +191,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"top", kernel.topModule},
       {"args", kernel.numArgs},
       {"work_group_args", kernel.workGroupArgs},
+      {"compute_units", kernel.computeUnits},
       {"ports", kernel.ports},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
@@ -218,6 +219,16 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     }
   }
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
+  kernel.computeUnits = 1;
+  if (value.getAsObject()->get("compute_units") && !mapUnsigned(value, "compute_units", kernel.computeUnits, path))
+    return false;
+  const unsigned ownPorts = kernel.computeUnits ? kernel.ports.size() / kernel.computeUnits : 0;
+  const unsigned shareArgs = kernel.computeUnits > 1 ? ComputeUnitShareArgs * kernel.computeUnits : 0;
+  if (!kernel.computeUnits || ownPorts * kernel.computeUnits != kernel.ports.size() ||
+      kernel.numArgs < shareArgs + (kernel.workGroupArgs ? 4 : 0)) {
+    path.field("compute_units").report("expected a positive count that divides the ports, with its arguments");
+    return false;
+  }
   if (value.getAsObject()->get("loops") && !map.map("loops", kernel.loops))
     return false;
   if (const auto *area = value.getAsObject()->getObject("area")) {
@@ -227,6 +238,35 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     kernel.area.rams = area->getInteger("rams").value_or(0);
   }
   return true;
+}
+
+std::vector<uint64_t> computeUnitShares(unsigned units, unsigned dims, const std::array<uint64_t, 3> &offset,
+                                        const std::array<uint64_t, 3> &global, const std::array<uint64_t, 3> &local) {
+  if (units <= 1)
+    return {};
+  // Split the dimension with the most work-groups (the outermost of equals): a unit's accesses then
+  // stay as contiguous as the kernel's are.
+  auto groupsOf = [&](unsigned d) { return local[d] ? (global[d] + local[d] - 1) / local[d] : 0; };
+  unsigned split = 0;
+  for (unsigned d = 1; d < dims && d < 3; ++d)
+    if (groupsOf(d) >= groupsOf(split))
+      split = d;
+  const uint64_t groups = groupsOf(split), each = groups / units, extra = groups % units;
+  std::vector<uint64_t> args;
+  for (unsigned u = 0; u < units; ++u) {
+    const uint64_t first = u * each + std::min<uint64_t>(u, extra), count = each + (u < extra ? 1 : 0);
+    for (unsigned d = 0; d < 3; ++d) {
+      const bool used = d < dims;
+      args.push_back(!used ? 0 : d == split ? offset[d] + first * local[d] : offset[d]);
+    }
+    for (unsigned d = 0; d < 3; ++d) {
+      const bool used = d < dims;
+      // The last work-group may be partial (OpenCL 2.0's non-uniform work-groups).
+      const uint64_t begin = std::min(global[d], first * local[d]), end = std::min(global[d], (first + count) * local[d]);
+      args.push_back(!used ? 1 : d == split ? end - begin : global[d]);
+    }
+  }
+  return args;
 }
 
 llvm::Expected<std::vector<HardwareKernel>> hardwareKernelsOf(const llvm::json::Object &meta) {

@@ -245,14 +245,23 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     HardwareKernel hw;
     hw.kernelName = kernel.kernelName;
     hw.topModule = "loom_kernel_" + kernel.kernelName;
-    hw.numArgs = kernel.numArgs;
     hw.workGroupArgs = kernel.workGroupArgs;
-    hw.ports = kernel.ports;
+    hw.computeUnits = kernel.computeUnits;
+    const unsigned units = kernel.computeUnits;
+    hw.numArgs = kernel.numArgs + (units > 1 ? ComputeUnitShareArgs * units : 0);
+    for (unsigned u = 0; u < units; ++u)
+      for (MemoryPort port : kernel.ports) {
+        if (port.forwards())
+          port.forwardsFrom += u * kernel.ports.size();
+        hw.ports.push_back(port);
+      }
     hw.initiationInterval = 1;
     for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
       if (kernel.graph[id].kind == OpKind::Completion)
         hw.pipelineDepth = kernel.graph[id].startCycle + kernel.graph[id].latency;
     hw.area = estimateArea(kernel);
+    for (uint64_t *count : {&hw.area.luts, &hw.area.ffs, &hw.area.dsps, &hw.area.rams})
+      *count *= units;
     hw.loops = reportLoops(kernel);
     for (const LoopReport &loop : hw.loops)
       if (loop.requestedII && loop.ii > loop.requestedII)
@@ -260,11 +269,17 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                 "recurrence of '{3}'{4}\n",
                                 loop.location, loop.requestedII, loop.ii, loop.boundBy,
                                 loop.boundAt.empty() ? "" : " at " + loop.boundAt);
-    program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
+    if (units > 1) {
+      verilog::Module unit = emitVerilog(kernel, hw.topModule + "_unit");
+      program.verilog += unit.print() + "\n" + emitComputeUnits(kernel, unit, hw.topModule).print() + "\n";
+    } else {
+      program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
+    }
     program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
-                                    "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks\n",
+                                    "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks{8}\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
-                                    hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams);
+                                    hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
+                                    units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
     for (const LoopReport &loop : hw.loops)
       program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{9}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
@@ -302,7 +317,12 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
       program.report += llvm::formatv("  {0} work-items enter each cycle (num_simd_work_items): lanes of one "
                                       "datapath, their neighbouring accesses combined\n",
                                       kernel.simdWorkItems);
-    for (size_t p = 0; p < hw.ports.size(); ++p)
+    if (units > 1)
+      program.report += llvm::formatv("  {0} compute units (num_compute_units), each with the loops, on-chip "
+                                      "memories and ports below, run contiguous runs of the work-groups; unit "
+                                      "u's port p is port {1} * u + p\n",
+                                      units, kernel.ports.size());
+    for (size_t p = 0; p < kernel.ports.size(); ++p)
       // A line port's kind already says its sizes.
       program.report += llvm::formatv(
           "  port {0}: {1}{2} at {3}{4}\n", p, describeKind(hw.ports[p]),

@@ -67,6 +67,7 @@ GraphBuilder::GraphBuilder(const llvm::Function &kernel)
   result_.kernelName = kernel.getName().str();
   result_.numArgs = kernel.arg_size();
   result_.simdWorkItems = simdWorkItemsOf(kernel);
+  result_.computeUnits = computeUnitsOf(kernel);
 }
 
 llvm::Expected<KernelGraph> GraphBuilder::build() {

@@ -18,10 +18,15 @@ namespace loom::hls {
 /// Whether the kernel asks which work-item it is (an NDRange kernel's work-items differ).
 bool usesWorkItemIds(const llvm::Function &kernel);
 
-/// IR preparation, before the graph exists.
-void vectorizeWorkItems(llvm::Function &kernel);
+/// The vendor attributes the frontend honoured (lib/VendorAttributes.cpp).
 /// Work-items a cycle: N of num_simd_work_items(N), else 1.
 unsigned simdWorkItemsOf(const llvm::Function &kernel);
+/// Copies of an NDRange kernel's hardware: the product of num_compute_units(X[,Y,Z]) (which the
+/// frontend checked), else 1.
+unsigned computeUnitsOf(const llvm::Function &kernel);
+
+/// IR preparation, before the graph exists.
+void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.
 constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
@@ -37,5 +42,8 @@ void scheduleASAP(KernelGraph &kernel);
 void balancePaths(KernelGraph &kernel);
 /// Codegen: the kernel's top module, instantiating the RTL library (hls/rtl/).
 verilog::Module emitVerilog(const KernelGraph &kernel, const std::string &topModule);
+/// Codegen with compute units: the top module over kernel.computeUnits instances of `unit` (which
+/// emitVerilog made of the kernel).
+verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Module &unit, const std::string &topModule);
 
 } // namespace loom::hls

@@ -24,10 +24,6 @@
 namespace loom::hls {
 namespace {
 
-/// The kernel metadata the frontend leaves its honoured vendor attributes in, as written
-/// ("num_simd_work_items(16)"); see frontend/lib/VendorExtensions.h.
-constexpr llvm::StringLiteral VendorAttributes = "loom.vendor_attributes";
-
 /// The work-item functions a lane offsets, by their mangled names: the ids along dimension 0.
 constexpr llvm::StringLiteral LaneFunctions[] = {"_Z13get_global_idj", "_Z12get_local_idj"};
 
@@ -96,21 +92,6 @@ llvm::Function *cloneLane(llvm::Function &kernel, unsigned lane) {
 }
 
 } // namespace
-
-unsigned simdWorkItemsOf(const llvm::Function &kernel) {
-  const llvm::MDNode *attributes = kernel.getMetadata(VendorAttributes);
-  if (!attributes)
-    return 1;
-  for (const llvm::MDOperand &operand : attributes->operands()) {
-    const auto *text = llvm::dyn_cast_or_null<llvm::MDString>(operand.get());
-    llvm::StringRef attribute = text ? text->getString() : "";
-    unsigned lanes = 0;
-    if (attribute.consume_front("num_simd_work_items(") && attribute.consume_back(")") &&
-        !attribute.getAsInteger(10, lanes) && lanes >= 1)
-      return lanes;
-  }
-  return 1;
-}
 
 void vectorizeWorkItems(llvm::Function &kernel) {
   const unsigned lanes = simdWorkItemsOf(kernel);

@@ -7,9 +7,10 @@
 // range and restarts with the new inputs. gid0..2 come straight from registers (each counts from its
 // offset up to offset+size-1 and wraps), so no adder sits on the output path; nothing multiplies.
 // With LIMIT > 0 at most LIMIT work-items are in flight, each holding one of LIMIT slots (LIMIT at
-// most 2^SLOT_BITS): a work-item leaves with a free slot in `slot` (the lowest when it was chosen,
-// ahead of time, so an offered slot never changes) and frees it when a retire pulse names it in
-// retire_slot (it completed); with no slot free, none leaves. Kernels
+// most 2^SLOT_BITS): a work-item leaves with a free slot in `slot` (after a start, slots 0..LIMIT-1
+// in order, then those retired, in the order they were; an offered slot never changes) and frees
+// it when a retire pulse names it in retire_slot (it completed, holding the slot); with no slot
+// free, none leaves. Kernels
 // whose on-chip arrays hold LIMIT work-items' copies index them by slot (LIMIT 1: each work-item
 // runs alone). LIMIT 0 ignores retire and gives slot 0.
 // With STEP0 > 1 each output stands for STEP0 consecutive work-items along dimension 0 (a kernel
@@ -42,47 +43,42 @@ module loom_workitems #(
   reg [63:0] off0_q, off1_q;           // reload values when a dimension wraps (dim 2 never wraps)
   reg [63:0] end0_q, end1_q, end2_q;   // last gid of each dimension (modulo 2^64)
 
-  // Slots of work-items emitted and not yet retired (only with LIMIT > 0); slots from LIMIT up
-  // never free.
+  // Free slots, in a FIFO: a start fills it with slots 0..LIMIT-1; a work-item leaves with the slot
+  // at its head, and a retire puts its slot at the tail. The head only moves when a work-item
+  // leaves, so an offered slot never changes, and no cycle searches the slots.
   localparam integer SLOTS = 1 << SLOT_BITS;
   wire admit;
   generate
     if (LIMIT > 0) begin : g_limit
-      // The slot the next work-item leaves with, chosen ahead so it stays put while offered.
-      reg [SLOTS-1:0] taken_q;
-      reg chosen_q;
-      reg [SLOT_BITS-1:0] slot_q;
-      // The lowest slot neither taken nor chosen: the choice after the chosen one leaves.
-      wire [SLOTS-1:0] unavailable = taken_q | ({{(SLOTS-1){1'b0}}, chosen_q} << slot_q);
-      reg [SLOT_BITS-1:0] free_slot;
-      reg any_free;
-      integer i;
-      always @* begin
-        free_slot = {SLOT_BITS{1'b0}};
-        any_free = 1'b0;
-        for (i = SLOTS - 1; i >= 0; i = i - 1)
-          if (!unavailable[i]) begin
-            free_slot = i[SLOT_BITS-1:0];
-            any_free = 1'b1;
-          end
-      end
+      localparam [31:0] LIMIT32 = LIMIT;
+      localparam [SLOT_BITS:0] LIMIT_COUNT = LIMIT32[SLOT_BITS:0];
+      reg [SLOT_BITS-1:0] free_q[0:SLOTS-1];
+      reg [SLOT_BITS-1:0] head_q, tail_q;
+      reg [SLOT_BITS:0] free_count_q;
       wire emit = busy_q && out_ready && admit;
+      integer i;
       always @(posedge clk) begin
         if (rst || start) begin
-          taken_q <= {SLOTS{1'b1}} << LIMIT;
-          chosen_q <= 1'b1;
-          slot_q <= {SLOT_BITS{1'b0}};
+          for (i = 0; i < SLOTS; i = i + 1)
+            free_q[i] <= i[SLOT_BITS-1:0];
+          head_q <= {SLOT_BITS{1'b0}};
+          tail_q <= LIMIT_COUNT[SLOT_BITS-1:0];
+          free_count_q <= LIMIT_COUNT;
         end else begin
-          if (retire) taken_q[retire_slot] <= 1'b0;
-          if (emit) taken_q[slot_q] <= 1'b1;
-          if (emit || !chosen_q) begin
-            chosen_q <= any_free;
-            slot_q <= free_slot;
+          if (retire) begin
+            free_q[tail_q] <= retire_slot;
+            tail_q <= tail_q + 1'b1;
           end
+          if (emit)
+            head_q <= head_q + 1'b1;
+          if (retire && !emit)
+            free_count_q <= free_count_q + 1'b1;
+          else if (emit && !retire)
+            free_count_q <= free_count_q - 1'b1;
         end
       end
-      assign admit = chosen_q;
-      assign slot = slot_q;
+      assign admit = free_count_q != {(SLOT_BITS + 1){1'b0}};
+      assign slot = free_q[head_q];
     end else begin : g_no_limit
       assign admit = 1'b1;
       assign slot = {SLOT_BITS{1'b0}};

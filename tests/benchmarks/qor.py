@@ -147,6 +147,10 @@ with np.errstate(over="ignore", invalid="ignore"):
         its += active
 got = get(ib, image)
 case(f"mandelbrot {side}^2", cycles, int(got.sum()), "1 iteration/cycle", np.array_equal(got, its))
+image[:] = 0
+ib = buf(image)
+cycles = run("mandelbrot_cu4", (side, side), ib, x0, y0, step, np.int32(maxit))
+case(f"mandelbrot 4 CUs", cycles, int(its.sum()) / 4, "4 iterations/cycle", np.array_equal(get(ib, image), its))
 
 taps, samples = 16, 1000
 fx = rng.integers(-1000, 1000, samples + taps).astype(np.int32)
@@ -200,7 +204,7 @@ for name, cycles, bound, what, correct in cases:
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
 for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
-               "mandelbrot", "fir", "stencil", "private_sort"):
+               "mandelbrot", "mandelbrot_cu4", "fir", "stencil", "private_sort"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":

@@ -90,6 +90,49 @@ TEST_CASE("num_simd_work_items kernels: diverging lanes, lanes with loops, lanes
   }
 }
 
+TEST_CASE("num_compute_units kernels: units' parts of 2D and 1D ranges, idle units, units' atomics; board == CPU "
+          "== host",
+          "[e2e][board][pragmas]") {
+  auto cuGroups = [](const std::vector<int> &a, const std::vector<int> &b, size_t width, size_t height,
+                     size_t localWidth, size_t localHeight) {
+    const size_t count = width * height;
+    std::vector<int> out(count);
+    for (size_t y = 0; y < height; ++y)
+      for (size_t x = 0; x < width; ++x) {
+        const size_t i = y * width + x;
+        int acc = 0;
+        for (int k = 0; k <= (b[i] & 7); ++k)
+          acc += a[(i + size_t((k + b[i]) & 3)) % count] * (k + 1);
+        out[i] = acc + 1000 * int(y / localHeight) + 100 * int(x / localWidth) + 10 * int(y % localHeight) +
+                 int(x % localWidth);
+      }
+    return out;
+  };
+  // 40 x 24 from offset (3, 2) in groups of 8 x 4: 5 x 6 groups, each unit 2 rows of groups.
+  auto a = randomInts(40 * 24, -1000, 1000, 51), b = randomInts(40 * 24, -30, 30, 52);
+  const auto rows = cuGroups(a, b, 40, 24, 8, 4);
+  // 40 x 4 in groups of 8 x 4: 5 x 1 groups, split 2, 2, 1 along dimension 0.
+  std::vector<int> a2(a.begin(), a.begin() + 160), b2(b.begin(), b.begin() + 160);
+  const auto columns = cuGroups(a2, b2, 40, 4, 8, 4);
+  // cu_histogram: 96 work-items in groups of 8 (3 per unit), then 16 (two units idle).
+  auto c = randomInts(96, -1000, 1000, 53), d = randomInts(96, 0, 1000, 54);
+  std::vector<int> histogram(96, -1), small(16, -1);
+  for (int i = 0; i < 96; ++i)
+    histogram[c[i] & 15] += d[i];
+  for (int i = 0; i < 16; ++i)
+    small[c[i] & 15] += d[i];
+  std::vector<int> c16(c.begin(), c.begin() + 16), d16(d.begin(), d.begin() + 16);
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "cu_groups", a, b, int(a.size()), {{40, 24}, {8, 4}, {3, 2}}),
+                        rows) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "cu_groups", a2, b2, int(a2.size()), {{40, 4}, {8, 4}}),
+                        columns) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "cu_histogram", c, d, 96, {{96}, {8}}), histogram) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "cu_histogram", c16, d16, 16, {{16}, {8}}), small) == -1);
+  }
+}
+
 TEST_CASE("max_work_group_size bounds the work-groups the runtime picks and accepts", "[e2e][board][pragmas]") {
   const int n = 64;
   auto a = randomInts(n, -100, 100, 21), b = randomInts(n, -10, 10, 22);
@@ -165,8 +208,8 @@ TEST_CASE("the build log names each ignored attribute and pragma with its reason
   cl_program program = cl.build(readFile(Pragmas.source));
   const std::string log = buildLog(program, cl.device);
   INFO(log);
-  CHECK(log.find(":16:56: warning: 'num_compute_units' ignored: Loom builds one compute unit") != std::string::npos);
-  CHECK(log.find(":47:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
+  CHECK(log.find(":17:56: warning: 'num_compute_units' ignored on a single work-item kernel") != std::string::npos);
+  CHECK(log.find(":48:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
   CHECK(log.find("unknown attribute") == std::string::npos);
   clReleaseProgram(program);
 }

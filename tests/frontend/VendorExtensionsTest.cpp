@@ -94,7 +94,7 @@ __kernel void plain(__global int *a) { a[get_global_id(0)] = 1; }
 }
 
 TEST_CASE("ignored attributes and pragmas warn at their line with the reason") {
-  const char *source = R"(__attribute__((num_compute_units(2)))
+  const char *source = R"(__attribute__((num_compute_units(2))) __attribute__((max_global_work_dim(0)))
 __attribute__((xcl_dataflow))
 __kernel void k(__global int *a, int n) {
   __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
@@ -113,8 +113,8 @@ __kernel void k(__global int *a, int n) {
   const std::string &log = compiled->log;
   INFO(log);
   CHECK(log.find("unknown attribute") == std::string::npos);
-  CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored: Loom builds one compute unit") !=
-        std::string::npos);
+  CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored on a single work-item kernel: its copies "
+                 "would differ only by get_compute_id") != std::string::npos);
   CHECK(log.find("vendor.cl:2:16: warning: 'xcl_dataflow' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:4:39: warning: 'numbanks' ignored: Loom gives every access") != std::string::npos);
   CHECK(log.find("'bankwidth' ignored") != std::string::npos);
@@ -192,6 +192,12 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
       {"__attribute__((reqd_work_group_size(12, 1, 1))) __attribute__((num_simd_work_items(3)))\n"
        "__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:64: error: 'num_simd_work_items' takes a power of two up to 16"},
+      {"__attribute__((num_compute_units(0)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'num_compute_units' asks for no compute units: Loom builds 1 to 16"},
+      {"__attribute__((num_compute_units(4, 4, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'num_compute_units' asks for 32 compute units: Loom builds 1 to 16"},
+      {"__attribute__((num_compute_units(2, 2, 2, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'num_compute_units' takes 1 to 3 integer arguments"},
   };
   for (const Case &c : cases) {
     llvm::LLVMContext context;
@@ -202,17 +208,56 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
   }
 }
 
-TEST_CASE("num_simd_work_items with a reqd_work_group_size it divides reaches the kernel's metadata") {
-  const char *source = R"(__attribute__((num_simd_work_items(16))) __attribute__((reqd_work_group_size(64, 2, 1)))
-__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }
+TEST_CASE("vendors' statement attributes warn with Loom's reason, not as unknown attributes") {
+  const char *source = R"(__kernel void k(__global int *a, int n) {
+  __attribute__((xcl_pipeline_loop(1)))
+  for (int i = 0; i < n; ++i) a[i] = i;
+  __attribute__((xcl_pipeline_loop))
+  for (int i = 0; i < n; ++i) a[i] += i;
+  __attribute__((xcl_pipeline_workitems)) {
+    a[get_global_id(0)] += 1;
+  }
+  __attribute__((not_a_vendor_attribute))
+  for (int i = 0; i < n; ++i) a[i] -= 1;
+}
 )";
   llvm::LLVMContext context;
   auto compiled = compile(context, source);
   REQUIRE_OK(compiled);
-  INFO(compiled->log);
-  CHECK(compiled->log.find("num_simd_work_items") == std::string::npos);
-  auto kernels = extractKernels(*compiled->module);
-  REQUIRE_OK(kernels);
-  REQUIRE(kernels->size() == 1);
-  CHECK(kernels->front().attributes == "num_simd_work_items(16) reqd_work_group_size(64,2,1)");
+  const std::string &log = compiled->log;
+  INFO(log);
+  CHECK(log.find("vendor.cl:2:18: warning: 'xcl_pipeline_loop' ignored: Loom pipelines every loop at the lowest II") !=
+        std::string::npos);
+  CHECK(log.find("vendor.cl:4:18: warning: 'xcl_pipeline_loop' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:6:18: warning: 'xcl_pipeline_workitems' ignored: Loom always pipelines") !=
+        std::string::npos);
+  // Other unknown attributes keep Clang's own warning; the count covers all four.
+  CHECK(log.find("vendor.cl:9:18: warning: unknown attribute 'not_a_vendor_attribute' ignored") != std::string::npos);
+  CHECK(log.find("unknown attribute 'xcl_") == std::string::npos);
+  CHECK(log.find("4 warnings generated") != std::string::npos);
+}
+
+TEST_CASE("honoured kernel attributes reach the kernel's metadata without a warning") {
+  struct Case {
+    const char *source, *attribute, *attributes;
+  };
+  const Case cases[] = {
+      {"__attribute__((num_compute_units(2, 3)))\n__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n",
+       "num_compute_units", "num_compute_units(2,3)"},
+      // num_simd_work_items with a reqd_work_group_size it divides.
+      {"__attribute__((num_simd_work_items(16))) __attribute__((reqd_work_group_size(64, 2, 1)))\n"
+       "__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n",
+       "num_simd_work_items", "num_simd_work_items(16) reqd_work_group_size(64,2,1)"},
+  };
+  for (const Case &c : cases) {
+    llvm::LLVMContext context;
+    auto compiled = compile(context, c.source);
+    REQUIRE_OK(compiled);
+    INFO(compiled->log);
+    CHECK(compiled->log.find(c.attribute) == std::string::npos);
+    auto kernels = extractKernels(*compiled->module);
+    REQUIRE_OK(kernels);
+    REQUIRE(kernels->size() == 1);
+    CHECK(kernels->front().attributes == c.attributes);
+  }
 }

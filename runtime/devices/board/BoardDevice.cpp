@@ -364,11 +364,16 @@ public:
     }
     // A kernel that uses work-group functions takes the local sizes and the work dimension after
     // its own arguments (HardwareKernel::workGroupArgs).
-    if (boardProgram->hardware()[kernelIndex].workGroupArgs) {
+    const hls::HardwareKernel &hardware = boardProgram->hardware()[kernelIndex];
+    if (hardware.workGroupArgs) {
       for (unsigned d = 0; d < 3; ++d)
         request.args.push_back(d < range.dims ? range.local[d] : 1);
       request.args.push_back(range.dims);
     }
+    // With compute units, each unit's part of the range (whole work-groups) follows.
+    const std::vector<uint64_t> shares =
+        hls::computeUnitShares(hardware.computeUnits, range.dims, range.offset, range.global, range.local);
+    request.args.insert(request.args.end(), shares.begin(), shares.end());
     auto stats = boardProgram->process().runKernel(request);
     if (!stats)
       return stats.takeError();

@@ -1,6 +1,7 @@
 // Intel's and Xilinx's FPGA attributes and pragmas as public FPGA code writes them: what Loom honours
-// (ivdep, ii, unroll, max_global_work_dim, max_work_group_size) and what it ignores with a warning
-// (num_compute_units, loop_coalesce). Every kernel takes (a, b, out, n).
+// (ivdep, ii, unroll, max_global_work_dim, max_work_group_size, num_simd_work_items,
+// num_compute_units) and what it ignores with a warning (num_compute_units on a single work-item
+// kernel, loop_coalesce). Every kernel takes (a, b, out, n).
 
 // A scatter read-modify-write through a permutation: the iterations never touch the same element,
 // which only the programmer knows. Without ivdep each iteration waits for the previous store.
@@ -101,6 +102,32 @@ __kernel void simd_loops(__global const int *restrict a, __global const int *res
 // Lanes that update the same counters at once (atomics, 16 lanes).
 __attribute__((reqd_work_group_size(16, 1, 1))) __attribute__((num_simd_work_items(16)))
 __kernel void simd_histogram(__global const int *a, __global const int *b, __global int *out, int n) {
+  size_t i = get_global_id(0);
+  atomic_add(&out[a[i] & 15], b[i]);
+}
+
+// Intel's num_compute_units: copies of the kernel's hardware, each running a contiguous run of the
+// work-groups of the dimension with the most of them, while ids and sizes stay the NDRange's. Each
+// work-item loops a data-dependent number of times over a private array indexed at run time (an
+// on-chip memory with a copy per work-item in flight, in each unit).
+__attribute__((num_compute_units(3)))
+__kernel void cu_groups(__global const int *restrict a, __global const int *restrict b,
+                        __global int *restrict out, int n) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
+  size_t i = y * get_global_size(0) + x;
+  int window[4];
+  for (int k = 0; k < 4; ++k)
+    window[k] = a[(i + k) % n];
+  int acc = 0;
+  for (int k = 0; k <= (b[i] & 7); ++k)
+    acc += window[(k + b[i]) & 3] * (k + 1);
+  out[i] = acc + 1000 * (int)get_group_id(1) + 100 * (int)get_group_id(0) + 10 * (int)get_local_id(1) +
+           (int)get_local_id(0);
+}
+
+// Four units updating the same counters (atomics).
+__attribute__((num_compute_units(2, 2)))
+__kernel void cu_histogram(__global const int *a, __global const int *b, __global int *out, int n) {
   size_t i = get_global_id(0);
   atomic_add(&out[a[i] & 15], b[i]);
 }

@@ -1489,3 +1489,83 @@ entry:
   CHECK(scalar.kernels[0].ports[0].elementBytes == 4); // a stream of 4-byte elements
   CHECK(scalarDumps["build-dataflow"].find("work-items a token") == std::string::npos);
 }
+
+TEST_CASE("num_compute_units: copies of the kernel's hardware, each with its ports and its part of the range") {
+  // out[gid] = a[gid] + get_global_size(0), over a private array indexed at run time.
+  const std::string kernel = R"(
+define spir_kernel void @units(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out) !loom.vendor_attributes !0 {
+entry:
+  %copy = alloca [4 x i32], align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %size = call spir_func i64 @_Z15get_global_sizej(i32 0)
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %va = load i32, i32 addrspace(1)* %pa, align 4
+  %slot = and i64 %gid, 3
+  %pc = getelementptr inbounds [4 x i32], [4 x i32]* %copy, i64 0, i64 %slot
+  store i32 %va, i32* %pc, align 4
+  %back = load i32, i32* %pc, align 4
+  %size32 = trunc i64 %size to i32
+  %v = add i32 %back, %size32
+  %po = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %v, i32 addrspace(1)* %po, align 4
+  ret void
+}
+)";
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(kernel + "!0 = !{!\"num_compute_units(3)\"}\n", dumps);
+  REQUIRE(program.kernels.size() == 1);
+  const hls::HardwareKernel &units = program.kernels[0];
+  CHECK(units.computeUnits == 3);
+  CHECK(units.numArgs == 2 + 3 * hls::ComputeUnitShareArgs);
+  REQUIRE(units.ports.size() == 6); // unit u's load and store are ports 2u and 2u + 1
+  for (unsigned u = 0; u < 3; ++u) {
+    CHECK(units.ports[2 * u].kind == hls::MemoryPort::Kind::Load);
+    CHECK(units.ports[2 * u + 1].kind == hls::MemoryPort::Kind::Store);
+  }
+  CHECK(dumps["build-dataflow"].find("compute units: 3 copies of this graph") != std::string::npos);
+  CHECK(program.report.find("in 3 compute units") != std::string::npos);
+  CHECK(program.report.find("unit u's port p is port 2 * u + p") != std::string::npos);
+  // The unit's generator and completion count its part; get_global_size reads the NDRange.
+  CHECK(program.verilog.find("module loom_kernel_units_unit") != std::string::npos);
+  CHECK(program.verilog.find(".offset0(unit_offset_0)") != std::string::npos);
+  CHECK(program.verilog.find(".size0(unit_size_0)") != std::string::npos);
+  CHECK(program.verilog.find("loom_kernel_units_unit unit2") != std::string::npos);
+  CHECK(program.verilog.find(".unit_size_2(arg_19)") != std::string::npos); // unit 2's size_2: 2 + 6 * 2 + 5
+  CHECK(program.verilog.find(".m1_req_valid(m5_req_valid)") != std::string::npos);
+  checkLintClean(program.verilog, "loom_kernel_units");
+
+  // The JSON form keeps the units, and refuses ports the units cannot share.
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(units), back, root));
+  CHECK(back.computeUnits == 3);
+  llvm::json::Value odd = hls::toJSON(units);
+  (*odd.getAsObject())["compute_units"] = 4;
+  CHECK_FALSE(hls::fromJSON(odd, back, root));
+
+  // One unit: the kernel's own module, no share arguments.
+  auto single = synthesizeOk(kernel + "!0 = !{!\"num_compute_units(1)\"}\n", dumps);
+  CHECK(single.kernels[0].computeUnits == 1);
+  CHECK(single.kernels[0].numArgs == 2);
+  CHECK(single.verilog.find("loom_kernel_units_unit") == std::string::npos);
+}
+
+TEST_CASE("computeUnitShares splits the work-groups of the dimension with the most into contiguous runs") {
+  auto shares = [](unsigned units, unsigned dims, std::array<uint64_t, 3> offset, std::array<uint64_t, 3> global,
+                   std::array<uint64_t, 3> local) {
+    return hls::computeUnitShares(units, dims, offset, global, local);
+  };
+  CHECK(shares(1, 1, {0, 0, 0}, {100, 1, 1}, {10, 1, 1}).empty());
+  // 1D: 20 groups of 50 for 3 units: 7, 7, 6; unused dimensions offset 0, size 1.
+  CHECK(shares(3, 1, {5, 0, 0}, {1000, 1, 1}, {50, 1, 1}) ==
+        std::vector<uint64_t>{5, 0, 0, 350, 1, 1, 355, 0, 0, 350, 1, 1, 705, 0, 0, 300, 1, 1});
+  // A partial last group (21 groups, the last of 10 work-items).
+  CHECK(shares(3, 1, {0, 0, 0}, {1010, 1, 1}, {50, 1, 1}) ==
+        std::vector<uint64_t>{0, 0, 0, 350, 1, 1, 350, 0, 0, 350, 1, 1, 700, 0, 0, 310, 1, 1});
+  // 2D: 5 x 6 groups: dimension 1 splits; dimension 0 stays whole.
+  CHECK(shares(2, 2, {3, 2, 0}, {40, 24, 1}, {8, 4, 1}) ==
+        std::vector<uint64_t>{3, 2, 0, 40, 12, 1, 3, 14, 0, 40, 12, 1});
+  // More units than groups: the last ones get nothing.
+  CHECK(shares(4, 1, {0, 0, 0}, {16, 1, 1}, {8, 1, 1}) ==
+        std::vector<uint64_t>{0, 0, 0, 8, 1, 1, 8, 0, 0, 8, 1, 1, 16, 0, 0, 0, 1, 1, 16, 0, 0, 0, 1, 1});
+}

@@ -159,6 +159,9 @@ struct KernelGraph {
   /// Consecutive work-items along dimension 0 that one token carries (num_simd_work_items): the
   /// work-item generator steps dimension 0 by this much.
   unsigned simdWorkItems = 1;
+  /// Copies of the kernel's hardware (HardwareKernel::computeUnits): the graph is one unit's, which
+  /// takes its part of the range from unit_offset_<d> and unit_size_<d> inputs when this is above 1.
+  unsigned computeUnits = 1;
 
   /// Loop `n` of the nodes is loops[n - 1]; the builder fills where and how often, the report the II.
   std::vector<LoopReport> loops;

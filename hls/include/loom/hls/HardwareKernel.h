@@ -8,8 +8,10 @@
 //   input  start                       one-cycle pulse; arguments and NDRange ports hold until done
 //   output done                        high once every work-item has completed, until the next start
 //   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses;
-//                                      with workGroupArgs the last four are not the kernel's own but
-//                                      local_size_0, local_size_1, local_size_2 and work_dim
+//                                      with workGroupArgs the next four are not the kernel's own but
+//                                      local_size_0, local_size_1, local_size_2 and work_dim; with
+//                                      computeUnits N > 1 the last 6 * N are each unit's part of
+//                                      the range (computeUnitShares)
 //   input  [63:0] global_offset_<d>, global_size_<d>   d = 0, 1, 2 (unused dimensions: offset 0, size 1)
 //   per memory port p (ports[p]), W = 8 * ports[p].bytes:
 //     output m<p>_req_valid            input m<p>_req_ready
@@ -32,6 +34,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -108,16 +111,30 @@ struct LoopReport {
 struct HardwareKernel {
   std::string kernelName;
   std::string topModule;              ///< Verilog module name of this kernel.
-  unsigned numArgs = 0;               ///< Including the four work-group arguments, when present.
+  unsigned numArgs = 0;               ///< Including the work-group and compute-unit arguments.
   /// The kernel uses work-group functions (get_local_id, ...): the launch passes the local sizes and
   /// the work dimension as four arguments after the kernel's own.
   bool workGroupArgs = false;
+  /// Copies of the kernel's hardware (num_compute_units), each running whole work-groups of one part
+  /// of the NDRange, which the launch gives as arguments (computeUnitShares); ports holds unit 0's
+  /// memory ports, then unit 1's, and so on.
+  unsigned computeUnits = 1;
   std::vector<MemoryPort> ports;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
   AreaEstimate area;
   std::vector<LoopReport> loops;
 };
+
+/// Arguments a unit's part of the range takes: offset_0..2, then size_0..2.
+constexpr unsigned ComputeUnitShareArgs = 6;
+
+/// The last arguments of a launch of a kernel with `units` compute units (none for one): for each
+/// unit, its part of the NDRange (`dims` dimensions of offset, global and local size), whole
+/// work-groups of the dimension with the most of them split into contiguous runs as even as can
+/// be. A unit with no work-group gets a size of 0. Global ids and sizes stay the NDRange's.
+std::vector<uint64_t> computeUnitShares(unsigned units, unsigned dims, const std::array<uint64_t, 3> &offset,
+                                        const std::array<uint64_t, 3> &global, const std::array<uint64_t, 3> &local);
 
 llvm::json::Value toJSON(const HardwareKernel &kernel);
 bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json::Path path);

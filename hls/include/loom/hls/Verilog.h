@@ -79,6 +79,7 @@ public:
   void lintOn(std::string rule);
 
   const std::string &name() const { return name_; }
+  const std::vector<Port> &ports() const { return ports_; }
   std::string print() const;
 
 private:

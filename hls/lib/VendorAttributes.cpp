@@ -1,0 +1,59 @@
+//===- VendorAttributes.cpp - The FPGA vendors' kernel attributes the frontend honoured -===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The frontend leaves each honoured vendor attribute in the kernel's `loom.vendor_attributes`
+// metadata, as written ("num_simd_work_items(16)", "num_compute_units(2,2,1)"); see
+// frontend/lib/VendorExtensions.h. The hardware flow reads them here.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/Metadata.h"
+
+namespace loom::hls {
+namespace {
+
+/// The arguments of the kernel's attribute `name`, or None when it has none.
+llvm::Optional<llvm::SmallVector<uint64_t, 3>> vendorAttribute(const llvm::Function &kernel, llvm::StringRef name) {
+  const llvm::MDNode *attributes = kernel.getMetadata("loom.vendor_attributes");
+  if (!attributes)
+    return llvm::None;
+  for (const llvm::MDOperand &operand : attributes->operands()) {
+    const auto *text = llvm::dyn_cast_or_null<llvm::MDString>(operand.get());
+    llvm::StringRef attribute = text ? text->getString() : "";
+    if (!attribute.consume_front(name) || !attribute.consume_front("(") || !attribute.consume_back(")"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 3> fields;
+    attribute.split(fields, ',');
+    llvm::SmallVector<uint64_t, 3> values;
+    for (llvm::StringRef field : fields)
+      if (uint64_t value = 0; !field.trim().getAsInteger(10, value))
+        values.push_back(value);
+    return values;
+  }
+  return llvm::None;
+}
+
+} // namespace
+
+unsigned simdWorkItemsOf(const llvm::Function &kernel) {
+  auto lanes = vendorAttribute(kernel, "num_simd_work_items");
+  return lanes && lanes->size() == 1 && (*lanes)[0] >= 1 ? unsigned((*lanes)[0]) : 1;
+}
+
+unsigned computeUnitsOf(const llvm::Function &kernel) {
+  // A single work-item kernel's replicas would all do the same work (they differ only by
+  // get_compute_id, which comes with channels): the frontend warned and it stays one unit.
+  auto dims = vendorAttribute(kernel, "max_global_work_dim");
+  if (dims && dims->size() == 1 && (*dims)[0] == 0)
+    return 1;
+  auto units = vendorAttribute(kernel, "num_compute_units");
+  if (!units || units->empty())
+    return 1;
+  uint64_t product = 1;
+  for (uint64_t count : *units)
+    product *= count;
+  return product >= 1 ? unsigned(product) : 1;
+}
+
+} // namespace loom::hls
