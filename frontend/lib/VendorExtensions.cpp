@@ -23,6 +23,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace loom::frontend {
 namespace {
@@ -228,7 +229,7 @@ private:
     for (const auto &[annotation, values] : vendorAnnotations(kernel, "num_compute_units")) {
       uint64_t units = 1;
       for (uint64_t count : values)
-        units = count && units <= MaxComputeUnits ? units * count : 0;
+        units = llvm::SaturatingMultiply(units, count);
       if (units < 1 || units > MaxComputeUnits) {
         unsigned id = diagnostics_.getCustomDiagID(
             clang::DiagnosticsEngine::Error, "'num_compute_units' asks for %0 compute units: Loom builds 1 to %1");

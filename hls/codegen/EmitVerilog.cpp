@@ -16,7 +16,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
-#include <set>
 #include <optional>
 
 namespace loom::hls {
@@ -204,12 +203,11 @@ private:
     }
     case OpKind::Constant: return constant(node.width, node.constant);
     case OpKind::GlobalSize:
-    case OpKind::GlobalOffset: {
-      const std::string name = llvm::formatv("global_{0}_{1}", node.kind == OpKind::GlobalSize ? "size" : "offset",
-                                             node.index);
-      globalRangeRead_.insert(name);
-      return ref(name);
-    }
+      globalSizeRead_[node.index] = true;
+      return ref("global_size_" + std::to_string(node.index));
+    case OpKind::GlobalOffset:
+      globalOffsetRead_[node.index] = true;
+      return ref("global_offset_" + std::to_string(node.index));
     case OpKind::GlobalId:
       gidDimsUsed_[node.index] = true;
       return slice(a(), 64 * node.index + 63, 64 * node.index);
@@ -718,10 +716,12 @@ private:
     // A compute unit's work-items come from its part of the range: the NDRange's own inputs serve
     // only get_global_size and get_global_offset.
     if (k_.computeUnits > 1)
-      for (const char *what : {"offset", "size"})
-        for (unsigned d = 0; d < 3; ++d)
-          if (std::string name = llvm::formatv("global_{0}_{1}", what, d); !globalRangeRead_.count(name))
-            bits.push_back(ref(name));
+      for (unsigned d = 0; d < 3; ++d) {
+        if (!globalOffsetRead_[d])
+          bits.push_back(ref("global_offset_" + std::to_string(d)));
+        if (!globalSizeRead_[d])
+          bits.push_back(ref("global_size_" + std::to_string(d)));
+      }
     for (unsigned i = 0; i < k_.numArgs; ++i) {
       auto arg = ref("arg_" + std::to_string(i));
       if (argBitsUsed_[i] == 0)
@@ -785,7 +785,7 @@ private:
   std::map<unsigned, ForwardQueue> forwardQueues_;
   bool gidDimsUsed_[3] = {false, false, false};
   /// The global_offset_<d> and global_size_<d> inputs read.
-  std::set<std::string> globalRangeRead_;
+  bool globalOffsetRead_[3] = {false, false, false}, globalSizeRead_[3] = {false, false, false};
 };
 
 } // namespace

@@ -196,6 +196,9 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "vendor.cl:1:16: error: 'num_compute_units' asks for no compute units: Loom builds 1 to 16"},
       {"__attribute__((num_compute_units(4, 4, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:16: error: 'num_compute_units' asks for 32 compute units: Loom builds 1 to 16"},
+      // The product goes past the limit before the last factor: still named in full.
+      {"__attribute__((num_compute_units(8, 4, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: 'num_compute_units' asks for 64 compute units: Loom builds 1 to 16"},
       {"__attribute__((num_compute_units(2, 2, 2, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:16: error: 'num_compute_units' takes 1 to 3 integer arguments"},
   };

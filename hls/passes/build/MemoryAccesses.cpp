@@ -134,32 +134,24 @@ std::string sourceName(const llvm::Value &object) {
   return name.split('.').first.str();
 }
 
-/// The step of `expr` from one work-item to the next along dimension 0: 0 for a value the same for
-/// all of them (built of arguments, constants, NDRange sizes and the other dimensions' ids), C for
-/// C * get_global_id(0) (or get_local_id(0)) plus such a value; None for anything else (a loaded
-/// index, a product of ids). Casts are looked through as if the index did not wrap: the answer only
-/// guides how a port fetches memory, never what it reads.
-llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
+/// The answer of a Stride function for an expression it decides itself: its step, or None when it
+/// has none; no answer leaves the expression to affineStride's rules.
+using LeafStride = llvm::function_ref<llvm::Optional<llvm::Optional<int64_t>>(const llvm::SCEV *)>;
+
+/// The step of `expr` when its leaves step as `leaf` says: a constant does not step, a cast steps as
+/// its operand (as if the index did not wrap: the answer only guides how a port fetches memory,
+/// never what it reads), a constant multiple and a sum step by the multiple and the sum of steps,
+/// anything else built of what does not step does not step either; None for the rest.
+llvm::Optional<int64_t> affineStride(const llvm::SCEV *expr, LeafStride leaf) {
+  if (auto decided = leaf(expr))
+    return *decided;
   if (llvm::isa<llvm::SCEVConstant>(expr))
     return 0;
   if (const auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(expr))
-    return workItemStride(cast->getOperand(0));
-  if (const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(expr)) {
-    const llvm::Value *value = unknown->getValue();
-    if (llvm::isa<llvm::Argument>(value) || llvm::isa<llvm::Constant>(value))
-      return 0;
-    const auto *call = llvm::dyn_cast<llvm::CallInst>(value);
-    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
-    const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
-    if (!fn)
-      return llvm::None;
-    const auto *dimension = call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
-    const bool alongZero = dimension && dimension->isZero();
-    return (*fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId) && alongZero ? 1 : 0;
-  }
+    return affineStride(cast->getOperand(0), leaf);
   if (const auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(expr); product && product->getNumOperands() == 2)
     if (const auto *scale = llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0))) {
-      const llvm::Optional<int64_t> step = workItemStride(product->getOperand(1));
+      const llvm::Optional<int64_t> step = affineStride(product->getOperand(1), leaf);
       return step ? llvm::Optional<int64_t>(*step * scale->getAPInt().getSExtValue()) : llvm::None;
     }
   const auto *nary = llvm::dyn_cast<llvm::SCEVNAryExpr>(expr);
@@ -168,51 +160,58 @@ llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
   int64_t stride = 0;
   bool varies = false;
   for (const llvm::SCEV *operand : nary->operands()) {
-    const llvm::Optional<int64_t> step = workItemStride(operand);
+    const llvm::Optional<int64_t> step = affineStride(operand, leaf);
     if (!step)
       return llvm::None;
     stride += *step;
     varies |= *step != 0;
   }
-  // A sum steps by its terms' steps; anything else (a product of ids, an outer loop's recurrence,
-  // a minimum) only keeps a step of 0.
+  // A sum steps by its terms' steps; anything else (a product of ids, a minimum) only keeps a step of 0.
   if (llvm::isa<llvm::SCEVAddExpr>(expr))
     return stride;
   return varies ? llvm::None : llvm::Optional<int64_t>(0);
 }
 
+/// The step of `expr` from one work-item to the next along dimension 0: 0 for a value the same for
+/// all of them (built of arguments, constants, NDRange sizes and the other dimensions' ids), C for
+/// C * get_global_id(0) (or get_local_id(0)) plus such a value; None for anything else (a loaded
+/// index, a product of ids).
+llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
+  return affineStride(expr, [](const llvm::SCEV *leaf) -> llvm::Optional<llvm::Optional<int64_t>> {
+    const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(leaf);
+    if (!unknown)
+      return llvm::None;
+    const llvm::Value *value = unknown->getValue();
+    if (llvm::isa<llvm::Argument>(value) || llvm::isa<llvm::Constant>(value))
+      return llvm::Optional<int64_t>(0);
+    const auto *call = llvm::dyn_cast<llvm::CallInst>(value);
+    const llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+    const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
+    if (!fn)
+      return llvm::Optional<int64_t>();
+    const auto *dimension = call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
+    const bool alongZero = dimension && dimension->isZero();
+    return llvm::Optional<int64_t>((*fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId) && alongZero ? 1 : 0);
+  });
+}
+
 /// The step of `expr` from one iteration of `loop` to the next: 0 for a value the loop does not
-/// change, C for a recurrence of the loop stepping by C, sums and constant multiples of those; None
-/// for anything else. Casts are looked through as in workItemStride (a FIR's y[i - 15] under
-/// `if (i >= 15)` is a zero-extended recurrence starting at -15, which LLVM cannot fold).
+/// change, C for a recurrence of the loop stepping by C, and what affineStride makes of those (a
+/// FIR's y[i - 15] under `if (i >= 15)` is a zero-extended recurrence starting at -15, which LLVM
+/// cannot fold into one).
 llvm::Optional<int64_t> iterationStride(const llvm::SCEV *expr, const llvm::Loop &loop,
                                         llvm::ScalarEvolution &evolution) {
-  if (evolution.isLoopInvariant(expr, &loop))
-    return 0;
-  if (const auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(expr)) {
+  return affineStride(expr, [&](const llvm::SCEV *leaf) -> llvm::Optional<llvm::Optional<int64_t>> {
+    if (evolution.isLoopInvariant(leaf, &loop))
+      return llvm::Optional<int64_t>(0);
+    const auto *recurrence = llvm::dyn_cast<llvm::SCEVAddRecExpr>(leaf);
+    if (!recurrence)
+      return llvm::None;
     const auto *step = recurrence->getLoop() == &loop && recurrence->isAffine()
                            ? llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(evolution))
                            : nullptr;
-    return step ? llvm::Optional<int64_t>(step->getAPInt().getSExtValue()) : llvm::None;
-  }
-  if (const auto *cast = llvm::dyn_cast<llvm::SCEVCastExpr>(expr))
-    return iterationStride(cast->getOperand(0), loop, evolution);
-  if (const auto *product = llvm::dyn_cast<llvm::SCEVMulExpr>(expr); product && product->getNumOperands() == 2)
-    if (const auto *scale = llvm::dyn_cast<llvm::SCEVConstant>(product->getOperand(0))) {
-      const llvm::Optional<int64_t> step = iterationStride(product->getOperand(1), loop, evolution);
-      return step ? llvm::Optional<int64_t>(*step * scale->getAPInt().getSExtValue()) : llvm::None;
-    }
-  if (const auto *sum = llvm::dyn_cast<llvm::SCEVAddExpr>(expr)) {
-    int64_t stride = 0;
-    for (const llvm::SCEV *operand : sum->operands()) {
-      const llvm::Optional<int64_t> step = iterationStride(operand, loop, evolution);
-      if (!step)
-        return llvm::None;
-      stride += *step;
-    }
-    return stride;
-  }
-  return llvm::None;
+    return step ? llvm::Optional<int64_t>(step->getAPInt().getSExtValue()) : llvm::Optional<int64_t>();
+  });
 }
 
 /// `expr` in the loop's first iteration: its recurrences of `loop` replaced by their starts.
