@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
 
+#include "LoopPragmaBinding.h"
 #include "VendorExtensions.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -168,17 +169,23 @@ public:
 
 private:
   bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
-    addVendorPragmas(compiler.getPreprocessor(), target_);
+    addVendorPragmas(compiler.getPreprocessor(), target_, loopPragmas_);
     return EmitLLVMOnlyAction::BeginSourceFileAction(compiler);
   }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &compiler,
                                                         llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(createKernelAttributeChecker(compiler.getDiagnostics()));
+    consumers.push_back(loopPragmas_.createBinder(compiler.getDiagnostics(), compiler.getSourceManager()));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
+public:
+  const LoopPragmaBindings &loopPragmas() const { return loopPragmas_; }
+
+private:
   Target target_;
+  LoopPragmaBindings loopPragmas_;
 };
 
 void initializeHostTarget() {
@@ -291,6 +298,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   }
   keepKernelModuleMetadata(*module);
   moveVendorAnnotationsToMetadata(*module);
+  action.loopPragmas().applyTo(*module);
   logStream.flush();
   return CompiledModule{std::move(module), std::move(log)};
 }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
 
+#include "LoopPragmaBinding.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -304,13 +306,15 @@ private:
 struct PragmaLine {
   clang::SourceLocation at;
   std::vector<clang::Token> arguments;
+  clang::SourceLocation end; ///< The end of the pragma's line.
 };
 
 PragmaLine readPragma(clang::Preprocessor &preprocessor, const clang::Token &name) {
-  PragmaLine line{name.getLocation(), {}};
+  PragmaLine line{name.getLocation(), {}, {}};
   clang::Token token;
   for (preprocessor.Lex(token); token.isNot(clang::tok::eod); preprocessor.Lex(token))
     line.arguments.push_back(token);
+  line.end = token.getLocation();
   return line;
 }
 
@@ -391,6 +395,32 @@ private:
   Target target_;
 };
 
+/// `#pragma max_interleaving N`: at most N invocations of the loop that follows (N outer
+/// iterations, or N work-items) are inside it at once; 0 is the default, as many as Loom's loops
+/// admit. No Clang loop hint carries it: LoopPragmaBindings takes it to the loop's metadata.
+class MaxInterleavingPragma : public clang::PragmaHandler {
+public:
+  explicit MaxInterleavingPragma(LoopPragmaBindings &bindings)
+      : PragmaHandler("max_interleaving"), bindings_(bindings) {}
+  void HandlePragma(clang::Preprocessor &preprocessor, clang::PragmaIntroducer, clang::Token &name) override {
+    PragmaLine line = readPragma(preprocessor, name);
+    uint64_t limit = 0;
+    if (line.arguments.size() != 1 || line.arguments[0].isNot(clang::tok::numeric_constant) ||
+        llvm::StringRef(preprocessor.getSpelling(line.arguments[0])).getAsInteger(0, limit) ||
+        limit > MaxLoopInterleaving) {
+      diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Error,
+               "'#pragma max_interleaving' takes an integer from 0 (the default) to %1, the loop's "
+               "invocations in flight at once, not '%0'",
+               spellingOf(preprocessor, line.arguments), std::to_string(MaxLoopInterleaving));
+      return;
+    }
+    bindings_.record(line.at, line.end, "max_interleaving", unsigned(limit));
+  }
+
+private:
+  LoopPragmaBindings &bindings_;
+};
+
 /// A loop pragma Loom accepts but does not act on: a warning with the reason.
 class IgnoredLoopPragma : public clang::PragmaHandler {
 public:
@@ -461,18 +491,18 @@ std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::Diagnost
   return std::make_unique<KernelAttributeChecker>(diagnostics);
 }
 
-void addVendorPragmas(clang::Preprocessor &preprocessor, Target target) {
+void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPragmaBindings &bindings) {
   preprocessor.AddPragmaHandler(new InitiationIntervalPragma);
   preprocessor.AddPragmaHandler(new IvdepPragma(target));
+  preprocessor.AddPragmaHandler(new MaxInterleavingPragma(bindings));
   const std::pair<const char *, const char *> ignored[] = {
-      {"loop_coalesce", "Loom's inner loops already take a new iteration every cycle while the outer "
-                        "loop goes on (their rings overlap), so nested loops are not flattened"},
-      {"max_concurrency", "a Loom loop admits up to 32 work-items or outer iterations at once; that "
-                          "limit is not adjustable yet"},
+      {"loop_coalesce", "nested loops are not flattened: an NDRange kernel's work-items interleave in "
+                        "an inner loop, but in a single work-item kernel an outer iteration enters the "
+                        "inner loop when the previous one has left it"},
+      {"max_concurrency", "a Loom loop pipelines its iterations at its II; '#pragma max_interleaving N' "
+                          "bounds the invocations (outer iterations or work-items) inside it at once"},
       {"speculated_iterations", "Loom's loop control decides each iteration's exit before it starts "
                                 "the next one's memory accesses, so it speculates no iterations"},
-      {"max_interleaving", "a Loom loop admits up to 32 work-items or outer iterations at once; that "
-                           "limit is not adjustable yet"},
       {"disable_loop_pipelining", "every Loom loop is pipelined; its II is what its recurrences allow"},
   };
   for (const auto &[name, because] : ignored)

@@ -11,7 +11,8 @@
 // work-item calls unresolved, on the CPU device) to the kernel's `loom.vendor_attributes` metadata,
 // which KernelInfo reads. Loop pragmas become Clang's own loop hints, so
 // they reach LLVM as loop metadata (`#pragma ii N` -> llvm.loop.pipeline.initiationinterval,
-// `#pragma ivdep` -> llvm.loop.parallel_accesses), which hls/ reads.
+// `#pragma ivdep` -> llvm.loop.parallel_accesses), which hls/ reads; `#pragma max_interleaving N`,
+// which no hint carries, becomes loom.loop.max_interleaving through LoopPragmaBinding.h.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -37,6 +38,10 @@ constexpr llvm::StringLiteral VendorAnnotationPrefix = "loom:";
 /// The kernel metadata holding them afterwards: a tuple of strings "max_global_work_dim(0)".
 constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes";
 
+/// The most invocations `#pragma max_interleaving` may let into a loop: as many as a Loom loop
+/// admits by default (hls' LoopWorkItemLimit).
+constexpr unsigned MaxLoopInterleaving = 32;
+
 /// The most copies num_compute_units may ask of a kernel's hardware, in all dimensions.
 constexpr unsigned MaxComputeUnits = 16;
 
@@ -52,9 +57,12 @@ std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::Diagnost
 /// unknown. The caller owns the result (Clang's createDiagnostics takes it).
 clang::DiagnosticConsumer *createDiagnosticPrinter(llvm::raw_ostream &os, clang::DiagnosticOptions *options);
 
-/// Installs the vendors' loop pragmas (`ii`, `ivdep`, `loop_coalesce`, `max_concurrency`, ...) in
-/// one compile's preprocessor. The kernel and memory attributes are registered with Clang once per
-/// process, when this library is loaded.
-void addVendorPragmas(clang::Preprocessor &preprocessor, Target target);
+class LoopPragmaBindings;
+
+/// Installs the vendors' loop pragmas (`ii`, `ivdep`, `max_interleaving`, `loop_coalesce`, ...) in
+/// one compile's preprocessor; those no Clang loop hint carries are recorded in `bindings`. The
+/// kernel and memory attributes are registered with Clang once per process, when this library is
+/// loaded.
+void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPragmaBindings &bindings);
 
 } // namespace loom::frontend

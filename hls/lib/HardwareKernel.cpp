@@ -173,7 +173,7 @@ llvm::json::Value toJSON(const LoopReport &loop) {
   return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"ii", loop.ii},
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep},
-                            {"interleaved", loop.interleaved}};
+                            {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving}};
 }
 
 bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
@@ -182,7 +182,8 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          mapUnsigned(value, "ii", loop.ii, path) && map.map("bound_by", loop.boundBy) &&
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&
-         mapUnsigned(value, "interleaved", loop.interleaved, path);
+         mapUnsigned(value, "interleaved", loop.interleaved, path) &&
+         mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path);
 }
 
 llvm::json::Value toJSON(const HardwareKernel &kernel) {

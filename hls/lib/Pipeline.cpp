@@ -281,7 +281,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
                                     units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{9}\n",
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
@@ -298,7 +298,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       loop.boundBy == "memory order" && loop.ii > 1
                                           ? " (the kernel's pointers that are not restrict share one memory order: "
                                             "declare those that never overlap restrict, or use #pragma ivdep)"
-                                          : "");
+                                          : "",
+                                      loop.maxInterleaving
+                                          ? llvm::formatv(", at most {0} invocations inside at once (#pragma "
+                                                          "max_interleaving)",
+                                                          loop.maxInterleaving)
+                                                .str()
+                                          : std::string());
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}, {6} read and {7} write "
                                       "ports\n",

@@ -30,6 +30,9 @@ void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.
 constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
+/// The loop attribute `#pragma max_interleaving N` leaves (the frontend's LoopPragmaBinding): at
+/// most N invocations inside the loop at once; 0, the default: LoopWorkItemLimit.
+constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving";
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);

@@ -5,10 +5,11 @@
 // reaches it if nothing stalls: the latest arrival over its dynamic operands. Static operands are
 // wires and arrive at once. BalancePaths uses the differences; the Completion node's start is the
 // kernel's pipeline depth. Back edges are not waited for: they bring the next iteration.
-// A LoopMux is then placed as late as its consumers allow (ALAP): a ring whose next value comes late
-// (an accumulation over loaded data) makes its iterations wait at the mux, so the FIFOs BalancePaths
-// puts on the mux's inputs let the fast rings (the induction variables, the loads' addresses) run
-// that far ahead, and the loads' latency overlaps the slow ring instead of adding to it. A mux
+// A LoopMux, and the arithmetic of a loop, are then placed as late as their consumers allow (ALAP): a
+// ring whose next value comes late (an accumulation over loaded data, `s = s * 3 + a[k]`, whose
+// multiply comes first) makes its iterations wait at the mux, so the FIFOs BalancePaths puts on the
+// mux's inputs let the fast rings (the induction variables, the loads' addresses) run that far
+// ahead, and the loads' latency overlaps the slow ring instead of adding to it. A mux
 // whose next value does not depend on itself (`window[0] = x[i]`, a shift register's first stage)
 // starts when that value of the previous iteration is ready, so the rings that feed it run ahead
 // through FIFOs instead of the loop stepping at the pace of the load. A LoopControl starts no earlier
@@ -55,6 +56,22 @@ std::map<NodeId, NodeId> carriedWithoutRecurrence(const KernelGraph &kernel) {
         result[id] = boost::source(*e, kernel.graph);
   }
   return result;
+}
+
+/// Integer and float operations: moving one later only moves where its operands wait.
+bool isArithmetic(OpKind kind) {
+  switch (kind) {
+  case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::UDiv: case OpKind::SDiv:
+  case OpKind::URem: case OpKind::SRem: case OpKind::And: case OpKind::Or: case OpKind::Xor:
+  case OpKind::Shl: case OpKind::LShr: case OpKind::AShr: case OpKind::ICmp: case OpKind::Select:
+  case OpKind::ZExt: case OpKind::SExt: case OpKind::Trunc: case OpKind::InsertLane:
+  case OpKind::FAdd: case OpKind::FSub: case OpKind::FMul: case OpKind::FDiv: case OpKind::FNeg:
+  case OpKind::FSqrt: case OpKind::FCmp: case OpKind::SIToFP: case OpKind::UIToFP: case OpKind::FPToSI:
+  case OpKind::FPToUI:
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace
@@ -116,13 +133,14 @@ void scheduleASAP(KernelGraph &kernel) {
   }
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Node &n = kernel.graph[*it];
-    if (n.kind != OpKind::LoopMux)
+    if (n.kind != OpKind::LoopMux && !(n.loop != 0 && !n.isStatic && isArithmetic(n.kind)))
       continue;
     unsigned latest = ~0u;
     for (EdgeId edge : kernel.consumers(*it))
-      latest = std::min(latest, kernel.graph[boost::target(edge, kernel.graph)].startCycle);
-    if (latest != ~0u && latest > n.startCycle)
-      n.startCycle = latest;
+      if (!kernel.graph[edge].back)
+        latest = std::min(latest, kernel.graph[boost::target(edge, kernel.graph)].startCycle);
+    if (latest != ~0u && latest >= n.startCycle + n.latency)
+      n.startCycle = latest - n.latency;
   }
 }
 

@@ -25,13 +25,19 @@ report = subprocess.run([loomc, os.path.join(here, "qor", "qor.cl"), "-o", binar
                          "--report", "-q", "--emit-verilog", verilog],
                         check=True, capture_output=True, text=True).stdout
 
-# The same float sum built with -cl-fast-relaxed-math: reassociated into interleaved partial sums.
-fast_binary, fast_verilog = os.path.join(workdir, "qor_fast.loom"), os.path.join(workdir, "qor_fast.v")
-fast_report = subprocess.run([loomc, os.path.join(here, "qor", "gsum.cl"), "-o", fast_binary, "--board",
-                              board_name, "--report", "-q", "--options=-cl-fast-relaxed-math -Dgsum=gsum_fast",
-                              "--emit-verilog", fast_verilog],
+def build_alone(source, stem, options):
+    """Builds one of qor/'s kernel files alone with build options; adds its report."""
+    global report
+    alone_binary, alone_verilog = os.path.join(workdir, stem + ".loom"), os.path.join(workdir, stem + ".v")
+    report += subprocess.run([loomc, os.path.join(here, "qor", source), "-o", alone_binary, "--board", board_name,
+                              "--report", "-q", "--options=" + options, "--emit-verilog", alone_verilog],
                              check=True, capture_output=True, text=True).stdout
-report += fast_report
+    return alone_binary, alone_verilog
+
+# The same float sum built with -cl-fast-relaxed-math: reassociated into interleaved partial sums.
+fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed-math -Dgsum=gsum_fast")
+# The same rows with #pragma max_interleaving 1.
+once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
 
 def kernel_report(name):
     lines, inside = [], False
@@ -55,8 +61,8 @@ mf = cl.mem_flags
 def buf(host):
     return cl.Buffer(context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
 
-def run(name, global_size, *args):
-    event = getattr(program, name)(queue, global_size, None, *args)
+def run(name, global_size, *args, built=program):
+    event = getattr(built, name)(queue, global_size, None, *args)
     event.wait()
     return (event.profile.end - event.profile.start) * clock_mhz / 1000.0
 
@@ -81,13 +87,26 @@ for v in a:
 case("gsum 1000", cycles, n, "1 iteration/cycle", get(ob, out)[0] == want)
 
 fast_program = cl.Program(context, [device], [open(fast_binary, "rb").read()]).build()
-event = fast_program.gsum_fast(queue, (1,), None, buf(a), ob, np.int32(n))
-event.wait()
-cycles = (event.profile.end - event.profile.start) * clock_mhz / 1000.0
+cycles = run("gsum_fast", (1,), buf(a), ob, np.int32(n), built=fast_program)
 # Reassociated: any order of the additions is right; the error bound is n ulps of the magnitudes.
 fast_sum = get(ob, out)[0]
 case("gsum fast-math 1000", cycles, n, "1 iteration/cycle",
      abs(float(fast_sum) - float(np.sum(a.astype(np.float64)))) <= n * np.finfo(np.float32).eps * float(np.sum(np.abs(a))))
+
+# 100 rows of 32: 3,200 loop iterations; one row at a time, each waits for the multiply.
+rows_n, rows_m = 100, 32
+matrix = rng.integers(-1000, 1000, (rows_n, rows_m)).astype(np.int32)
+want = np.zeros(rows_n, np.int32)
+with np.errstate(over="ignore"):
+    for k in range(rows_m):
+        want = want * np.int32(3) + matrix[:, k]
+once_program = cl.Program(context, [device], [open(once_binary, "rb").read()]).build()
+for kernel, built in (("rows", program), ("rows_once", once_program), ("rows_swi", program)):
+    folded = np.zeros(rows_n, np.int32)
+    fb = buf(folded)
+    sizes = ((1,), np.int32(rows_n)) if kernel == "rows_swi" else ((rows_n,),)
+    cycles = run(kernel, sizes[0], buf(matrix), fb, *sizes[1:], np.int32(rows_m), built=built)
+    case(f"{kernel} {rows_n} x {rows_m}", cycles, rows_n * rows_m, "1 iteration/cycle", np.array_equal(get(fb, folded), want))
 
 bins = rng.integers(0, 64, n).astype(np.int32)
 weights = rng.random(n).astype(np.float32)
@@ -203,10 +222,10 @@ for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
-for kernel in ("gsum", "gsum_fast", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
+for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
                "mandelbrot", "mandelbrot_cu4", "fir", "stencil", "private_sort"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":
-        print("  " + yosys_area("loom_kernel_" + kernel, fast_verilog if kernel == "gsum_fast" else verilog))
+        print("  " + yosys_area("loom_kernel_" + kernel, {"gsum_fast": fast_verilog, "rows_once": once_verilog}.get(kernel, verilog)))
 sys.exit(0 if all_correct else 1)

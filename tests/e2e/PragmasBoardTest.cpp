@@ -132,6 +132,24 @@ TEST_CASE("num_compute_units kernels: units' parts of 2D and 1D ranges, idle uni
   }
 }
 
+TEST_CASE("max_interleaving kernels: one outer iteration, two work-items in the inner loop; board == CPU == host",
+          "[e2e][board][pragmas]") {
+  const int n = 200;
+  auto a = randomInts(n, -1000, 1000, 61), b = randomInts(n, 0, 1000, 62);
+  std::vector<int> expected(n);
+  for (int j = 0; j < n; ++j) {
+    unsigned s = 1; // wraps as the kernel's int does
+    for (int k = 0; k <= (b[j] & 15); ++k)
+      s = s * 3 + unsigned(a[j + k < n ? j + k : j + k - n]);
+    expected[j] = int(s);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "interleave_once", a, b, n, {{1}}), expected) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "interleave_two", a, b, n, {{size_t(n)}}), expected) == -1);
+  }
+}
+
 TEST_CASE("max_work_group_size bounds the work-groups the runtime picks and accepts", "[e2e][board][pragmas]") {
   const int n = 64;
   auto a = randomInts(n, -100, 100, 21), b = randomInts(n, -10, 10, 22);

@@ -11,6 +11,12 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+#include <fstream>
 
 using namespace loom::frontend;
 
@@ -165,6 +171,98 @@ __kernel void both(__global int *a, __global const int *index, int n) {
   }
 }
 
+/// The value of loop attribute `name` in `id` (None: absent).
+llvm::Optional<uint64_t> loopAttributeValue(const llvm::MDNode *id, llvm::StringRef name) {
+  for (const llvm::MDOperand &op : id->operands()) {
+    const auto *attribute = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
+    if (!attribute || attribute == id || attribute->getNumOperands() != 2)
+      continue;
+    const auto *key = llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0));
+    if (key && key->getString() == name)
+      return llvm::mdconst::extract<llvm::ConstantInt>(attribute->getOperand(1))->getZExtValue();
+  }
+  return llvm::None;
+}
+
+/// `function` is one loop nest of two loops, the inner one under `#pragma max_interleaving limit`.
+void checkInnerMaxInterleaving(llvm::Function &function, uint64_t limit) {
+  llvm::DominatorTree dominators(function);
+  llvm::LoopInfo loops(dominators);
+  REQUIRE(loops.getTopLevelLoops().size() == 1);
+  const llvm::Loop &outer = *loops.getTopLevelLoops()[0];
+  REQUIRE(outer.getSubLoops().size() == 1);
+  CHECK(loopAttributeValue(outer.getSubLoops()[0]->getLoopID(), "loom.loop.max_interleaving") == limit);
+  CHECK_FALSE(loopAttributeValue(outer.getLoopID(), "loom.loop.max_interleaving"));
+}
+
+TEST_CASE("#pragma max_interleaving reaches the loop that follows it, and only that loop") {
+  const char *source = R"(
+__kernel void nest(__global int *a, int n) {
+  for (int j = 0; j < n; ++j) {
+    int s = 0;
+    // Comments, other pragmas and blank lines may come between.
+    #pragma max_interleaving 1
+
+    #pragma nounroll
+    for (int i = 0; i < j; ++i)
+      s += a[i] * i;
+    a[j] = s;
+  }
+}
+__kernel void later(__global int *a, int n) {
+  #pragma max_interleaving 4
+  #pragma max_interleaving 2
+  while (n > 0) { a[n] = n; --n; }
+}
+__kernel void stray(__global int *a, int n) {
+  #pragma max_interleaving 1
+  a[0] = n;
+  for (int i = 0; i < n; ++i) a[i] = i;
+}
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source);
+  REQUIRE_OK(compiled);
+  llvm::Module &module = *compiled->module;
+  const std::string &log = compiled->log;
+  INFO(log);
+  checkInnerMaxInterleaving(*module.getFunction("nest"), 1);
+  // The last of two pragmas wins.
+  CHECK(loopAttributeValue(loopIdOf(module, "later"), "loom.loop.max_interleaving") == uint64_t(2));
+  // A pragma before another statement binds nothing, and says so.
+  CHECK(log.find("vendor.cl:20:11: warning: '#pragma max_interleaving' ignored: no loop follows it") !=
+        std::string::npos);
+  CHECK_FALSE(loopAttributeValue(loopIdOf(module, "stray"), "loom.loop.max_interleaving"));
+  CHECK(log.find("warning:") == log.rfind("warning:"));
+}
+
+TEST_CASE("#pragma max_interleaving reaches a loop in an included file") {
+  // Under the compile's directory, debug information names the file relative to it, while the
+  // source manager names it as the include search found it: here, absolute.
+  llvm::SmallString<128> directory;
+  REQUIRE_FALSE(llvm::sys::fs::current_path(directory));
+  directory += "/loom-pragma-" + std::to_string(llvm::sys::Process::getProcessId());
+  REQUIRE_FALSE(llvm::sys::fs::create_directory(directory));
+  const std::string header = (directory + "/fold.h").str();
+  {
+    std::ofstream out(header);
+    out << "int fold(__global const int *a, int n) {\n  int s = 0;\n  #pragma max_interleaving 3\n"
+           "  for (int i = 0; i < n; ++i)\n    s = s * 3 + a[i];\n  return s;\n}\n";
+  }
+  llvm::LLVMContext context;
+  auto compiled = compileOpenCL(context,
+                                SourceInput{"#include \"fold.h\"\n__kernel void k(__global int *a, int n) {\n"
+                                            "  for (int j = 0; j < n; ++j) a[j] = fold(a + j, j);\n}\n",
+                                            "vendor.cl", "-I " + directory.str().str()},
+                                Target::Hardware);
+  llvm::sys::fs::remove(header);
+  llvm::sys::fs::remove(directory);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  CHECK(compiled->log.find("warning") == std::string::npos);
+  checkInnerMaxInterleaving(*compiled->module->getFunction("k"), 3);
+}
+
 TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
   struct Case {
     const char *source;
@@ -181,6 +279,13 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "vendor.cl:2:11: error: '#pragma ii' takes one positive integer, the loop's initiation interval, not 'fast'"},
       {"__kernel void k(__global int *a, int n) {\n  #pragma ivdep\n  a[0] = n;\n}\n",
        "error: expected a for, while, or do-while loop"},
+      {"__kernel void k(__global int *a, int n) {\n  #pragma max_interleaving 33\n  for (int i = 0; i < n; ++i) "
+       "a[i] = i;\n}\n",
+       "vendor.cl:2:11: error: '#pragma max_interleaving' takes an integer from 0 (the default) to 32, the loop's "
+       "invocations in flight at once, not '33'"},
+      {"__kernel void k(__global int *a, int n) {\n  #pragma max_interleaving\n  for (int i = 0; i < n; ++i) "
+       "a[i] = i;\n}\n",
+       "vendor.cl:2:11: error: '#pragma max_interleaving' takes an integer"},
       // The hardware takes N work-items of one work-group a cycle.
       {"__attribute__((num_simd_work_items(4)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:16: error: 'num_simd_work_items(4)' needs reqd_work_group_size with a first size that 4 "

@@ -289,6 +289,8 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
                                                                  "a constant is not supported by the hardware flow");
   NodeId next = steer(last, loop.keepGoing, true, loop.last());
   Node fifo{OpKind::Fifo, result_.graph[next].width};
+  // Deep enough for every admitted work-item, and, under a smaller max_interleaving, for a fast
+  // ring (the induction variable feeding loads) to run ahead of a slow one by as much.
   fifo.depth = LoopWorkItemLimit + 1;
   fifo.latency = 1;
   fifo.name = result_.graph[mux].name;
@@ -309,6 +311,9 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   report.ivdep = loop.loop->isAnnotatedParallel() &&
                  llvm::findOptionMDForLoop(loop.loop, "llvm.loop.parallel_accesses") != nullptr;
   report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
+  const int maxInterleaving = llvm::getOptionalIntLoopAttribute(loop.loop, MaxInterleavingLoopAttribute).value_or(0);
+  if (maxInterleaving > 0 && unsigned(maxInterleaving) < LoopWorkItemLimit)
+    report.maxInterleaving = unsigned(maxInterleaving);
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
   if (auto start = loop.loop->getStartLoc())
     report.location = llvm::formatv("{0}:{1}", llvm::cast<llvm::DIScope>(start->getScope())->getFilename(), start.getLine());
@@ -324,7 +329,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
     entryToken = trigger(outside);
   }
   Node control{OpKind::LoopControl, 1};
-  control.depth = LoopWorkItemLimit;
+  control.depth = report.maxInterleaving ? report.maxInterleaving : LoopWorkItemLimit;
   control.name = "loop" + std::to_string(loop.number);
   control.location = report.location;
   loop.control = addAt(control, {&loop, 0}, {entryToken});

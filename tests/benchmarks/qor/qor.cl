@@ -3,6 +3,19 @@
 // users compare compilers on. Written for Loom; results are checked against numpy by the driver.
 
 #include "gsum.cl"
+#include "rows.cl"
+
+// The same rows in a single work-item kernel: an outer iteration starts when the previous one has
+// left the inner loop, so each row pays the inner loop's recurrence and its fill.
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_swi(__global const int *restrict a, __global int *restrict out, int n, int m) {
+  for (int j = 0; j < n; ++j) {
+    int s = 0;
+    for (int k = 0; k < m; ++k)
+      s = s * 3 + a[j * m + k];
+    out[j] = s;
+  }
+}
 
 // Float weights into bins: a read-modify-write through memory every iteration.
 __attribute__((max_global_work_dim(0)))

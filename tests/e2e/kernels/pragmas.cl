@@ -131,3 +131,25 @@ __kernel void cu_histogram(__global const int *a, __global const int *b, __globa
   size_t i = get_global_id(0);
   atomic_add(&out[a[i] & 15], b[i]);
 }
+
+// Intel's max_interleaving: at most N outer iterations (or work-items) inside the inner loop at
+// once; each inner loop's multiply recurs, so it would otherwise take many of them in turn.
+__attribute__((max_global_work_dim(0)))
+__kernel void interleave_once(__global const int *a, __global const int *b, __global int *out, int n) {
+  for (int j = 0; j < n; ++j) {
+    int s = 1;
+    #pragma max_interleaving 1
+    for (int k = 0; k <= (b[j] & 15); ++k)
+      s = s * 3 + a[j + k < n ? j + k : j + k - n];
+    out[j] = s;
+  }
+}
+
+__kernel void interleave_two(__global const int *a, __global const int *b, __global int *out, int n) {
+  int j = get_global_id(0);
+  int s = 1;
+  #pragma max_interleaving 2
+  for (int k = 0; k <= (b[j] & 15); ++k)
+    s = s * 3 + a[j + k < n ? j + k : j + k - n];
+  out[j] = s;
+}

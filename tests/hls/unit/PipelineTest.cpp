@@ -468,8 +468,12 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_groups");
 }
 
-TEST_CASE("a loop becomes rings: a control, a mux per carried value, steers and back-edge FIFOs") {
-  auto ir = parse(R"(
+namespace {
+
+/// Each work-item's product s * i over a loop of n iterations; `loopAttribute`, when not empty, is
+/// an attribute node of the loop's metadata.
+std::string loopyKernel(const std::string &loopAttribute = "") {
+  return std::string(R"(
 define spir_kernel void @loopy(i32 addrspace(1)* %a, i32 %n) {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
@@ -481,12 +485,19 @@ loop:
   %sum = mul i32 %s, %i
   %next = add i32 %i, 1
   %more = icmp slt i32 %next, %n
-  br i1 %more, label %loop, label %done
+  br i1 %more, label %loop, label %done)") +
+         (loopAttribute.empty() ? "" : ", !llvm.loop !0") + R"(
 done:
   store i32 %sum, i32 addrspace(1)* %p, align 4
   ret void
 }
-)");
+)" + (loopAttribute.empty() ? "" : "!0 = distinct !{!0, !1}\n!1 = " + loopAttribute + "\n");
+}
+
+} // namespace
+
+TEST_CASE("a loop becomes rings: a control, a mux per carried value, steers and back-edge FIFOs") {
+  auto ir = parse(loopyKernel());
   std::map<std::string, std::string> dumps;
   auto program = synthesize(*ir->module, dumps);
   REQUIRE_OK(program);
@@ -512,6 +523,41 @@ done:
   CHECK_FALSE(loop.ivdep); // No memory accesses, but no #pragma ivdep either.
   CHECK(program->report.find("II 2, set by the recurrence of 's'") != std::string::npos);
   checkLintClean(program->verilog, "loom_kernel_loopy");
+}
+
+TEST_CASE("#pragma max_interleaving N admits at most N work-items into its loop") {
+  auto interleaving = [](int limit) {
+    return loopyKernel("!{!\"loom.loop.max_interleaving\", i32 " + std::to_string(limit) + "}");
+  };
+  std::map<std::string, std::string> dumps;
+  auto two = parse(interleaving(2));
+  auto program = synthesize(*two->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  CHECK(count(built, "= loop_control i1 limit=2") == 1);
+  CHECK(count(built, "limit=32") == 0);
+  // The rings keep their depth: a fast ring still runs ahead of a slow one.
+  CHECK(count(built, "= fifo") == count(built, "depth=33"));
+  REQUIRE(program->kernels[0].loops.size() == 1);
+  const hls::LoopReport &loop = program->kernels[0].loops[0];
+  CHECK(loop.maxInterleaving == 2);
+  CHECK(program->report.find(", at most 2 invocations inside at once (#pragma max_interleaving)") !=
+        std::string::npos);
+  CHECK(program->verilog.find("loom_loop_control #(.LIMIT(2))") != std::string::npos);
+  checkLintClean(program->verilog, "loom_kernel_loopy");
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(program->kernels[0]), back, root));
+  REQUIRE(back.loops.size() == 1);
+  CHECK(back.loops[0].maxInterleaving == 2);
+
+  // 0 is the vendors' "as the compiler sees fit": the default.
+  auto zero = parse(interleaving(0));
+  auto free = synthesize(*zero->module, dumps);
+  REQUIRE_OK(free);
+  CHECK(count(dumps["build-dataflow"], "= loop_control i1 limit=32") == 1);
+  CHECK(free->kernels[0].loops[0].maxInterleaving == 0);
+  CHECK(free->report.find("max_interleaving") == std::string::npos);
 }
 
 TEST_CASE("division, square root, min/max/abs and switch become units, selects and branches") {

@@ -106,6 +106,8 @@ struct LoopReport {
   unsigned requestedII = 0; ///< `#pragma ii N` (or Clang's pipeline_initiation_interval): N; else 0.
   bool ivdep = false;       ///< `#pragma ivdep`: iterations do not wait for each other's memory accesses.
   unsigned interleaved = 1; ///< Elements per iteration: the partial sums of a reassociated float reduction.
+  /// `#pragma max_interleaving N` below the default: at most N invocations inside at once; else 0.
+  unsigned maxInterleaving = 0;
 };
 
 struct HardwareKernel {

@@ -1,0 +1,166 @@
+//===- LoopPragmaBinding.cpp - Vendor loop pragmas that no Clang loop hint carries ----===//
+// SPDX-License-Identifier: Apache-2.0
+//===----------------------------------------------------------------------===//
+#include "LoopPragmaBinding.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace loom::frontend {
+
+std::string loopPragmaMetadataName(llvm::StringRef name) { return ("loom.loop." + name).str(); }
+
+void LoopPragmaBindings::record(clang::SourceLocation at, clang::SourceLocation end, llvm::StringRef name,
+                                unsigned value) {
+  Pragma pragma;
+  pragma.at = at;
+  pragma.end = end;
+  pragma.name = name.str();
+  pragma.value = value;
+  pragmas_.push_back(std::move(pragma));
+}
+
+namespace {
+
+/// Whether the source between a pragma and a statement holds nothing else: blank lines, comments,
+/// other pragmas and attributes (what may stand between a loop pragma and its loop).
+bool onlyPragmasBetween(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 4> lines;
+  text.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.empty() && !line.startswith("#") && !line.startswith("//") && !line.startswith("/*") &&
+        !line.startswith("*") && !line.startswith("__attribute__"))
+      return false;
+  }
+  return true;
+}
+
+/// `file` made absolute against `directory` (the current one when empty), as debug information and
+/// the source manager may name one file differently ("qor/rows.cl", "/work/qor/rows.cl").
+std::string absolutePath(llvm::StringRef directory, llvm::StringRef file) {
+  llvm::SmallString<256> path(file);
+  if (directory.empty())
+    llvm::sys::fs::make_absolute(path);
+  else
+    llvm::sys::fs::make_absolute(directory, path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path);
+}
+
+} // namespace
+
+class LoopPragmaBinder : public clang::ASTConsumer, public clang::RecursiveASTVisitor<LoopPragmaBinder> {
+public:
+  LoopPragmaBinder(LoopPragmaBindings &bindings, clang::DiagnosticsEngine &diagnostics, clang::SourceManager &sources)
+      : bindings_(bindings), diagnostics_(diagnostics), sources_(sources) {}
+
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    for (clang::Decl *decl : group)
+      if (const auto *function = llvm::dyn_cast<clang::FunctionDecl>(decl); function && function->hasBody())
+        TraverseStmt(function->getBody());
+    return true;
+  }
+
+  void HandleTranslationUnit(clang::ASTContext &) override {
+    for (const LoopPragmaBindings::Pragma &pragma : bindings_.pragmas_)
+      if (pragma.line == 0) {
+        unsigned id = diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Warning,
+                                                   "'#pragma %0' ignored: no loop follows it");
+        diagnostics_.Report(pragma.at, id) << pragma.name;
+      }
+  }
+
+  bool VisitForStmt(clang::ForStmt *loop) { return bind(loop); }
+  bool VisitWhileStmt(clang::WhileStmt *loop) { return bind(loop); }
+  bool VisitDoStmt(clang::DoStmt *loop) { return bind(loop); }
+
+private:
+  bool bind(const clang::Stmt *loop) {
+    const clang::SourceLocation begin = sources_.getExpansionLoc(loop->getBeginLoc());
+    const auto [file, offset] = sources_.getDecomposedLoc(begin);
+    for (LoopPragmaBindings::Pragma &pragma : bindings_.pragmas_) {
+      if (pragma.line != 0)
+        continue;
+      const auto [pragmaFile, pragmaEnd] = sources_.getDecomposedLoc(sources_.getExpansionLoc(pragma.end));
+      if (pragmaFile != file || pragmaEnd > offset)
+        continue;
+      llvm::StringRef between(sources_.getCharacterData(sources_.getExpansionLoc(pragma.end)), offset - pragmaEnd);
+      if (!onlyPragmasBetween(between))
+        continue;
+      // Clang's debug locations are presumed locations (they follow #line).
+      const clang::PresumedLoc start = sources_.getPresumedLoc(begin);
+      pragma.file = absolutePath("", start.getFilename());
+      pragma.line = start.getLine();
+      pragma.column = start.getColumn();
+    }
+    return true;
+  }
+
+  LoopPragmaBindings &bindings_;
+  clang::DiagnosticsEngine &diagnostics_;
+  clang::SourceManager &sources_;
+};
+
+std::unique_ptr<clang::ASTConsumer> LoopPragmaBindings::createBinder(clang::DiagnosticsEngine &diagnostics,
+                                                                     clang::SourceManager &sources) {
+  return std::make_unique<LoopPragmaBinder>(*this, diagnostics, sources);
+}
+
+void LoopPragmaBindings::applyTo(llvm::Module &module) const {
+  if (llvm::none_of(pragmas_, [](const Pragma &pragma) { return pragma.line != 0; }))
+    return;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::DenseMap<llvm::MDNode *, llvm::MDNode *> rewritten;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function)
+      for (llvm::Instruction &inst : block) {
+        llvm::MDNode *id = inst.getMetadata(llvm::LLVMContext::MD_loop);
+        if (!id)
+          continue;
+        auto [it, added] = rewritten.try_emplace(id, id);
+        if (added) {
+          const auto *start = id->getNumOperands() > 1 ? llvm::dyn_cast<llvm::DILocation>(id->getOperand(1)) : nullptr;
+          if (!start)
+            continue;
+          llvm::SmallVector<llvm::Metadata *, 8> operands(id->op_begin(), id->op_end());
+          bool changed = false;
+          for (const Pragma &pragma : pragmas_) {
+            if (pragma.line != start->getLine() || pragma.column != start->getColumn() ||
+                pragma.file != absolutePath(start->getDirectory(), start->getFilename()))
+              continue;
+            const std::string key = loopPragmaMetadataName(pragma.name);
+            // A later pragma of the same name replaces an earlier one.
+            llvm::erase_if(operands, [&](llvm::Metadata *operand) {
+              const auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(operand);
+              const auto *name = node && node != id && node->getNumOperands() > 0
+                                     ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                                     : nullptr;
+              return name && name->getString() == key;
+            });
+            operands.push_back(llvm::MDNode::get(
+                context, {llvm::MDString::get(context, key), llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                                                 llvm::Type::getInt32Ty(context), pragma.value))}));
+            changed = true;
+          }
+          if (changed) {
+            llvm::MDNode *replacement = llvm::MDNode::getDistinct(context, operands);
+            replacement->replaceOperandWith(0, replacement);
+            it->second = replacement;
+          }
+        }
+        inst.setMetadata(llvm::LLVMContext::MD_loop, it->second);
+      }
+}
+
+} // namespace loom::frontend
