@@ -560,6 +560,44 @@ TEST_CASE("#pragma max_interleaving N admits at most N work-items into its loop"
   CHECK(free->report.find("max_interleaving") == std::string::npos);
 }
 
+TEST_CASE("a ring's arithmetic waits for the loaded value it meets, so the load's latency stays off the ring") {
+  // s = s * 3 + a[k]: the multiply comes first and the add waits for the load.
+  auto ir = parse(R"(
+define spir_kernel void @fold(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out, i32 %m) {
+entry:
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %s = phi i32 [ 0, %entry ], [ %sum, %loop ]
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %k
+  %x = load i32, i32 addrspace(1)* %p, align 4
+  %times = mul i32 %s, 3
+  %sum = add i32 %times, %x
+  %next = add i32 %k, 1
+  %more = icmp slt i32 %next, %m
+  br i1 %more, label %loop, label %done
+done:
+  store i32 %sum, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const std::string &scheduled = dumps["schedule"];
+  auto field = [&](const std::string &op, const std::string &name) {
+    const size_t line = scheduled.find(op);
+    REQUIRE(line != std::string::npos);
+    const size_t at = scheduled.find(" " + name + "=", line);
+    REQUIRE(at < scheduled.find('\n', line));
+    return std::stoul(scheduled.substr(at + name.size() + 2));
+  };
+  // The multiply's result is due when the load's is, not a memory round trip early.
+  CHECK(field("= mul i32", "start") + field("= mul i32", "lat") == field("= load i32", "start") + field("= load i32", "lat"));
+  // The first i32 mux is s's: it waits too, while k's runs ahead feeding the loads.
+  CHECK(field("= loop_mux i32", "start") >= field("= load i32", "start"));
+}
+
 TEST_CASE("division, square root, min/max/abs and switch become units, selects and branches") {
   auto ir = parse(R"(
 declare float @llvm.sqrt.f32(float)
