@@ -18,8 +18,6 @@
 
 namespace loom::frontend {
 
-std::string loopPragmaMetadataName(llvm::StringRef name) { return ("loom.loop." + name).str(); }
-
 void LoopPragmaBindings::record(clang::SourceLocation at, clang::SourceLocation end, llvm::StringRef name,
                                 unsigned value) {
   Pragma pragma;
@@ -92,10 +90,11 @@ private:
     for (LoopPragmaBindings::Pragma &pragma : bindings_.pragmas_) {
       if (pragma.line != 0)
         continue;
-      const auto [pragmaFile, pragmaEnd] = sources_.getDecomposedLoc(sources_.getExpansionLoc(pragma.end));
+      const clang::SourceLocation end = sources_.getExpansionLoc(pragma.end);
+      const auto [pragmaFile, pragmaEnd] = sources_.getDecomposedLoc(end);
       if (pragmaFile != file || pragmaEnd > offset)
         continue;
-      llvm::StringRef between(sources_.getCharacterData(sources_.getExpansionLoc(pragma.end)), offset - pragmaEnd);
+      llvm::StringRef between(sources_.getCharacterData(end), offset - pragmaEnd);
       if (!onlyPragmasBetween(between))
         continue;
       // Clang's debug locations are presumed locations (they follow #line).
@@ -117,50 +116,52 @@ std::unique_ptr<clang::ASTConsumer> LoopPragmaBindings::createBinder(clang::Diag
   return std::make_unique<LoopPragmaBinder>(*this, diagnostics, sources);
 }
 
+llvm::MDNode *LoopPragmaBindings::withPragmas(llvm::MDNode *id) const {
+  const auto *start = id->getNumOperands() > 1 ? llvm::dyn_cast<llvm::DILocation>(id->getOperand(1)) : nullptr;
+  if (!start)
+    return id;
+  const std::string file = absolutePath(start->getDirectory(), start->getFilename());
+  llvm::LLVMContext &context = id->getContext();
+  llvm::SmallVector<llvm::Metadata *, 8> operands(id->op_begin(), id->op_end());
+  bool changed = false;
+  for (const Pragma &pragma : pragmas_) {
+    if (pragma.line != start->getLine() || pragma.column != start->getColumn() || pragma.file != file)
+      continue;
+    const std::string key = "loom.loop." + pragma.name;
+    // A later pragma of the same name replaces an earlier one.
+    llvm::erase_if(operands, [&](llvm::Metadata *operand) {
+      const auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(operand);
+      const auto *name = node && node != id && node->getNumOperands() > 0
+                             ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
+                             : nullptr;
+      return name && name->getString() == key;
+    });
+    operands.push_back(llvm::MDNode::get(
+        context, {llvm::MDString::get(context, key),
+                  llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), pragma.value))}));
+    changed = true;
+  }
+  if (!changed)
+    return id;
+  llvm::MDNode *replacement = llvm::MDNode::getDistinct(context, operands);
+  replacement->replaceOperandWith(0, replacement);
+  return replacement;
+}
+
 void LoopPragmaBindings::applyTo(llvm::Module &module) const {
   if (llvm::none_of(pragmas_, [](const Pragma &pragma) { return pragma.line != 0; }))
     return;
-  llvm::LLVMContext &context = module.getContext();
+  // A loop's latches share its metadata node: each node is rewritten once.
   llvm::DenseMap<llvm::MDNode *, llvm::MDNode *> rewritten;
   for (llvm::Function &function : module)
     for (llvm::BasicBlock &block : function)
-      for (llvm::Instruction &inst : block) {
-        llvm::MDNode *id = inst.getMetadata(llvm::LLVMContext::MD_loop);
-        if (!id)
-          continue;
-        auto [it, added] = rewritten.try_emplace(id, id);
-        if (added) {
-          const auto *start = id->getNumOperands() > 1 ? llvm::dyn_cast<llvm::DILocation>(id->getOperand(1)) : nullptr;
-          if (!start)
-            continue;
-          llvm::SmallVector<llvm::Metadata *, 8> operands(id->op_begin(), id->op_end());
-          bool changed = false;
-          for (const Pragma &pragma : pragmas_) {
-            if (pragma.line != start->getLine() || pragma.column != start->getColumn() ||
-                pragma.file != absolutePath(start->getDirectory(), start->getFilename()))
-              continue;
-            const std::string key = loopPragmaMetadataName(pragma.name);
-            // A later pragma of the same name replaces an earlier one.
-            llvm::erase_if(operands, [&](llvm::Metadata *operand) {
-              const auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(operand);
-              const auto *name = node && node != id && node->getNumOperands() > 0
-                                     ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
-                                     : nullptr;
-              return name && name->getString() == key;
-            });
-            operands.push_back(llvm::MDNode::get(
-                context, {llvm::MDString::get(context, key), llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
-                                                                 llvm::Type::getInt32Ty(context), pragma.value))}));
-            changed = true;
-          }
-          if (changed) {
-            llvm::MDNode *replacement = llvm::MDNode::getDistinct(context, operands);
-            replacement->replaceOperandWith(0, replacement);
-            it->second = replacement;
-          }
+      for (llvm::Instruction &inst : block)
+        if (llvm::MDNode *id = inst.getMetadata(llvm::LLVMContext::MD_loop)) {
+          auto [it, added] = rewritten.try_emplace(id, nullptr);
+          if (added)
+            it->second = withPragmas(id);
+          inst.setMetadata(llvm::LLVMContext::MD_loop, it->second);
         }
-        inst.setMetadata(llvm::LLVMContext::MD_loop, it->second);
-      }
 }
 
 } // namespace loom::frontend

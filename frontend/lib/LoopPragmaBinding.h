@@ -26,9 +26,6 @@ class SourceManager;
 
 namespace loom::frontend {
 
-/// The metadata name a bound pragma `name` gives its loop.
-std::string loopPragmaMetadataName(llvm::StringRef name);
-
 /// One compile's loop pragmas, from the preprocessor's handlers to the module's loops.
 class LoopPragmaBindings {
 public:
@@ -54,6 +51,9 @@ public:
 
 private:
   friend class LoopPragmaBinder;
+  /// Loop metadata `id` with the pragmas bound to the loop it starts at (`id` when there are none).
+  llvm::MDNode *withPragmas(llvm::MDNode *id) const;
+
   std::vector<Pragma> pragmas_;
 };
 

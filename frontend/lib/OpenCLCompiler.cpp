@@ -166,6 +166,7 @@ void keepKernelModuleMetadata(llvm::Module &module) {
 class CompileAction : public clang::EmitLLVMOnlyAction {
 public:
   CompileAction(llvm::LLVMContext &context, Target target) : EmitLLVMOnlyAction(&context), target_(target) {}
+  const LoopPragmaBindings &loopPragmas() const { return loopPragmas_; }
 
 private:
   bool BeginSourceFileAction(clang::CompilerInstance &compiler) override {
@@ -180,10 +181,6 @@ private:
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
-public:
-  const LoopPragmaBindings &loopPragmas() const { return loopPragmas_; }
-
-private:
   Target target_;
   LoopPragmaBindings loopPragmas_;
 };
