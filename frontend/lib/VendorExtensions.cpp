@@ -496,9 +496,9 @@ void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPrag
   preprocessor.AddPragmaHandler(new IvdepPragma(target));
   preprocessor.AddPragmaHandler(new MaxInterleavingPragma(bindings));
   const std::pair<const char *, const char *> ignored[] = {
-      {"loop_coalesce", "nested loops are not flattened: an NDRange kernel's work-items interleave in "
-                        "an inner loop, but in a single work-item kernel an outer iteration enters the "
-                        "inner loop when the previous one has left it"},
+      {"loop_coalesce", "nested loops are not flattened: an outer iteration enters the inner loop while "
+                        "earlier ones are still inside it wherever the inner trip count and the carried "
+                        "values allow ('loomc --report' says so for each loop, or why not)"},
       {"max_concurrency", "a Loom loop pipelines its iterations at its II; '#pragma max_interleaving N' "
                           "bounds the invocations (outer iterations or work-items) inside it at once"},
       {"speculated_iterations", "Loom's loop control decides each iteration's exit before it starts "

@@ -173,7 +173,8 @@ llvm::json::Value toJSON(const LoopReport &loop) {
   return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"ii", loop.ii},
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep},
-                            {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving}};
+                            {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
+                            {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor}};
 }
 
 bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
@@ -183,7 +184,9 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&
          mapUnsigned(value, "interleaved", loop.interleaved, path) &&
-         mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path);
+         mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path) &&
+         map.mapOptional("overlaps_from", loop.overlapsFrom) &&
+         map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor);
 }
 
 llvm::json::Value toJSON(const HardwareKernel &kernel) {

@@ -281,7 +281,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
                                     units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}\n",
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
@@ -304,6 +304,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                           "max_interleaving)",
                                                           loop.maxInterleaving)
                                                 .str()
+                                          : std::string(),
+                                      !loop.overlapsFrom.empty()
+                                          ? ", an iteration enters the inner loop at " + loop.overlapsFrom +
+                                                " while earlier ones are still inside"
+                                      : !loop.innerLoopsWaitFor.empty()
+                                          ? ", an iteration enters its inner loops when the previous one has left "
+                                            "them: " + loop.innerLoopsWaitFor
                                           : std::string());
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}, {6} read and {7} write "

@@ -142,6 +142,47 @@ TEST_CASE("read-modify-writes through a forwarding queue: board == CPU == host",
   }
 }
 
+TEST_CASE("single work-item nests whose rows overlap in the inner loops, and nests that cannot: board == CPU == host",
+          "[e2e][board][loops]") {
+  const int rows = 100;
+  auto a = randomInts(rows * 16, -1000, 1000, 10), b = randomInts(rows * 16, -1000, 1000, 11);
+  std::vector<int> fold(a.size(), -1), nest3(a.size(), -1), total(a.size(), -1), triangle(a.size(), -1);
+  // Wrapping arithmetic, as the kernels' int overflow is on both devices.
+  auto step = [](int s, int times, int x) { return int(unsigned(s) * unsigned(times) + unsigned(x)); };
+  int running = 0;
+  for (int r = 0; r < rows; ++r) {
+    int s = b[r];
+    for (int k = 0; k < 16; ++k)
+      s = step(s, 3, a[r * 16 + k]);
+    fold[r] = (s & 1) ? s : s ^ r;
+    int t = b[r];
+    for (int c = 0; c < 4; ++c) {
+      int inner = c;
+      for (int k = 0; k < 4; ++k)
+        inner = step(inner, 5, a[(r * 4 + c) * 4 + k]);
+      t = step(t, 7, 0) ^ inner;
+    }
+    nest3[r] = t;
+    int row = 0;
+    for (int k = 0; k < 16; ++k)
+      row = step(row, 3, a[r * 16 + k]);
+    running = step(running, 1, row);
+    total[r] = running;
+    s = b[r];
+    if (r % 3 != 0)
+      for (int k = 0; k <= r % 16; ++k)
+        s = step(s, 3, a[r * 16 + k]);
+    triangle[r] = s;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_fold", a, b, rows, {{1}}), fold) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_nest3", a, b, rows, {{1}}), nest3) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_running_total", a, b, rows, {{1}}), total) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_triangle", a, b, rows, {{1}}), triangle) == -1);
+  }
+}
+
 TEST_CASE("mandelbrot on a 2D NDRange (data-dependent loop under back-pressure): board == CPU == host",
           "[e2e][board][loops]") {
   const int side = 64, maxit = 64;

@@ -18,6 +18,23 @@ NodeId GraphBuilder::logic(OpKind kind, const llvm::Instruction &at, std::vector
   return add(Node{kind, 1}, at, std::move(operands));
 }
 
+/// When `from`'s terminator branches to `to`, at the current position: None if it always does.
+llvm::Expected<llvm::Optional<NodeId>> GraphBuilder::branchTaken(const llvm::BasicBlock &from,
+                                                                 const llvm::BasicBlock &to) {
+  const auto *branch = llvm::dyn_cast<llvm::BranchInst>(from.getTerminator());
+  if (!branch || !branch->isConditional() || branch->getSuccessor(0) == branch->getSuccessor(1))
+    return llvm::None;
+  auto condition = valueOf(branch->getCondition(), *branch);
+  if (!condition)
+    return condition.takeError();
+  if (branch->getSuccessor(0) == &to)
+    return *condition;
+  auto one = valueOf(llvm::ConstantInt::getTrue(from.getContext()), *branch);
+  if (!one)
+    return one.takeError();
+  return logic(OpKind::Xor, *branch, {*condition, *one});
+}
+
 /// When control passes from `from` to `to`, at `from`'s position: None if always (as far as the
 /// work-item gets to `from`).
 llvm::Expected<llvm::Optional<NodeId>> GraphBuilder::edgePredicate(const llvm::BasicBlock &from,
@@ -29,21 +46,12 @@ llvm::Expected<llvm::Optional<NodeId>> GraphBuilder::edgePredicate(const llvm::B
   auto fromPredicate = blockPredicate(from);
   if (!fromPredicate)
     return fromPredicate.takeError();
+  auto taken = branchTaken(from, to);
+  if (!taken)
+    return taken.takeError();
   llvm::Optional<NodeId> result = *fromPredicate;
-  const auto *branch = llvm::dyn_cast<llvm::BranchInst>(from.getTerminator());
-  if (branch && branch->isConditional() && branch->getSuccessor(0) != branch->getSuccessor(1)) {
-    auto condition = valueOf(branch->getCondition(), *branch);
-    if (!condition)
-      return condition.takeError();
-    NodeId taken = *condition;
-    if (branch->getSuccessor(1) == &to) {
-      auto one = valueOf(llvm::ConstantInt::getTrue(from.getContext()), *branch);
-      if (!one)
-        return one.takeError();
-      taken = logic(OpKind::Xor, *branch, {taken, *one});
-    }
-    result = *fromPredicate ? logic(OpKind::And, *branch, {**fromPredicate, taken}) : taken;
-  }
+  if (*taken)
+    result = *fromPredicate ? logic(OpKind::And, *from.getTerminator(), {**fromPredicate, **taken}) : *taken;
   edgePredicates_[key] = result;
   return result;
 }

@@ -86,7 +86,12 @@ private:
     NodeId control = 0;               ///< LoopControl: one token per iteration.
     llvm::Optional<NodeId> token;     ///< Its data-less token (the work-item's, for the kernel body).
     llvm::Optional<NodeId> headerPredicate; ///< Work-item entered the loop (None: all do).
-    NodeId keepGoing = 0;             ///< At the last segment: the iteration continues the loop.
+    /// Where the rings close: the last segment, or an earlier one when the next iteration's values
+    /// and exit test are known there and the child loops after it keep their iterations in order
+    /// (closingSegment): the next iteration then enters those child loops while earlier ones are
+    /// still in them, and the segments after it are each iteration's tail.
+    unsigned closingSegment = 0;
+    NodeId keepGoing = 0;             ///< At the closing segment: the iteration continues the loop.
     bool closed = false;              ///< keepGoing is known; rings close as they are made.
     /// For each alias class whose memory-ordering state circulates (a store of the loop meets
     /// another access of the class): the summary token of an iteration's accesses to it, which is
@@ -95,6 +100,7 @@ private:
     /// Rings waiting for keepGoing: their LoopMux and the value the iteration carries back.
     std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
     Position last() { return {this, unsigned(children.size())}; }
+    Position closing() { return {this, closingSegment}; }
   };
   /// A work-item's memory-ordering state: the accesses a later one may have to wait for.
   struct MemoryState {
@@ -142,6 +148,7 @@ private:
 
   // ControlFlow.cpp: predicates and phis.
   NodeId logic(OpKind kind, const llvm::Instruction &at, std::vector<NodeId> operands);
+  llvm::Expected<llvm::Optional<NodeId>> branchTaken(const llvm::BasicBlock &from, const llvm::BasicBlock &to);
   llvm::Expected<llvm::Optional<NodeId>> edgePredicate(const llvm::BasicBlock &from, const llvm::BasicBlock &to);
   llvm::Expected<llvm::Optional<NodeId>> blockPredicate(const llvm::BasicBlock &block);
   llvm::Expected<llvm::Optional<NodeId>> orOfEdges(const llvm::BasicBlock &block,
@@ -154,6 +161,19 @@ private:
   llvm::Error buildRegions();
   llvm::Error orderItems(Region &region);
   llvm::Error visitRegion(Region &region);
+  /// The segment of `region` where `value` is first available: its home's, the exit of the child
+  /// loop it is made in, or 0 for values from outside the region and static ones.
+  unsigned segmentOf(const Region &region, const llvm::Value *value) const;
+  /// Where `inst` of a block at `at` is placed: a computation without effects in a loop, at the
+  /// earliest segment its operands allow, so that it need not wait for the child loops before it.
+  Position placement(const llvm::Instruction &inst, Position at) const;
+  /// The earliest segment where `loop`'s rings can close (see Region::closingSegment); the loop's
+  /// report says from which inner loop on its iterations overlap, or why they do not.
+  unsigned closingSegment(const Region &loop);
+  /// Why iterations of `loop` that enter `child` (a loop of its body) may leave it in another order
+  /// than they entered; empty when they cannot: every loop of the child's nest is entered by all of
+  /// them and runs a trip count the same for all.
+  std::string reorderingIn(const Region &child, const Region &loop) const;
   llvm::Error openLoop(Region &loop);
   llvm::Error closeLoop(Region &loop);
   NodeId lift(NodeId node, Position to);

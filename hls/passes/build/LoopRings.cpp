@@ -26,6 +26,11 @@
 namespace loom::hls {
 namespace {
 
+/// The variable as the user wrote it: without the ".047" LLVM's passes append.
+std::string variableName(const llvm::PHINode &node) {
+  return node.getName().rtrim("0123456789").rtrim('.').str();
+}
+
 /// The II `#pragma ii N` asked of the loop (Clang's pipeline_initiation_interval), or 0. With
 /// `#pragma ivdep` on the same loop Clang nests it in the vectorizer's follow-up attributes, which
 /// stay unused: the vectorizer leaves a loop of width 1 alone.
@@ -183,11 +188,98 @@ llvm::Error GraphBuilder::visitRegion(Region &region) {
     for (const auto &inst : *item.block) {
       if (header && llvm::isa<llvm::PHINode>(inst))
         continue; // Made a ring by openLoop.
+      AtPosition at(*this, placement(inst, current_));
       if (auto err = visit(inst))
         return err;
     }
   }
   return llvm::Error::success();
+}
+
+unsigned GraphBuilder::segmentOf(const Region &region, const llvm::Value *value) const {
+  auto it = values_.find(value);
+  if (it == values_.end() || result_.graph[it->second].isStatic)
+    return 0;
+  const Position home = home_.lookup(it->second);
+  const Region *inner = home.region;
+  while (inner && inner != &region && inner->parent != &region)
+    inner = inner->parent;
+  if (!inner)
+    return 0; // Made outside the region.
+  return inner == &region ? home.segment : inner->segment + 1;
+}
+
+GraphBuilder::Position GraphBuilder::placement(const llvm::Instruction &inst, Position at) const {
+  const bool computation =
+      llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::CmpInst, llvm::CastInst, llvm::SelectInst,
+                llvm::GetElementPtrInst, llvm::ExtractElementInst, llvm::InsertElementInst, llvm::ShuffleVectorInst>(
+          inst);
+  // In the kernel body a value made early would be carried through the loops after it instead of
+  // its operands, which is no better.
+  if (!at.region->loop || at.segment == 0 || !computation)
+    return at;
+  unsigned segment = 0;
+  for (const llvm::Value *operand : inst.operands())
+    segment = std::max(segment, segmentOf(*at.region, operand));
+  return {at.region, std::min(segment, at.segment)};
+}
+
+unsigned GraphBuilder::closingSegment(const Region &loop) {
+  const unsigned last = loop.children.size();
+  if (!last)
+    return last;
+  LoopReport &report = result_.loops[loop.number - 1];
+  auto wait = [&](std::string reason) {
+    report.innerLoopsWaitFor = std::move(reason);
+    return last;
+  };
+  const auto latchBlocks = latches(loop);
+  const auto *branch = latchBlocks.size() == 1 && loop.loop->getExitingBlock() == latchBlocks.front()
+                           ? llvm::dyn_cast<llvm::BranchInst>(latchBlocks.front()->getTerminator())
+                           : nullptr;
+  if (!branch || !branch->isConditional())
+    return wait("it continues or leaves elsewhere than at its end");
+  // A memory-order ring carries a summary of the whole iteration's accesses, and a forwarding
+  // queue compares a load with the stores issued before it: both need the previous iteration's.
+  if (!loop.memorySummaries.empty())
+    return wait("its iterations' memory accesses may depend on each other");
+  for (const auto &forwarding : forwardingLoadOf_)
+    if (loops_.getLoopFor(forwarding.first->getParent()) == loop.loop)
+      return wait("its read-modify-write of memory forwards from one iteration to the next");
+  unsigned segment = segmentOf(loop, branch->getCondition());
+  if (segment == last)
+    return wait("its exit test is known only after them");
+  for (const llvm::PHINode &node : loop.loop->getHeader()->phis()) {
+    const unsigned ready = segmentOf(loop, node.getIncomingValueForBlock(latchBlocks.front()));
+    if (ready == last)
+      return wait("the next value of '" + variableName(node) + "' is known only after them");
+    segment = std::max(segment, ready);
+  }
+  for (unsigned i = segment; i < last; ++i)
+    if (std::string reason = reorderingIn(*loop.children[i], loop); !reason.empty())
+      return wait(reason);
+  report.overlapsFrom = result_.loops[loop.children[segment]->number - 1].location;
+  return segment;
+}
+
+std::string GraphBuilder::reorderingIn(const Region &child, const Region &loop) const {
+  const std::string &where = result_.loops[child.number - 1].location;
+  const llvm::SCEV *trips = scalarEvolution_->getBackedgeTakenCount(child.loop);
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(trips) || !scalarEvolution_->isLoopInvariant(trips, loop.loop))
+    return "the trip count of the loop at " + where + " may differ between them";
+  // Whether an iteration enters the child: the same answer for all when the branches before it
+  // test what the outer loop does not change.
+  for (const Item &item : child.parent->items) {
+    if (item.loop == &child)
+      break;
+    const auto *branch = item.block ? llvm::dyn_cast<llvm::BranchInst>(item.block->getTerminator()) : nullptr;
+    if (branch && branch->isConditional() && !loop.loop->isLoopInvariant(branch->getCondition()))
+      return "some of them may skip the loop at " + where;
+  }
+  for (const Region *inner : child.children)
+    if (std::string reason = reorderingIn(*inner, loop); !reason.empty())
+      return reason;
+  return "";
 }
 
 NodeId GraphBuilder::trigger(Position at) {
@@ -214,7 +306,7 @@ NodeId GraphBuilder::steer(NodeId value, NodeId condition, bool when, Position a
 NodeId GraphBuilder::exitValue(Region &loop, NodeId last) {
   if (auto it = exits_.find(last); it != exits_.end())
     return it->second;
-  NodeId out = steer(last, loop.keepGoing, false, {loop.parent, loop.segment + 1});
+  NodeId out = steer(last, lift(loop.keepGoing, loop.last()), false, {loop.parent, loop.segment + 1});
   exits_[last] = out;
   return out;
 }
@@ -282,12 +374,12 @@ NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expect
 }
 
 llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsigned operand) {
-  NodeId last = lift(back, loop.last());
+  NodeId last = lift(back, loop.closing());
   if (result_.graph[last].isStatic && result_.graph[loop.keepGoing].isStatic)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    result_.graph[mux].location + ": error: a loop that never exits and carries "
                                                                  "a constant is not supported by the hardware flow");
-  NodeId next = steer(last, loop.keepGoing, true, loop.last());
+  NodeId next = steer(last, loop.keepGoing, true, loop.closing());
   Node fifo{OpKind::Fifo, result_.graph[next].width};
   // Deep enough for every admitted work-item, and, under a smaller max_interleaving, for a fast
   // ring (the induction variable feeding loads) to run ahead of a slow one by as much.
@@ -295,7 +387,7 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
   fifo.latency = 1;
   fifo.name = result_.graph[mux].name;
   fifo.location = result_.graph[mux].location;
-  NodeId buffer = addAt(fifo, loop.last(), {next});
+  NodeId buffer = addAt(fifo, loop.closing(), {next});
   result_.connect(buffer, mux, operand, /*back=*/true);
   return llvm::Error::success();
 }
@@ -346,12 +438,11 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
     if (!entry)
       return entry.takeError();
     NodeId mux = ring(loop, *entry, [this, &node, &loop]() -> llvm::Expected<NodeId> {
-      AtPosition at(*this, loop.last());
+      AtPosition at(*this, loop.closing());
       return phiValue(node, latches(loop));
     });
-    // The variable as the user wrote it: without the ".047" LLVM's passes append, and at the loop
-    // when the phi merges several lines.
-    result_.graph[mux].name = node.getName().rtrim("0123456789").rtrim('.').str();
+    // At the loop when the phi merges several lines.
+    result_.graph[mux].name = variableName(node);
     result_.graph[mux].location = node.getDebugLoc() && node.getDebugLoc().getLine() ? locationOf(node, kernel_)
                                                                                       : report.location;
     values_[&node] = mux;
@@ -361,11 +452,16 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
 }
 
 llvm::Error GraphBuilder::closeLoop(Region &loop) {
-  current_ = loop.last();
+  loop.closingSegment = closingSegment(loop);
+  current_ = loop.closing();
   const llvm::BasicBlock *header = loop.loop->getHeader();
-  auto keepGoing = orOfEdges(*header, latches(loop));
+  auto keepGoing = loop.closingSegment == loop.children.size() ? orOfEdges(*header, latches(loop))
+                                                                 : branchTaken(*latches(loop).front(), *header);
   if (!keepGoing)
     return keepGoing.takeError();
+  // Closing early, the latch is the loop's one exit and the predicate of any iteration.
+  if (*keepGoing && loop.closingSegment < loop.children.size() && loop.headerPredicate)
+    *keepGoing = logic(OpKind::And, *header->getFirstNonPHIOrDbg(), {lift(*loop.headerPredicate, current_), **keepGoing});
   if (*keepGoing) {
     loop.keepGoing = **keepGoing;
   } else {
@@ -374,11 +470,11 @@ llvm::Error GraphBuilder::closeLoop(Region &loop) {
     loop.keepGoing = result_.addNode(always);
   }
   loop.closed = true;
-  // The control's own ring, and its count of work-items inside.
-  NodeId controlLast = lift(loop.control, loop.last());
-  if (auto err = closeRing(loop, loop.control, controlLast, /*operand=*/1))
+  // The control's own ring, and its count of work-items inside (a work-item leaves with its last
+  // iteration's tail).
+  if (auto err = closeRing(loop, loop.control, loop.control, /*operand=*/1))
     return err;
-  result_.connect(exitValue(loop, controlLast), loop.control, 2, /*back=*/true);
+  result_.connect(exitValue(loop, lift(loop.control, loop.last())), loop.control, 2, /*back=*/true);
   // Closing a ring may carry values through child loops, never open new rings here.
   for (size_t i = 0; i < loop.pendingRings.size(); ++i) {
     auto back = loop.pendingRings[i].second();

@@ -726,7 +726,7 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     forgetAccessesOf(aliasClass);
     const llvm::Value *carriedClass = aliasClass;
     NodeId carried = ring(loop, before, [this, &loop, carriedClass]() -> llvm::Expected<NodeId> {
-      AtPosition end(*this, loop.last());
+      AtPosition end(*this, loop.closing()); // The last segment: a loop with such a ring closes there.
       NodeId iteration = summary(accessesOf(memory_, carriedClass));
       loop.memorySummaries.push_back({iteration, nullptr, carriedClass});
       return iteration;

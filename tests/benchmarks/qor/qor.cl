@@ -5,8 +5,9 @@
 #include "gsum.cl"
 #include "rows.cl"
 
-// The same rows in a single work-item kernel: an outer iteration starts when the previous one has
-// left the inner loop, so each row pays the inner loop's recurrence and its fill.
+// The same rows in a single work-item kernel: the inner trip count is the same for every row, so a
+// row enters the inner loop while earlier ones are still inside and the rows hide each other's
+// recurrence, as the NDRange rows' work-items do.
 __attribute__((max_global_work_dim(0)))
 __kernel void rows_swi(__global const int *restrict a, __global int *restrict out, int n, int m) {
   for (int j = 0; j < n; ++j) {

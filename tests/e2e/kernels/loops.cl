@@ -150,3 +150,63 @@ __kernel void histogram_rows(__global const int *restrict a, __global const int 
   for (int j = 0; j < n; ++j)
     out[row * 8 + (a[row * n + j] & 7)] += b[j];
 }
+
+// Single work-item nests (not unrolled). The rows' inner loops run the same 16 steps for every row,
+// so a row enters them while earlier rows are still inside: their 4-cycle recurrences interleave. rows_nest3 does so
+// at two levels (its middle loop carries t through the innermost one, so it does not);
+// rows_running_total carries a total through the inner loop and rows_triangle's inner trip count
+// changes with the row, which keeps their rows one after another.
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_fold(__global const int *restrict a, __global const int *restrict b,
+                        __global int *restrict out, int n) {
+  for (int r = 0; r < n; ++r) {
+    int s = b[r];
+    #pragma unroll 1
+    for (int k = 0; k < 16; ++k)
+      s = s * 3 + a[r * 16 + k];
+    out[r] = (s & 1) ? s : s ^ r;
+  }
+}
+
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_nest3(__global const int *restrict a, __global const int *restrict b,
+                         __global int *restrict out, int n) {
+  for (int r = 0; r < n; ++r) {
+    int t = b[r];
+    #pragma unroll 1
+    for (int c = 0; c < 4; ++c) {
+      int s = c;
+      #pragma unroll 1
+      for (int k = 0; k < 4; ++k)
+        s = s * 5 + a[(r * 4 + c) * 4 + k];
+      t = t * 7 ^ s;
+    }
+    out[r] = t;
+  }
+}
+
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_running_total(__global const int *restrict a, __global const int *restrict b,
+                                 __global int *restrict out, int n) {
+  int total = 0;
+  for (int r = 0; r < n; ++r) {
+    int s = 0;
+    #pragma unroll 1
+    for (int k = 0; k < 16; ++k)
+      s = s * 3 + a[r * 16 + k];
+    total += s;
+    out[r] = total;
+  }
+}
+
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_triangle(__global const int *restrict a, __global const int *restrict b,
+                            __global int *restrict out, int n) {
+  for (int r = 0; r < n; ++r) {
+    int s = b[r];
+    if (r % 3 != 0)
+      for (int k = 0; k <= r % 16; ++k)
+        s = s * 3 + a[r * 16 + k];
+    out[r] = s;
+  }
+}

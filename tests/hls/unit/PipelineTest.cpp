@@ -15,6 +15,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <map>
+#include <sstream>
 
 using namespace loom;
 
@@ -596,6 +597,136 @@ done:
   CHECK(field("= mul i32", "start") + field("= mul i32", "lat") == field("= load i32", "start") + field("= load i32", "lat"));
   // The first i32 mux is s's: it waits too, while k's runs ahead feeding the loads.
   CHECK(field("= loop_mux i32", "start") >= field("= load i32", "start"));
+}
+
+namespace {
+
+/// A graph dump's nodes by id ("%12"): their operands without back edges, and their loop.
+struct DumpedNode {
+  std::vector<std::string> operands;
+  unsigned loop = 0;
+};
+std::map<std::string, DumpedNode> dumpedNodes(const std::string &dump) {
+  std::map<std::string, DumpedNode> nodes;
+  std::istringstream lines(dump);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t equals = line.find(" = "), open = line.find(" ("), close = line.find(')', open);
+    if (line.rfind("  %", 0) != 0 || equals == std::string::npos || open == std::string::npos)
+      continue;
+    DumpedNode &node = nodes[line.substr(2, equals - 2)];
+    std::istringstream operands(line.substr(open + 2, close - open - 2));
+    for (std::string operand; std::getline(operands, operand, ',');)
+      if (operand.find("back") == std::string::npos)
+        node.operands.push_back(operand.substr(operand.find('%')));
+    if (const size_t loop = line.find(" loop=", close); loop != std::string::npos)
+      node.loop = std::stoul(line.substr(loop + 6));
+  }
+  return nodes;
+}
+
+/// Whether a node of loop `loop` computes `id` (back edges not followed).
+bool computedIn(const std::map<std::string, DumpedNode> &nodes, const std::string &id, unsigned loop) {
+  const auto it = nodes.find(id);
+  if (it == nodes.end())
+    return false;
+  return it->second.loop == loop || llvm::any_of(it->second.operands, [&](const std::string &operand) {
+           return computedIn(nodes, operand, loop);
+         });
+}
+
+/// The ids of loop `loop`'s back-edge FIFOs.
+std::vector<std::string> ringRegisters(const std::map<std::string, DumpedNode> &nodes, const std::string &dump,
+                                       unsigned loop) {
+  std::vector<std::string> fifos;
+  for (const auto &[id, node] : nodes)
+    if (node.loop == loop && dump.find("  " + id + " = fifo") != std::string::npos)
+      fifos.push_back(id);
+  return fifos;
+}
+
+/// Rows of m values folded by s = s * 3 + a[r * m + k] in a single work-item nest, each row's plus
+/// `total` stored; `carried`: total is the running sum of the rows, carried from row to row through
+/// the inner loop, else the previous row's number, known before the inner loop.
+std::string rowsKernel(bool carried) {
+  const std::string carriedValue = carried ? "%newtotal" : "%r";
+  return R"(
+define spir_kernel void @rows(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out, i32 %n, i32 %m) {
+entry:
+  br label %outer
+outer:
+  %r = phi i32 [ 0, %entry ], [ %rnext, %tail ]
+  %total = phi i32 [ 0, %entry ], [ )" + carriedValue + R"(, %tail ]
+  %base = mul i32 %r, %m
+  br label %inner
+inner:
+  %k = phi i32 [ 0, %outer ], [ %knext, %inner ]
+  %s = phi i32 [ 0, %outer ], [ %sum, %inner ]
+  %index = add i32 %base, %k
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %index
+  %x = load i32, i32 addrspace(1)* %p, align 4
+  %times = mul i32 %s, 3
+  %sum = add i32 %times, %x
+  %knext = add i32 %k, 1
+  %kmore = icmp slt i32 %knext, %m
+  br i1 %kmore, label %inner, label %tail
+tail:
+  %newtotal = add i32 %total, %sum
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i32 %r
+  store i32 %newtotal, i32 addrspace(1)* %q, align 4
+  %rnext = add i32 %r, 1
+  %rmore = icmp slt i32 %rnext, %n
+  br i1 %rmore, label %outer, label %done
+done:
+  ret void
+}
+)";
+}
+
+} // namespace
+
+TEST_CASE("an outer iteration enters the inner loop while earlier ones are inside, unless it carries a value through it") {
+  std::map<std::string, std::string> dumps;
+  auto rows = parse(rowsKernel(false));
+  auto program = synthesize(*rows->module, dumps);
+  REQUIRE_OK(program);
+  // The outer loop (1) computes its next row and exit test before the inner loop (2): none of its
+  // rings' registers is fed from inside the inner loop.
+  auto built = dumps["build-dataflow"];
+  auto nodes = dumpedNodes(built);
+  auto outerRings = ringRegisters(nodes, built, 1);
+  CHECK(outerRings.size() >= 3); // r, the previous r and the control.
+  for (const std::string &fifo : outerRings)
+    CHECK_FALSE(computedIn(nodes, fifo, 2));
+  REQUIRE(program->kernels[0].loops.size() == 2);
+  const hls::LoopReport &outer = program->kernels[0].loops[0], &inner = program->kernels[0].loops[1];
+  CHECK(outer.overlapsFrom == inner.location);
+  CHECK(outer.innerLoopsWaitFor.empty());
+  CHECK(inner.overlapsFrom.empty()); // It has no inner loop.
+  CHECK(inner.innerLoopsWaitFor.empty());
+  CHECK(program->report.find(", an iteration enters the inner loop at " + inner.location +
+                             " while earlier ones are still inside") != std::string::npos);
+  checkLintClean(program->verilog, "loom_kernel_rows");
+
+  // The running total is known only after the inner loop: rows take turns in it, and the report
+  // says why.
+  auto carried = parse(rowsKernel(true));
+  auto serial = synthesize(*carried->module, dumps);
+  REQUIRE_OK(serial);
+  built = dumps["build-dataflow"];
+  nodes = dumpedNodes(built);
+  outerRings = ringRegisters(nodes, built, 1);
+  CHECK(llvm::any_of(outerRings, [&](const std::string &fifo) { return computedIn(nodes, fifo, 2); }));
+  const hls::LoopReport &waiting = serial->kernels[0].loops[0];
+  CHECK(waiting.overlapsFrom.empty());
+  CHECK(waiting.innerLoopsWaitFor == "the next value of 'total' is known only after them");
+  CHECK(serial->report.find(", an iteration enters its inner loops when the previous one has left them: the next "
+                            "value of 'total' is known only after them") != std::string::npos);
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(serial->kernels[0]), back, root));
+  CHECK(back.loops[0].innerLoopsWaitFor == waiting.innerLoopsWaitFor);
+  REQUIRE(hls::fromJSON(hls::toJSON(program->kernels[0]), back, root));
+  CHECK(back.loops[0].overlapsFrom == inner.location);
 }
 
 TEST_CASE("division, square root, min/max/abs and switch become units, selects and branches") {
