@@ -142,14 +142,15 @@ TEST_CASE("read-modify-writes through a forwarding queue: board == CPU == host",
   }
 }
 
-TEST_CASE("single work-item nests whose rows overlap in the inner loops, and nests that cannot: board == CPU == host",
+TEST_CASE("single work-item nests, rows overlapping in inner loops or not: board == CPU == host",
           "[e2e][board][loops]") {
   const int rows = 100;
   auto a = randomInts(rows * 16, -1000, 1000, 10), b = randomInts(rows * 16, -1000, 1000, 11);
-  std::vector<int> fold(a.size(), -1), nest3(a.size(), -1), total(a.size(), -1), triangle(a.size(), -1);
+  std::vector<int> fold(a.size(), -1), nest3(a.size(), -1), total(a.size(), -1), triangle(a.size(), -1),
+      chained(a.size(), -1);
   // Wrapping arithmetic, as the kernels' int overflow is on both devices.
   auto step = [](int s, int times, int x) { return int(unsigned(s) * unsigned(times) + unsigned(x)); };
-  int running = 0;
+  int running = 0, chain = 0;
   for (int r = 0; r < rows; ++r) {
     int s = b[r];
     for (int k = 0; k < 16; ++k)
@@ -173,6 +174,9 @@ TEST_CASE("single work-item nests whose rows overlap in the inner loops, and nes
       for (int k = 0; k <= r % 16; ++k)
         s = step(s, 3, a[r * 16 + k]);
     triangle[r] = s;
+    for (int k = 0; k < 16; ++k)
+      chain = step(chain, 3, a[r * 16 + k]);
+    chained[r] = chain ^ b[r];
   }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
@@ -180,6 +184,7 @@ TEST_CASE("single work-item nests whose rows overlap in the inner loops, and nes
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_nest3", a, b, rows, {{1}}), nest3) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_running_total", a, b, rows, {{1}}), total) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_triangle", a, b, rows, {{1}}), triangle) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "rows_chained", a, b, rows, {{1}}), chained) == -1);
   }
 }
 

@@ -152,10 +152,11 @@ __kernel void histogram_rows(__global const int *restrict a, __global const int 
 }
 
 // Single work-item nests (not unrolled). The rows' inner loops run the same 16 steps for every row,
-// so a row enters them while earlier rows are still inside: their 4-cycle recurrences interleave. rows_nest3 does so
-// at two levels (its middle loop carries t through the innermost one, so it does not);
-// rows_running_total carries a total through the inner loop and rows_triangle's inner trip count
-// changes with the row, which keeps their rows one after another.
+// so a row enters them while earlier rows are still inside: their 4-cycle recurrences interleave.
+// rows_nest3 does so at its outer loop (its middle loop carries t through the innermost one, so
+// its own iterations take turns). Rows take turns where the row's result is carried to the next
+// row (rows_running_total, rows_chained) or the inner trip count changes with the row
+// (rows_triangle).
 __attribute__((max_global_work_dim(0)))
 __kernel void rows_fold(__global const int *restrict a, __global const int *restrict b,
                         __global int *restrict out, int n) {
@@ -208,5 +209,17 @@ __kernel void rows_triangle(__global const int *restrict a, __global const int *
       for (int k = 0; k <= r % 16; ++k)
         s = s * 3 + a[r * 16 + k];
     out[r] = s;
+  }
+}
+
+__attribute__((max_global_work_dim(0)))
+__kernel void rows_chained(__global const int *restrict a, __global const int *restrict b,
+                           __global int *restrict out, int n) {
+  int s = 0;
+  for (int r = 0; r < n; ++r) {
+    #pragma unroll 1
+    for (int k = 0; k < 16; ++k)
+      s = s * 3 + a[r * 16 + k];
+    out[r] = s ^ b[r];
   }
 }
