@@ -99,8 +99,13 @@ private:
     std::vector<Access> memorySummaries;
     /// Rings waiting for keepGoing: their LoopMux and the value the iteration carries back.
     std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
+    /// Header phis whose rings start in a later segment, where the iteration first uses them
+    /// (tailSegment): the phi, its entering value and that segment.
+    std::vector<std::tuple<const llvm::PHINode *, NodeId, unsigned>> tailPhis;
     Position last() { return {this, unsigned(children.size())}; }
     Position closing() { return {this, closingSegment}; }
+    /// Where the ring whose mux is at `muxSegment` closes: a ring that starts in a tail, at the end.
+    Position closingFor(unsigned muxSegment) { return muxSegment ? last() : closing(); }
   };
   /// A work-item's memory-ordering state: the accesses a later one may have to wait for.
   struct MemoryState {
@@ -177,8 +182,17 @@ private:
   llvm::Error openLoop(Region &loop);
   llvm::Error closeLoop(Region &loop);
   NodeId lift(NodeId node, Position to);
-  /// `entry`'s value inside `loop`: a LoopMux whose back edge carries it on (or `back`'s value).
-  NodeId ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back = nullptr);
+  /// `entry`'s value inside `loop`: a LoopMux at `segment` whose back edge carries it on (or
+  /// `back`'s value).
+  NodeId ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back = nullptr,
+              unsigned segment = 0);
+  /// The ring of header phi `node` entering with `entry`, its mux at `segment`; the phi's value.
+  NodeId phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment);
+  /// The segment of `loop` where an iteration first uses header phi `node`, when it is after child
+  /// loops that keep their iterations in order (so the iterations arrive there in order, as they
+  /// do at the loop's start); else 0. A ring that starts there lets the next iteration enter those
+  /// child loops before this one's value is known (a running total of the rows).
+  unsigned tailSegment(const Region &loop, const llvm::PHINode &node) const;
   /// Sends `back` (at the loop's end) to operand `operand` of `mux` for the next iteration.
   llvm::Error closeRing(Region &loop, NodeId mux, NodeId back, unsigned operand = 2);
   NodeId steer(NodeId value, NodeId condition, bool when, Position at);

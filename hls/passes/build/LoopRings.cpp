@@ -181,6 +181,9 @@ llvm::Error GraphBuilder::visitRegion(Region &region) {
         return err;
       if (auto err = closeLoop(*item.loop))
         return err;
+      for (const auto &[node, entry, segment] : region.tailPhis)
+        if (segment == item.loop->segment + 1)
+          phiRing(region, *node, entry, segment);
       continue;
     }
     current_ = blockPosition_.lookup(item.block);
@@ -250,6 +253,8 @@ unsigned GraphBuilder::closingSegment(const Region &loop) {
   if (segment == last)
     return wait("its exit test is known only after them");
   for (const llvm::PHINode &node : loop.loop->getHeader()->phis()) {
+    if (home_.lookup(values_.lookup(&node)).segment)
+      continue; // Its ring starts and closes in the tail.
     const unsigned ready = segmentOf(loop, node.getIncomingValueForBlock(latchBlocks.front()));
     if (ready == last)
       return wait("the next value of '" + variableName(node) + "' is known only after them");
@@ -348,7 +353,8 @@ NodeId GraphBuilder::lift(NodeId node, Position to) {
   return result;
 }
 
-NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back) {
+NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back,
+                          unsigned segment) {
   const bool invariant = !back;
   if (invariant)
     if (auto it = rings_.find({entry, &loop}); it != rings_.end())
@@ -357,7 +363,8 @@ NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expect
   Node mux{OpKind::LoopMux, value.width};
   mux.name = value.name;
   mux.location = value.location;
-  NodeId id = addAt(mux, {&loop, 0}, {loop.control, entry});
+  // The control's token carries the iteration's first flag, through child loops too.
+  NodeId id = addAt(mux, {&loop, segment}, {lift(loop.control, {&loop, segment}), entry});
   if (invariant) {
     rings_[{entry, &loop}] = id;
     back = [id] { return id; };
@@ -374,12 +381,13 @@ NodeId GraphBuilder::ring(Region &loop, NodeId entry, std::function<llvm::Expect
 }
 
 llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsigned operand) {
-  NodeId last = lift(back, loop.closing());
+  const Position closing = loop.closingFor(home_.lookup(mux).segment);
+  NodeId last = lift(back, closing);
   if (result_.graph[last].isStatic && result_.graph[loop.keepGoing].isStatic)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    result_.graph[mux].location + ": error: a loop that never exits and carries "
                                                                  "a constant is not supported by the hardware flow");
-  NodeId next = steer(last, loop.keepGoing, true, loop.closing());
+  NodeId next = steer(last, lift(loop.keepGoing, closing), true, closing);
   Node fifo{OpKind::Fifo, result_.graph[next].width};
   // Deep enough for every admitted work-item, and, under a smaller max_interleaving, for a fast
   // ring (the induction variable feeding loads) to run ahead of a slow one by as much.
@@ -387,9 +395,52 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
   fifo.latency = 1;
   fifo.name = result_.graph[mux].name;
   fifo.location = result_.graph[mux].location;
-  NodeId buffer = addAt(fifo, loop.closing(), {next});
+  NodeId buffer = addAt(fifo, closing, {next});
   result_.connect(buffer, mux, operand, /*back=*/true);
   return llvm::Error::success();
+}
+
+NodeId GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment) {
+  if (segment) {
+    // The entering value rides with every iteration from the loop's start, as any value carried
+    // into the loop does, and the first iteration's is kept: taken at the start, it never holds up
+    // what produced it while earlier iterations fill the child loops.
+    const Position tail{&loop, segment};
+    entry = steer(lift(entry, tail), lift(loop.control, tail), true, tail);
+  }
+  NodeId mux = ring(
+      loop, entry,
+      [this, &node, &loop, segment]() -> llvm::Expected<NodeId> {
+        AtPosition at(*this, loop.closingFor(segment));
+        return phiValue(node, latches(loop));
+      },
+      segment);
+  // At the loop when the phi merges several lines.
+  result_.graph[mux].name = variableName(node);
+  result_.graph[mux].location = node.getDebugLoc() && node.getDebugLoc().getLine()
+                                    ? locationOf(node, kernel_)
+                                    : result_.loops[loop.number - 1].location;
+  values_[&node] = mux;
+  return mux;
+}
+
+unsigned GraphBuilder::tailSegment(const Region &loop, const llvm::PHINode &node) const {
+  unsigned first = loop.children.size();
+  for (const llvm::User *user : node.users()) {
+    const auto *inst = llvm::dyn_cast<llvm::Instruction>(user);
+    if (!inst || !reachable_.count(inst->getParent()) || !loop.loop->contains(inst))
+      continue; // After the loop, it uses the exit value.
+    if (llvm::isa<llvm::PHINode>(inst) && inst->getParent() == loop.loop->getHeader())
+      return 0; // Carried into another ring.
+    Position at = blockPosition_.lookup(inst->getParent());
+    for (; at.region != &loop; at.region = at.region->parent)
+      at.segment = at.region->segment;
+    first = std::min(first, at.segment);
+  }
+  for (unsigned i = 0; i < first; ++i)
+    if (!reorderingIn(*loop.children[i], loop).empty())
+      return 0;
+  return first;
 }
 
 llvm::Error GraphBuilder::openLoop(Region &loop) {
@@ -437,15 +488,10 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
     }();
     if (!entry)
       return entry.takeError();
-    NodeId mux = ring(loop, *entry, [this, &node, &loop]() -> llvm::Expected<NodeId> {
-      AtPosition at(*this, loop.closing());
-      return phiValue(node, latches(loop));
-    });
-    // At the loop when the phi merges several lines.
-    result_.graph[mux].name = variableName(node);
-    result_.graph[mux].location = node.getDebugLoc() && node.getDebugLoc().getLine() ? locationOf(node, kernel_)
-                                                                                      : report.location;
-    values_[&node] = mux;
+    if (unsigned tail = tailSegment(loop, node))
+      loop.tailPhis.emplace_back(&node, *entry, tail);
+    else
+      phiRing(loop, node, *entry, 0);
   }
   enterLoopMemory(loop);
   return llvm::Error::success();

@@ -153,10 +153,10 @@ __kernel void histogram_rows(__global const int *restrict a, __global const int 
 
 // Single work-item nests (not unrolled). The rows' inner loops run the same 16 steps for every row,
 // so a row enters them while earlier rows are still inside: their 4-cycle recurrences interleave.
-// rows_nest3 does so at its outer loop (its middle loop carries t through the innermost one, so
-// its own iterations take turns). Rows take turns where the row's result is carried to the next
-// row (rows_running_total, rows_chained) or the inner trip count changes with the row
-// (rows_triangle).
+// rows_nest3 does so at two levels, its middle loop's t starting where it is first used, after the
+// innermost loop, as rows_running_total's total does. Rows take turns where the inner trip count
+// changes with the row (rows_triangle) or the inner loop starts from the previous row's result
+// (rows_chained).
 __attribute__((max_global_work_dim(0)))
 __kernel void rows_fold(__global const int *restrict a, __global const int *restrict b,
                         __global int *restrict out, int n) {
