@@ -169,6 +169,7 @@ private:
   /// The segment of `region` where `value` is first available: its home's, the exit of the child
   /// loop it is made in, or 0 for values from outside the region and static ones.
   unsigned segmentOf(const Region &region, const llvm::Value *value) const;
+  static const Region *outermostWithin(const Region &region, const Region *inner);
   /// Where `inst` of a block at `at` is placed: a computation without effects in a loop, at the
   /// earliest segment its operands allow, so that it need not wait for the child loops before it.
   Position placement(const llvm::Instruction &inst, Position at) const;
@@ -186,8 +187,8 @@ private:
   /// `back`'s value).
   NodeId ring(Region &loop, NodeId entry, std::function<llvm::Expected<NodeId>()> back = nullptr,
               unsigned segment = 0);
-  /// The ring of header phi `node` entering with `entry`, its mux at `segment`; the phi's value.
-  NodeId phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment);
+  /// The ring of header phi `node` entering with `entry`, its mux at `segment`: the phi's value.
+  void phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment);
   /// The segment of `loop` where an iteration first uses header phi `node`, when it is after child
   /// loops that keep their iterations in order (so the iterations arrive there in order, as they
   /// do at the loop's start); else 0. A ring that starts there lets the next iteration enter those

@@ -204,12 +204,18 @@ unsigned GraphBuilder::segmentOf(const Region &region, const llvm::Value *value)
   if (it == values_.end() || result_.graph[it->second].isStatic)
     return 0;
   const Position home = home_.lookup(it->second);
-  const Region *inner = home.region;
-  while (inner && inner != &region && inner->parent != &region)
-    inner = inner->parent;
+  const Region *inner = outermostWithin(region, home.region);
   if (!inner)
     return 0; // Made outside the region.
   return inner == &region ? home.segment : inner->segment + 1;
+}
+
+/// `inner` itself when it is `region`, else the child loop of `region` that holds it; null when
+/// `inner` is not in `region`.
+const GraphBuilder::Region *GraphBuilder::outermostWithin(const Region &region, const Region *inner) {
+  while (inner && inner != &region && inner->parent != &region)
+    inner = inner->parent;
+  return inner;
 }
 
 GraphBuilder::Position GraphBuilder::placement(const llvm::Instruction &inst, Position at) const {
@@ -400,7 +406,7 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
   return llvm::Error::success();
 }
 
-NodeId GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment) {
+void GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId entry, unsigned segment) {
   if (segment) {
     // The entering value rides with every iteration from the loop's start, as any value carried
     // into the loop does, and the first iteration's is kept: taken at the start, it never holds up
@@ -421,7 +427,6 @@ NodeId GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId ent
                                     ? locationOf(node, kernel_)
                                     : result_.loops[loop.number - 1].location;
   values_[&node] = mux;
-  return mux;
 }
 
 unsigned GraphBuilder::tailSegment(const Region &loop, const llvm::PHINode &node) const {
@@ -432,10 +437,9 @@ unsigned GraphBuilder::tailSegment(const Region &loop, const llvm::PHINode &node
       continue; // After the loop, it uses the exit value.
     if (llvm::isa<llvm::PHINode>(inst) && inst->getParent() == loop.loop->getHeader())
       return 0; // Carried into another ring.
-    Position at = blockPosition_.lookup(inst->getParent());
-    for (; at.region != &loop; at.region = at.region->parent)
-      at.segment = at.region->segment;
-    first = std::min(first, at.segment);
+    const Position at = blockPosition_.lookup(inst->getParent());
+    const Region *inner = outermostWithin(loop, at.region);
+    first = std::min(first, inner == &loop ? at.segment : inner->segment);
   }
   for (unsigned i = 0; i < first; ++i)
     if (!reorderingIn(*loop.children[i], loop).empty())
