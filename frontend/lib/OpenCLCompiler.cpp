@@ -177,6 +177,7 @@ private:
                                                         llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(createKernelAttributeChecker(compiler.getDiagnostics()));
+    consumers.push_back(createBankingResolver(compiler.getDiagnostics()));
     consumers.push_back(loopPragmas_.createBinder(compiler.getDiagnostics(), compiler.getSourceManager()));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));

@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -45,7 +46,7 @@ struct VendorAttribute {
 
 constexpr const char *MemoryLayoutIgnored =
     "Loom gives every access to an on-chip array a port of its own (copying the memory for extra "
-    "reads), so the array needs no banking or pumping to reach II 1";
+    "reads), so the array needs no pumping or replication limit to reach II 1";
 
 const VendorAttribute VendorAttributes[] = {
     // Kernels. Honoured: KernelInfo reads them; the runtime enforces them at launch.
@@ -62,25 +63,28 @@ const VendorAttribute VendorAttributes[] = {
     {"xcl_dataflow", AppliesTo::Kernel,
      "task-level pipelining of a kernel's loops is not implemented; its loops run one after another "
      "for each work-item, each loop pipelined"},
-    // On-chip memories.
-    {"numbanks", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"bankwidth", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"bank_bits", AppliesTo::Variable, MemoryLayoutIgnored},
+    // On-chip memories. Banking is honoured: BankingAttributes turns it into the array's bank bits.
+    {"numbanks", AppliesTo::Variable, nullptr, nullptr, 1, 1, MaxBanks},
+    {"bankwidth", AppliesTo::Variable, nullptr, nullptr, 1, 1, 128},
+    {"bank_bits", AppliesTo::Variable, nullptr, nullptr, 1, 8},
+    // Its arguments are an identifier and integers: parsed by partitionAnnotation.
+    {"xcl_array_partition", AppliesTo::Variable, nullptr, nullptr, 2, 3},
+    // hls/ holds at most this many copies of the array (one per work-item in flight).
+    {"private_copies", AppliesTo::Variable, nullptr, nullptr, 1, 1},
     {"singlepump", AppliesTo::Variable, MemoryLayoutIgnored},
     {"doublepump", AppliesTo::Variable, MemoryLayoutIgnored},
     {"max_replicates", AppliesTo::Variable, MemoryLayoutIgnored},
     {"simple_dual_port", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"merge", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"xcl_array_partition", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"xcl_array_reshape", AppliesTo::Variable, MemoryLayoutIgnored},
+    {"merge", AppliesTo::Variable,
+     "Loom keeps each array in memories of its own; merging arrays into one memory is not implemented"},
+    {"xcl_array_reshape", AppliesTo::Variable,
+     "Loom gives every access to an on-chip array a port of its own, so wider words are not needed to "
+     "reach II 1; use xcl_array_partition to split the array into banks"},
     {"register", AppliesTo::Variable,
      "Loom keeps an array in registers when every index is a constant (after unrolling) and in an "
      "on-chip RAM otherwise"},
     {"memory", AppliesTo::Variable,
      "Loom puts an array indexed at run time in an on-chip RAM already"},
-    {"private_copies", AppliesTo::Variable,
-     "Loom gives each work-item in flight (up to 64) a copy of the kernel's private arrays, as many "
-     "as fit in 256 KiB; the number is not adjustable yet"},
 };
 
 const VendorAttribute *findAttribute(llvm::StringRef name) {
@@ -130,6 +134,13 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
       diagnose(sema, attr, clang::DiagnosticsEngine::Warning, "'%0' ignored: %1", attribute->ignoredBecause);
       return AttributeNotApplied;
     }
+    if (attribute->appliesTo == AppliesTo::Variable && llvm::isa<clang::FieldDecl>(decl)) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Warning,
+               "'%0' ignored on a struct field: Loom banks and copies arrays declared as variables");
+      return AttributeNotApplied;
+    }
+    if (attr.getAttrName()->getName() == "xcl_array_partition")
+      return partitionAnnotation(sema, decl, attr);
     const unsigned count = attr.getNumArgs();
     if (count < attribute->minArgs || count > attribute->maxArgs) {
       diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' takes %1 integer arguments",
@@ -155,10 +166,43 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
       }
       values.push_back(llvm::toString(*value, 10));
     }
+    annotate(sema, decl, attr, attribute->honouredAs ? attribute->honouredAs : attribute->name, values);
+    return AttributeApplied;
+  }
+
+  static void annotate(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr, llvm::StringRef name,
+                       llvm::ArrayRef<std::string> values) {
     const std::string annotation =
-        llvm::formatv("{0}{1}({2})", VendorAnnotationPrefix,
-                      attribute->honouredAs ? attribute->honouredAs : attribute->name, llvm::join(values, ","));
+        llvm::formatv("{0}{1}({2})", VendorAnnotationPrefix, name, llvm::join(values, ","));
     decl->addAttr(clang::AnnotateAttr::Create(sema.Context, annotation, nullptr, 0, attr.getRange()));
+  }
+
+  /// Xilinx's `xcl_array_partition(cyclic|block, factor, dimension)` and
+  /// `xcl_array_partition(complete, dimension)`: the annotation `xcl_array_partition(KIND,FACTOR,DIM)`
+  /// (factor 0 for complete), which BankingAttributes resolves with the array's type.
+  static AttrHandling partitionAnnotation(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr) {
+    const bool named = attr.getNumArgs() >= 1 && attr.isArgIdent(0);
+    const llvm::StringRef kind = named ? attr.getArgAsIdent(0)->Ident->getName() : "";
+    const unsigned integers = kind == "complete" ? 1 : 2;
+    std::vector<std::string> values{kind.str()};
+    bool valid = (kind == "complete" || kind == "cyclic" || kind == "block") && attr.getNumArgs() == 1 + integers;
+    for (unsigned i = 1; valid && i <= integers; ++i) {
+      llvm::Optional<llvm::APSInt> value =
+          attr.isArgExpr(i) ? attr.getArgAsExpr(i)->getIntegerConstantExpr(sema.Context) : llvm::None;
+      valid = value && !value->isNegative() && value->getZExtValue() <= MaxBanks;
+      if (valid)
+        values.push_back(llvm::toString(*value, 10));
+    }
+    if (!valid) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error,
+               "'%0' takes (cyclic, FACTOR, DIMENSION), (block, FACTOR, DIMENSION) or (complete, DIMENSION), "
+               "with integer constants up to %1",
+               std::to_string(MaxBanks));
+      return AttributeNotApplied;
+    }
+    if (kind == "complete")
+      values.insert(values.begin() + 1, "0");
+    annotate(sema, decl, attr, "xcl_array_partition", values);
     return AttributeApplied;
   }
 };
@@ -437,7 +481,59 @@ private:
 
 } // namespace
 
-void moveVendorAnnotationsToMetadata(llvm::Module &module) {
+namespace {
+
+/// The text of annotation string `text` after VendorAnnotationPrefix; empty for another annotation.
+llvm::StringRef vendorAnnotation(const llvm::Value *text) {
+  const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(text->stripPointerCasts());
+  const auto *data = global && global->hasInitializer()
+                         ? llvm::dyn_cast<llvm::ConstantDataSequential>(global->getInitializer())
+                         : nullptr;
+  llvm::StringRef annotation = data && data->isCString() ? data->getAsCString() : "";
+  return annotation.consume_front(VendorAnnotationPrefix) ? annotation : "";
+}
+
+/// Appends `annotation` to the VendorAttributesMetadata of `holder` (a function, a global or an alloca).
+template <typename Holder> void addVendorAttribute(Holder &holder, llvm::StringRef annotation) {
+  llvm::LLVMContext &context = holder.getContext();
+  llvm::SmallVector<llvm::Metadata *, 4> attributes;
+  if (const llvm::MDNode *existing = holder.getMetadata(VendorAttributesMetadata))
+    attributes.append(existing->op_begin(), existing->op_end());
+  attributes.push_back(llvm::MDString::get(context, annotation));
+  holder.setMetadata(VendorAttributesMetadata, llvm::MDNode::get(context, attributes));
+}
+
+/// The strings only moved annotations used (the file name string too, once nothing else does).
+void removeUnusedAnnotationStrings(llvm::Module &module) {
+  for (llvm::GlobalVariable &global : llvm::make_early_inc_range(module.globals()))
+    if (global.getSection() == "llvm.metadata" && global.isDiscardableIfUnused()) {
+      global.removeDeadConstantUsers();
+      if (global.use_empty())
+        global.eraseFromParent();
+    }
+}
+
+/// A private array's annotations are llvm.var.annotation calls on its alloca.
+void moveVariableAnnotations(llvm::Module &module) {
+  llvm::Function *intrinsic = module.getFunction("llvm.var.annotation");
+  if (!intrinsic)
+    return;
+  for (llvm::User *user : llvm::make_early_inc_range(intrinsic->users())) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+    auto *alloca = call ? llvm::dyn_cast<llvm::AllocaInst>(call->getArgOperand(0)->stripPointerCasts()) : nullptr;
+    const llvm::StringRef annotation = call ? vendorAnnotation(call->getArgOperand(1)) : "";
+    if (!alloca || annotation.empty())
+      continue;
+    addVendorAttribute(*alloca, annotation);
+    llvm::Value *pointer = call->getArgOperand(0);
+    call->eraseFromParent();
+    if (auto *cast = llvm::dyn_cast<llvm::Instruction>(pointer); cast && cast->use_empty())
+      cast->eraseFromParent();
+  }
+}
+
+/// Functions' and globals' annotations are entries of llvm.global.annotations.
+void moveGlobalAnnotations(llvm::Module &module) {
   llvm::GlobalVariable *annotations = module.getNamedGlobal("llvm.global.annotations");
   const auto *entries = annotations && annotations->hasInitializer()
                             ? llvm::dyn_cast<llvm::ConstantArray>(annotations->getInitializer())
@@ -445,28 +541,16 @@ void moveVendorAnnotationsToMetadata(llvm::Module &module) {
   if (!entries)
     return;
   std::vector<llvm::Constant *> others;
-  std::vector<llvm::GlobalVariable *> texts;
   for (const llvm::Use &use : entries->operands()) {
     auto *entry = llvm::cast<llvm::Constant>(use.get());
-    auto *function = entry->getNumOperands() >= 2
-                         ? llvm::dyn_cast<llvm::Function>(entry->getOperand(0)->stripPointerCasts())
-                         : nullptr;
-    auto *text = function ? llvm::dyn_cast<llvm::GlobalVariable>(entry->getOperand(1)->stripPointerCasts()) : nullptr;
-    const auto *data = text && text->hasInitializer()
-                           ? llvm::dyn_cast<llvm::ConstantDataSequential>(text->getInitializer())
-                           : nullptr;
-    llvm::StringRef annotation = data && data->isCString() ? data->getAsCString() : "";
-    if (!annotation.consume_front(VendorAnnotationPrefix)) {
+    auto *holder = entry->getNumOperands() >= 2
+                       ? llvm::dyn_cast<llvm::GlobalObject>(entry->getOperand(0)->stripPointerCasts())
+                       : nullptr;
+    const llvm::StringRef annotation = holder ? vendorAnnotation(entry->getOperand(1)) : "";
+    if (annotation.empty())
       others.push_back(entry);
-      continue;
-    }
-    llvm::LLVMContext &context = module.getContext();
-    llvm::SmallVector<llvm::Metadata *, 4> attributes;
-    if (const llvm::MDNode *existing = function->getMetadata(VendorAttributesMetadata))
-      attributes.append(existing->op_begin(), existing->op_end());
-    attributes.push_back(llvm::MDString::get(context, annotation));
-    function->setMetadata(VendorAttributesMetadata, llvm::MDNode::get(context, attributes));
-    texts.push_back(text);
+    else
+      addVendorAttribute(*holder, annotation);
   }
   if (others.size() == entries->getNumOperands())
     return;
@@ -478,13 +562,14 @@ void moveVendorAnnotationsToMetadata(llvm::Module &module) {
                                           remaining, "llvm.global.annotations");
     kept->setSection("llvm.metadata");
   }
-  // The strings only the moved entries used (the file name string too, once nothing else does).
-  for (llvm::GlobalVariable &global : llvm::make_early_inc_range(module.globals()))
-    if (global.getSection() == "llvm.metadata" && global.isDiscardableIfUnused()) {
-      global.removeDeadConstantUsers();
-      if (global.use_empty())
-        global.eraseFromParent();
-    }
+}
+
+} // namespace
+
+void moveVendorAnnotationsToMetadata(llvm::Module &module) {
+  moveVariableAnnotations(module);
+  moveGlobalAnnotations(module);
+  removeUnusedAnnotationStrings(module);
 }
 
 std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) {

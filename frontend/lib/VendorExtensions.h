@@ -42,6 +42,9 @@ constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes
 /// admits by default (hls' LoopWorkItemLimit).
 constexpr unsigned MaxLoopInterleaving = 32;
 
+/// The most banks an on-chip array may be split into (numbanks, bank_bits, xcl_array_partition).
+constexpr unsigned MaxBanks = 256;
+
 /// The most copies num_compute_units may ask of a kernel's hardware, in all dimensions.
 constexpr unsigned MaxComputeUnits = 16;
 
@@ -51,6 +54,10 @@ void moveVendorAnnotationsToMetadata(llvm::Module &module);
 
 /// Checks, after each kernel's declaration, what its attributes need of each other.
 std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::DiagnosticsEngine &diagnostics);
+
+/// Resolves each variable's banking attributes (numbanks, bankwidth, bank_bits, xcl_array_partition)
+/// against its type into one `loom:bank_bits(...)` annotation (BankingAttributes.cpp).
+std::unique_ptr<clang::ASTConsumer> createBankingResolver(clang::DiagnosticsEngine &diagnostics);
 
 /// Clang's text diagnostics into `os`, which say why a vendor's statement attribute
 /// (`xcl_pipeline_loop`, `xcl_pipeline_workitems`) is ignored where Clang 15 can only call it

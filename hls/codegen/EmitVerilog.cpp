@@ -94,40 +94,69 @@ private:
     argBitsUsed_.assign(k_.numArgs, 0);
   }
 
-  static std::string ram(unsigned m, const char *suffix) { return llvm::formatv("ram{0}_{1}", m, suffix); }
+  /// A bus of bank `bank` of on-chip memory `m` (ram{m}_rd_addr for a memory of one bank).
+  std::string ram(unsigned m, unsigned bank, const char *suffix) const {
+    return k_.memories[m].banks.size() == 1 ? llvm::formatv("ram{0}_{1}", m, suffix).str()
+                                            : llvm::formatv("ram{0}b{1}_{2}", m, bank, suffix).str();
+  }
 
-  /// Each on-chip memory: a loom_ram and the buses its accesses drive, one port per access.
+  /// Each on-chip memory: a loom_ram per bank and the buses its accesses drive, one port per access.
   void declareMemories() {
+    ramPorts_.clear();
     for (unsigned m = 0; m < k_.memories.size(); ++m) {
       const OnChipMemory &memory = k_.memories[m];
-      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
-      const unsigned reads = std::max(1u, memory.reads), writes = std::max(1u, memory.writes);
-      auto rdAddr = m_.wire(ram(m, "rd_addr"), reads * index), rdData = m_.wire(ram(m, "rd_data"), reads * width);
-      auto wrEn = m_.wire(ram(m, "wr_en"), writes), wrAddr = m_.wire(ram(m, "wr_addr"), writes * index);
-      auto wrData = m_.wire(ram(m, "wr_data"), writes * width);
-      // A memory without reads or writes (its accesses optimised away) keeps one idle port.
-      if (!memory.reads) {
-        m_.assign(rdAddr, constant(index, 0));
-        unusedBits_.push_back(rdData);
+      const unsigned width = memory.elementBytes * 8, index = memory.bankIndexBits();
+      for (unsigned bank = 0; bank < memory.banks.size(); ++bank) {
+        const OnChipMemory::Ports &ports = memory.banks[bank];
+        const unsigned reads = std::max(1u, ports.reads), writes = std::max(1u, ports.writes);
+        auto rdAddr = m_.wire(ram(m, bank, "rd_addr"), reads * index);
+        auto rdData = m_.wire(ram(m, bank, "rd_data"), reads * width);
+        auto wrEn = m_.wire(ram(m, bank, "wr_en"), writes), wrAddr = m_.wire(ram(m, bank, "wr_addr"), writes * index);
+        auto wrData = m_.wire(ram(m, bank, "wr_data"), writes * width);
+        // A bank without reads or writes (its accesses optimised away, or all at other banks) keeps
+        // one idle port.
+        if (!ports.reads) {
+          m_.assign(rdAddr, constant(index, 0));
+          unusedBits_.push_back(rdData);
+        }
+        if (!ports.writes) {
+          m_.assign(wrEn, constant(1, 0));
+          m_.assign(wrAddr, constant(index, 0));
+          m_.assign(wrData, constant(width, 0));
+        }
+        // A constant table's words, the last first (word 0 is the low end of INIT).
+        std::vector<ExprRef> words;
+        if (!memory.contents.empty())
+          for (uint64_t word = memory.bankDepth(); word-- > 0;) {
+            const uint64_t element = elementOf(memory, bank, word);
+            words.push_back(constant(width, element < memory.contents.size() ? memory.contents[element] : 0));
+          }
+        m_.instance("loom_ram", ram(m, bank, memory.name.c_str()),
+                    {{"WIDTH", width}, {"DEPTH", int64_t(memory.bankDepth())}, {"ADDR_WIDTH", index},
+                     {"READS", reads}, {"WRITES", writes}, {"INITIALIZED", int64_t(!words.empty())}},
+                    {{"clk", ref("clk")}, {"rd_addr", rdAddr}, {"rd_data", rdData}, {"wr_en", wrEn},
+                     {"wr_addr", wrAddr}, {"wr_data", wrData}},
+                    words.empty() ? std::vector<std::pair<std::string, ExprRef>>{}
+                                  : std::vector<std::pair<std::string, ExprRef>>{{"INIT", concat(words)}});
       }
-      if (!memory.writes) {
-        m_.assign(wrEn, constant(1, 0));
-        m_.assign(wrAddr, constant(index, 0));
-        m_.assign(wrData, constant(width, 0));
-      }
-      // A constant table's words, the last first (word 0 is the low end of INIT).
-      std::vector<ExprRef> words;
-      for (auto word = memory.contents.rbegin(); word != memory.contents.rend(); ++word)
-        words.push_back(constant(width, *word));
-      m_.instance("loom_ram", llvm::formatv("ram{0}_{1}", m, memory.name),
-                  {{"WIDTH", width}, {"DEPTH", int64_t(memory.depth)}, {"ADDR_WIDTH", index},
-                   {"READS", reads}, {"WRITES", writes}, {"INITIALIZED", int64_t(!words.empty())}},
-                  {{"clk", ref("clk")}, {"rd_addr", rdAddr}, {"rd_data", rdData}, {"wr_en", wrEn},
-                   {"wr_addr", wrAddr}, {"wr_data", wrData}},
-                  words.empty() ? std::vector<std::pair<std::string, ExprRef>>{}
-                                : std::vector<std::pair<std::string, ExprRef>>{{"INIT", concat(words)}});
+      ramPorts_.emplace_back(memory.banks.size());
     }
-    ramPorts_.assign(k_.memories.size(), {0, 0});
+  }
+
+  /// The element index of word `word` of bank `bank`: the word's bits with the bank's number
+  /// inserted at the memory's bank bits.
+  static uint64_t elementOf(const OnChipMemory &memory, unsigned bank, uint64_t word) {
+    uint64_t element = 0;
+    unsigned bankBit = 0;
+    for (unsigned bit = 0; bit < memory.indexBits(); ++bit) {
+      if (bankBit < memory.bankBits.size() && memory.bankBits[bankBit] == bit) {
+        element |= uint64_t((bank >> bankBit++) & 1) << bit;
+      } else {
+        element |= (word & 1) << bit;
+        word >>= 1;
+      }
+    }
+    return element;
   }
 
   /// The wires between a loom_forward_queue (emitted with its load) and the store and store
@@ -181,10 +210,43 @@ private:
     return ports * width == 1 ? ref(bus) : slice(ref(bus), (port + 1) * width - 1, port * width);
   }
 
-  /// An on-chip memory access's element index: the bits of its byte offset that select a word.
+  /// An on-chip memory access's index within its bank: the bits of its byte offset that select an
+  /// element, without the bank bits.
   ExprRef ramIndex(const Node &access, NodeId address) {
-    const auto [lo, hi] = bitsRead(access, 0, g_[address]);
-    return slice(data(address), hi - 1, lo);
+    const OnChipMemory &memory = k_.memories[access.index];
+    const unsigned lo = bitsRead(access, 0, g_[address]).first;
+    std::vector<ExprRef> runs; // Most significant first.
+    for (unsigned hi = memory.indexBits(); hi > 0;) {
+      unsigned low = hi;
+      while (low > 0 && !llvm::is_contained(memory.bankBits, low - 1))
+        --low;
+      if (low < hi)
+        runs.push_back(slice(data(address), lo + hi - 1, lo + low));
+      hi = low > 0 ? low - 1 : 0;
+    }
+    if (runs.empty())
+      return constant(1, 0); // A bank of one element.
+    return runs.size() == 1 ? runs[0] : concat(runs);
+  }
+
+  /// The banks access `node` has ports on, and, when several, whether each is the one its address
+  /// selects (the address's bank bits equal the bank's number).
+  std::vector<std::pair<unsigned, ExprRef>> ramBanks(const Node &access, NodeId address) {
+    const OnChipMemory &memory = k_.memories[access.index];
+    const unsigned lo = bitsRead(access, 0, g_[address]).first;
+    std::vector<ExprRef> bits; // Most significant first.
+    for (auto bit = memory.bankBits.rbegin(); bit != memory.bankBits.rend(); ++bit)
+      bits.push_back(slice(data(address), lo + *bit, lo + *bit));
+    if (access.bank != AllBanks) {
+      // Known at compile time: the address's bank bits are not needed.
+      unusedBits_.insert(unusedBits_.end(), bits.begin(), bits.end());
+      return {{access.bank, constant(1, 1)}};
+    }
+    ExprRef selected = bits.size() == 1 ? bits[0] : concat(bits);
+    std::vector<std::pair<unsigned, ExprRef>> banks;
+    for (unsigned bank = 0; bank < memory.banks.size(); ++bank)
+      banks.emplace_back(bank, binary("==", selected, constant(memory.bankBits.size(), bank)));
+    return banks;
   }
 
   /// The data of operand node `op` as a name (slices need names, not expressions).
@@ -243,10 +305,15 @@ private:
     case OpKind::ICmp: return compare(static_cast<llvm::CmpInst::Predicate>(node.predicate), a(), b());
     case OpKind::RamLoad: {
       const OnChipMemory &memory = k_.memories[node.index];
-      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
-      const unsigned port = ramPorts_[node.index].first++, ports = memory.reads;
-      m_.assign(busField(ram(node.index, "rd_addr"), ports, port, index), ramIndex(node, ops[0]));
-      ExprRef word = m_.wire(n(id, "word"), width, busField(ram(node.index, "rd_data"), ports, port, width));
+      const unsigned width = memory.elementBytes * 8, index = memory.bankIndexBits();
+      ExprRef bankIndex = ramIndex(node, ops[0]), selected;
+      for (const auto &[bank, chosen] : ramBanks(node, ops[0])) {
+        const unsigned port = ramPorts_[node.index][bank].reads++, ports = memory.banks[bank].reads;
+        m_.assign(busField(ram(node.index, bank, "rd_addr"), ports, port, index), bankIndex);
+        ExprRef read = busField(ram(node.index, bank, "rd_data"), ports, port, width);
+        selected = selected ? ternary(chosen, read, selected) : read;
+      }
+      ExprRef word = m_.wire(n(id, "word"), width, selected);
       // A work-item that does not reach the access reads nothing: zero, like a skipped load.
       return node.predicated ? ternary(data(ops[1]), word, constant(width, 0)) : word;
     }
@@ -582,13 +649,19 @@ private:
     case OpKind::RamStore: {
       // The word is written at the edge the access is accepted; its token leaves a cycle later.
       const OnChipMemory &memory = k_.memories[node.index];
-      const unsigned width = memory.elementBytes * 8, index = memory.indexBits();
-      const unsigned port = ramPorts_[node.index].second++, ports = memory.writes;
+      const unsigned width = memory.elementBytes * 8, index = memory.bankIndexBits();
       ExprRef accepted = binary("&", in.valid, in.ready);
-      m_.assign(busField(ram(node.index, "wr_en"), ports, port, 1),
-                node.predicated ? binary("&", accepted, data(ops[2])) : accepted);
-      m_.assign(busField(ram(node.index, "wr_addr"), ports, port, index), ramIndex(node, ops[0]));
-      m_.assign(busField(ram(node.index, "wr_data"), ports, port, width), data(ops[1]));
+      if (node.predicated)
+        accepted = binary("&", accepted, data(ops[2]));
+      ExprRef bankIndex = ramIndex(node, ops[0]);
+      const auto banks = ramBanks(node, ops[0]);
+      for (const auto &[bank, chosen] : banks) {
+        const unsigned port = ramPorts_[node.index][bank].writes++, ports = memory.banks[bank].writes;
+        m_.assign(busField(ram(node.index, bank, "wr_en"), ports, port, 1),
+                  banks.size() == 1 ? accepted : binary("&", accepted, chosen));
+        m_.assign(busField(ram(node.index, bank, "wr_addr"), ports, port, index), bankIndex);
+        m_.assign(busField(ram(node.index, bank, "wr_data"), ports, port, width), data(ops[1]));
+      }
       auto conns = clocking();
       conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"in_data", constant(1, 0)},
                                  {"out_valid", out("valid")}, {"out_ready", out("ready")},
@@ -778,7 +851,8 @@ private:
   std::vector<unsigned> argBitsUsed_;
   std::optional<NodeId> workItems_;
   /// Per on-chip memory: the next free read and write port.
-  std::vector<std::pair<unsigned, unsigned>> ramPorts_;
+  /// Ports given out so far, per memory and bank.
+  std::vector<std::vector<OnChipMemory::Ports>> ramPorts_;
   /// Bits no one reads, beside those consumeUnusedInputs finds (idle memory ports).
   std::vector<ExprRef> unusedBits_;
   /// By store port: the forwarding queues' wires.

@@ -163,6 +163,10 @@ std::vector<NodeId> KernelGraph::topologicalOrder() const {
 
 unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Ceil(depth)); }
 
+unsigned OnChipMemory::bankIndexBits() const {
+  return bankBits.empty() ? indexBits() : std::max<unsigned>(1, indexBits() - bankBits.size());
+}
+
 unsigned forwardingEntries(const Node &store, const Node &announce) {
   // Little's law at one store a cycle over an entry's life, from its announcement to its
   // acknowledge (+6: the queue's registers from data to request and from acknowledge to a free
@@ -179,12 +183,32 @@ unsigned lineBuffers(const Node &node, const MemoryPort &port) {
   return (node.depth + elements - 1) / elements + 1;
 }
 
+std::string portsText(const OnChipMemory &memory) {
+  auto text = [](const OnChipMemory::Ports &ports) {
+    return llvm::formatv("{0} read and {1} write ports", ports.reads, ports.writes).str();
+  };
+  const bool alike = llvm::all_of(memory.banks, [&](const OnChipMemory::Ports &ports) {
+    return ports.reads == memory.banks[0].reads && ports.writes == memory.banks[0].writes;
+  });
+  if (alike)
+    return text(memory.banks[0]) + (memory.banks.size() > 1 ? " each" : "");
+  std::vector<std::string> banks;
+  for (size_t bank = 0; bank < memory.banks.size(); ++bank)
+    banks.push_back(llvm::formatv("bank {0}: {1}", bank, text(memory.banks[bank])));
+  return llvm::join(banks, ", ");
+}
+
 std::string printGraph(const KernelGraph &kernel) {
   std::string out = llvm::formatv("kernel {0} (args {1})\n", kernel.kernelName, kernel.numArgs);
-  for (const OnChipMemory &memory : kernel.memories)
-    out += llvm::formatv("  {0} {1}: {2} x {3} bytes, {4} read / {5} write ports ; {6}\n",
-                         memory.contents.empty() ? "ram" : "rom", memory.name, memory.depth, memory.elementBytes,
-                         memory.reads, memory.writes, memory.location);
+  for (const OnChipMemory &memory : kernel.memories) {
+    out += llvm::formatv("  {0} {1}: {2} x {3} bytes, ", memory.contents.empty() ? "ram" : "rom", memory.name,
+                         memory.depth, memory.elementBytes);
+    if (!memory.bankBits.empty())
+      out += llvm::formatv("{0} banks by index bits {1}, ", memory.banks.size(),
+                           llvm::join(llvm::map_range(memory.bankBits, [](unsigned bit) { return std::to_string(bit); }),
+                                      ","));
+    out += llvm::formatv("{0} ; {1}\n", portsText(memory), memory.location);
+  }
   if (kernel.workItemLimit)
     out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
   for (const OnChipMemory &memory : kernel.memories)
@@ -238,7 +262,11 @@ std::string printGraph(const KernelGraph &kernel) {
       break;
     case OpKind::RamLoad:
     case OpKind::RamStore:
-      out += llvm::formatv(" ram={0}{1}", kernel.memories[n.index].name, n.predicated ? " predicated" : "");
+      out += llvm::formatv(" ram={0}{1}{2}", kernel.memories[n.index].name,
+                           kernel.memories[n.index].bankBits.empty() ? std::string()
+                           : n.bank == AllBanks                      ? std::string(" bank=all")
+                                                                     : llvm::formatv(" bank={0}", n.bank).str(),
+                           n.predicated ? " predicated" : "");
       break;
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);

@@ -99,12 +99,19 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += lineBits; // the element's multiplexer or the line's write enables
     }
   }
-  // A block RAM has two ports: a memory with more reads is replicated, one copy per pair of reads
-  // (every copy takes every write).
-  constexpr uint64_t BlockRamBits = 36 * 1024;
+  // Each bank is a memory of its own. A block RAM has two ports: a memory with more reads is
+  // replicated, one copy per pair of reads (every copy takes every write). A memory of under a
+  // sixteenth of a block goes to LUT RAM instead (64 bits a LUT, a copy per read), as synthesis
+  // tools place small arrays (a partitioned array's banks).
+  constexpr uint64_t BlockRamBits = 36 * 1024, LutRamBits = 64;
   for (const OnChipMemory &memory : kernel.memories) {
-    const uint64_t bits = memory.depth * memory.elementBytes * 8;
-    area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (memory.reads + 1) / 2);
+    const uint64_t bits = memory.bankDepth() * memory.elementBytes * 8;
+    for (const OnChipMemory::Ports &bank : memory.banks) {
+      if (bits < BlockRamBits / 16)
+        area.luts += (bits + LutRamBits - 1) / LutRamBits * std::max(1u, bank.reads);
+      else
+        area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (bank.reads + 1) / 2);
+    }
   }
   return area;
 }
@@ -313,13 +320,14 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                             "them: " + loop.innerLoopsWaitFor
                                           : std::string());
     for (const OnChipMemory &memory : kernel.memories)
-      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}, {6} read and {7} write "
-                                      "ports\n",
+      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}{6}, {7}\n",
                                       memory.contents.empty() ? "array" : "constant table", memory.name,
                                       memory.location, memory.depth / memory.copies, memory.elementBytes,
                                       memory.copies > 1 ? llvm::formatv(" x {0} copies", memory.copies).str()
                                                         : std::string(),
-                                      memory.reads, memory.writes);
+                                      memory.banks.size() > 1 ? llvm::formatv(" in {0} banks", memory.banks.size()).str()
+                                                              : std::string(),
+                                      portsText(memory));
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
     else if (kernel.workItemLimit > 1)

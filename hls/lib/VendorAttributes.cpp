@@ -1,21 +1,24 @@
 //===- VendorAttributes.cpp - The FPGA vendors' kernel attributes the frontend honoured -===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The frontend leaves each honoured vendor attribute in the kernel's `loom.vendor_attributes`
-// metadata, as written ("num_simd_work_items(16)", "num_compute_units(2,2,1)"); see
-// frontend/lib/VendorExtensions.h. The hardware flow reads them here.
+// The frontend leaves each honoured vendor attribute in the `loom.vendor_attributes` metadata of
+// the kernel ("num_simd_work_items(16)", "num_compute_units(2,2,1)") or of the array it is written
+// on ("bank_bits(2,3)", "private_copies(4)"); see frontend/lib/VendorExtensions.h. The hardware
+// flow reads them here.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 
 namespace loom::hls {
 namespace {
 
-/// The arguments of the kernel's attribute `name`, or None when it has none.
-llvm::Optional<llvm::SmallVector<uint64_t, 3>> vendorAttribute(const llvm::Function &kernel, llvm::StringRef name) {
-  const llvm::MDNode *attributes = kernel.getMetadata("loom.vendor_attributes");
+constexpr llvm::StringLiteral AttributesMetadata = "loom.vendor_attributes";
+
+/// The arguments of attribute `name` in `attributes`, or None when it is not there.
+llvm::Optional<llvm::SmallVector<uint64_t, 3>> vendorAttribute(const llvm::MDNode *attributes, llvm::StringRef name) {
   if (!attributes)
     return llvm::None;
   for (const llvm::MDOperand &operand : attributes->operands()) {
@@ -31,6 +34,19 @@ llvm::Optional<llvm::SmallVector<uint64_t, 3>> vendorAttribute(const llvm::Funct
         values.push_back(value);
     return values;
   }
+  return llvm::None;
+}
+
+llvm::Optional<llvm::SmallVector<uint64_t, 3>> vendorAttribute(const llvm::Function &kernel, llvm::StringRef name) {
+  return vendorAttribute(kernel.getMetadata(AttributesMetadata), name);
+}
+
+/// An array's attribute `name`: on its alloca or its global.
+llvm::Optional<llvm::SmallVector<uint64_t, 3>> arrayAttribute(const llvm::Value &array, llvm::StringRef name) {
+  if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&array))
+    return vendorAttribute(alloca->getMetadata(AttributesMetadata), name);
+  if (const auto *global = llvm::dyn_cast<llvm::GlobalObject>(&array))
+    return vendorAttribute(global->getMetadata(AttributesMetadata), name);
   return llvm::None;
 }
 
@@ -54,6 +70,20 @@ unsigned computeUnitsOf(const llvm::Function &kernel) {
   for (uint64_t count : *units)
     product *= count;
   return product >= 1 ? unsigned(product) : 1;
+}
+
+std::vector<unsigned> bankBitsOf(const llvm::Value &array) {
+  std::vector<unsigned> bits;
+  if (auto values = arrayAttribute(array, "bank_bits"))
+    for (uint64_t bit : *values)
+      bits.push_back(unsigned(bit));
+  llvm::sort(bits);
+  return bits;
+}
+
+unsigned privateCopiesOf(const llvm::Value &array) {
+  auto copies = arrayAttribute(array, "private_copies");
+  return copies && copies->size() == 1 ? unsigned(std::min<uint64_t>((*copies)[0], ~0u)) : 0;
 }
 
 } // namespace loom::hls

@@ -345,9 +345,10 @@ NodeId GraphBuilder::workItemSlot() {
 
 
 llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
-  // Markers for the optimizer (the scope of an inlined function's restrict parameter included).
+  // Markers for the optimizer (the scope of an inlined function's restrict parameter included), and
+  // a variable's own annotations (Loom's vendor attributes are metadata by now).
   if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || call.isLifetimeStartOrEnd() ||
-      llvm::isa<llvm::NoAliasScopeDeclInst>(call))
+      llvm::isa<llvm::NoAliasScopeDeclInst>(call) || call.getIntrinsicID() == llvm::Intrinsic::var_annotation)
     return llvm::Error::success();
   if (auto handled = intrinsic(call))
     return std::move(*handled);

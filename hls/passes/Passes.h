@@ -24,6 +24,12 @@ unsigned simdWorkItemsOf(const llvm::Function &kernel);
 /// Copies of an NDRange kernel's hardware: the product of num_compute_units(X[,Y,Z]) (which the
 /// frontend checked), else 1.
 unsigned computeUnitsOf(const llvm::Function &kernel);
+/// Of an on-chip array (an alloca or a __local global): the byte-address bits that pick its bank
+/// (bank_bits(...), which the frontend resolved from numbanks, bankwidth, bank_bits or
+/// xcl_array_partition), ascending; empty for one bank.
+std::vector<unsigned> bankBitsOf(const llvm::Value &array);
+/// Of an on-chip array: N of private_copies(N), else 0 (no limit).
+unsigned privateCopiesOf(const llvm::Value &array);
 
 /// IR preparation, before the graph exists.
 void vectorizeWorkItems(llvm::Function &kernel);

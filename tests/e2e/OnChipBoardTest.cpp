@@ -43,6 +43,33 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_reverse", a, b, m, {{items}}), reversed) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_counts", a, b, m, {{items}}), counts) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_sort", sa, b, sortM, {{items}}), sorted) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "copies_reverse", a, b, m, {{items}}), reversed) == -1);
+  }
+}
+
+TEST_CASE("banked arrays (numbanks, bank_bits, xcl_array_partition), single work-item: board == CPU == host",
+          "[e2e][board][onchip]") {
+  const int n = 200;
+  auto a = randomInts(1000, 0, 1 << 20, 5), b = randomInts(1000, -50, 50, 6);
+  std::vector<long long> tile(a.begin(), a.begin() + 64), last(4, 0);
+  for (int k = 0; k < n; ++k) {
+    const int at = a[k] & 63;
+    tile[at] += b[k];
+    last[k & 3] = tile[at];
+  }
+  auto pair = [&](int i) { return int(short(a[i] - b[i])); };
+  std::vector<int> expected(a.size(), -1);
+  for (int i = 0; i < 64; i += 4) {
+    long long s = 0;
+    for (int j = 0; j < 4; ++j)
+      s += tile[i + j] * b[i + j]; // rows[j][i / 4] holds b[i + j]
+    expected[i / 4] = int(s + pair((i / 2) & 31) + pair(a[i] & 31));
+  }
+  for (int j = 0; j < 4; ++j)
+    expected[16 + j] = int(last[j]);
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "banked_tile", a, b, n, {{1}, {1}}), expected) == -1);
   }
 }
 

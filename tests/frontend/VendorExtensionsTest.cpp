@@ -27,6 +27,15 @@ llvm::Expected<CompiledModule> compile(llvm::LLVMContext &context, const std::st
   return compileOpenCL(context, SourceInput{source, "vendor.cl", ""}, target);
 }
 
+/// Compiles `source` for `target`, which must succeed without a warning.
+CompiledModule compileSilently(llvm::LLVMContext &context, const std::string &source, Target target) {
+  auto compiled = compile(context, source, target);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  CHECK(compiled->log.find("warning") == std::string::npos);
+  return std::move(*compiled);
+}
+
 /// The loop metadata of the one loop of `kernel`'s function.
 const llvm::MDNode *loopIdOf(const llvm::Module &module, llvm::StringRef kernel) {
   const llvm::Function *f = module.getFunction(kernel);
@@ -68,14 +77,11 @@ __kernel void plain(__global int *a) { a[get_global_id(0)] = 1; }
 )";
   for (Target target : {Target::Hardware, Target::Host}) {
     llvm::LLVMContext context;
-    auto compiled = compile(context, source, target);
-    REQUIRE_OK(compiled);
-    INFO(compiled->log);
-    CHECK(compiled->log.find("warning") == std::string::npos);
+    auto compiled = compileSilently(context, source, target);
     // Kernel metadata, not annotations: those would keep the kernels alive beside the CPU device's
     // work-group functions.
-    CHECK(compiled->module->getNamedGlobal("llvm.global.annotations") == nullptr);
-    auto kernels = extractKernels(*compiled->module);
+    CHECK(compiled.module->getNamedGlobal("llvm.global.annotations") == nullptr);
+    auto kernels = extractKernels(*compiled.module);
     REQUIRE_OK(kernels);
     REQUIRE(kernels->size() == 4);
     const KernelInfo &task = (*kernels)[0], &bounded = (*kernels)[1], &xilinx = (*kernels)[2],
@@ -103,8 +109,8 @@ TEST_CASE("ignored attributes and pragmas warn at their line with the reason") {
   const char *source = R"(__attribute__((num_compute_units(2))) __attribute__((max_global_work_dim(0)))
 __attribute__((xcl_dataflow))
 __kernel void k(__global int *a, int n) {
-  __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
-  int priv[8] __attribute__((xcl_array_partition(complete, 1)));
+  __local int tile[64] __attribute__((doublepump, max_replicates(2)));
+  int priv[8] __attribute__((xcl_array_reshape(complete, 1)));
   #pragma loop_coalesce 2
   for (int i = 0; i < n; ++i) tile[i & 63] = a[i];
   #pragma max_concurrency 1
@@ -122,9 +128,9 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored on a single work-item kernel: its copies "
                  "would differ only by get_compute_id") != std::string::npos);
   CHECK(log.find("vendor.cl:2:16: warning: 'xcl_dataflow' ignored:") != std::string::npos);
-  CHECK(log.find("vendor.cl:4:39: warning: 'numbanks' ignored: Loom gives every access") != std::string::npos);
-  CHECK(log.find("'bankwidth' ignored") != std::string::npos);
-  CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_partition' ignored") != std::string::npos);
+  CHECK(log.find("vendor.cl:4:39: warning: 'doublepump' ignored: Loom gives every access") != std::string::npos);
+  CHECK(log.find("'max_replicates' ignored") != std::string::npos);
+  CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_reshape' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:8:11: warning: '#pragma max_concurrency' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep safelen(4)' ignored:") != std::string::npos);
@@ -149,11 +155,8 @@ __kernel void both(__global int *a, __global const int *index, int n) {
 }
 )";
   llvm::LLVMContext context;
-  auto compiled = compile(context, source);
-  REQUIRE_OK(compiled);
-  INFO(compiled->log);
-  CHECK(compiled->log.find("warning") == std::string::npos);
-  llvm::Module &module = *compiled->module;
+  auto compiled = compileSilently(context, source, Target::Hardware);
+  llvm::Module &module = *compiled.module;
   CHECK(hasLoopAttribute(loopIdOf(module, "ii"), "llvm.loop.pipeline.initiationinterval"));
   CHECK_FALSE(hasLoopAttribute(loopIdOf(module, "ii"), "llvm.loop.parallel_accesses"));
 
@@ -306,6 +309,37 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "vendor.cl:1:16: error: 'num_compute_units' asks for 64 compute units: Loom builds 1 to 16"},
       {"__attribute__((num_compute_units(2, 2, 2, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:16: error: 'num_compute_units' takes 1 to 3 integer arguments"},
+      // Banking needs an array, bits inside it, and one vendor's words for it.
+      {"__kernel void k(__global int *a) {\n  int x __attribute__((numbanks(2))) = a[1];\n  a[0] = x;\n}\n",
+       "vendor.cl:2:24: error: 'numbanks' applies to arrays: 'x' is not an array"},
+      {"__kernel void k(__global int *a) {\n  __local int t[16] __attribute__((numbanks(3)));\n  t[a[0]] = 1;\n}\n",
+       "vendor.cl:2:36: error: 'numbanks' takes a power of two up to 256"},
+      {"__kernel void k(__global int *a) {\n  __local int t[4] __attribute__((numbanks(8)));\n  t[a[0]] = 1;\n}\n",
+       "vendor.cl:2:35: error: 'numbanks' puts the banks of 't' on address bit 4, beyond its 16 bytes"},
+      {"__kernel void k(__global int *a) {\n  __local int t[64] __attribute__((numbanks(4), bank_bits(2)));\n"
+       "  t[a[0]] = 1;\n}\n",
+       "vendor.cl:2:36: error: 'numbanks(4)' disagrees with bank_bits, whose 1 bits select 2 banks"},
+      {"__kernel void k(__global int *a) {\n  __local int t[64] __attribute__((bankwidth(8), bank_bits(2, 4)));\n"
+       "  t[a[0]] = 1;\n}\n",
+       "vendor.cl:2:50: error: 'bank_bits' takes distinct address bits above the bank's 8-byte words, not 2"},
+      {"__kernel void k(__global int *a) {\n  int t[6][4] __attribute__((xcl_array_partition(cyclic, 2, 1)));\n"
+       "  t[a[0]][a[1]] = 1;\n  a[2] = t[a[3]][0];\n}\n",
+       "vendor.cl:2:30: error: 'xcl_array_partition' on dimension 1 needs power-of-two sizes from there inwards "
+       "(dimension 1 has 6)"},
+      {"__kernel void k(__global int *a) {\n  int t[8][4] __attribute__((xcl_array_partition(cyclic, 2, 3)));\n"
+       "  t[a[0]][a[1]] = 1;\n  a[2] = t[a[3]][0];\n}\n",
+       "vendor.cl:2:30: error: 'xcl_array_partition' names dimension 3 of an array of 2 dimensions"},
+      {"__kernel void k(__global int *a) {\n  int t[8] __attribute__((xcl_array_partition(cyclic, 16, 1)));\n"
+       "  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
+       "vendor.cl:2:27: error: 'xcl_array_partition' needs a power-of-two factor up to the dimension's size 8, not 16"},
+      {"__kernel void k(__global int *a) {\n  int t[8] __attribute__((xcl_array_partition(sideways, 2, 1)));\n"
+       "  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
+       "vendor.cl:2:27: error: 'xcl_array_partition' takes (cyclic, FACTOR, DIMENSION), (block, FACTOR, DIMENSION) "
+       "or (complete, DIMENSION)"},
+      {"__kernel void k(__global int *a) {\n  int t[8] __attribute__((numbanks(2), xcl_array_partition(complete, 1)));"
+       "\n  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
+       "vendor.cl:2:40: error: 'xcl_array_partition' cannot be combined with Intel's numbanks, bankwidth or "
+       "bank_bits on 't'"},
   };
   for (const Case &c : cases) {
     llvm::LLVMContext context;
@@ -368,4 +402,75 @@ TEST_CASE("honoured kernel attributes reach the kernel's metadata without a warn
     REQUIRE(kernels->size() == 1);
     CHECK(kernels->front().attributes == c.attributes);
   }
+}
+
+namespace {
+
+/// The vendor attributes the frontend left on the private array (alloca) or __local array (global)
+/// named `name`, joined by spaces; empty when it has none.
+std::string arrayAttributes(const llvm::Module &module, llvm::StringRef name) {
+  const llvm::MDNode *attributes = nullptr;
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (global.getName().endswith("." + name.str()))
+      attributes = global.getMetadata("loom.vendor_attributes");
+  for (const llvm::Function &function : module)
+    for (const llvm::BasicBlock &block : function)
+      for (const llvm::Instruction &inst : block)
+        if (llvm::isa<llvm::AllocaInst>(inst) && inst.getName() == name)
+          attributes = inst.getMetadata("loom.vendor_attributes");
+  std::string joined;
+  for (const llvm::MDOperand &operand : attributes ? attributes->operands() : llvm::ArrayRef<llvm::MDOperand>{})
+    joined += (joined.empty() ? "" : " ") + llvm::cast<llvm::MDString>(operand.get())->getString().str();
+  return joined;
+}
+
+} // namespace
+
+TEST_CASE("banking attributes become the array's bank bits, private_copies its copies, silently") {
+  const char *source = R"(__kernel void k(__global int *a, int n) {
+  __local int tile[64] __attribute__((numbanks(4), bankwidth(8)));
+  __local float4 quads[16] __attribute__((numbanks(2)));
+  int grid[4][16] __attribute__((xcl_array_partition(cyclic, 4, 2), xcl_array_partition(block, 2, 1)));
+  short whole[8] __attribute__((xcl_array_partition(complete, 0)));
+  int picked[32] __attribute__((bank_bits(5, 2)));
+  int copies[8] __attribute__((private_copies(4), __annotate__("user's own")));
+  int plain[8];
+  tile[a[0] & 63] = n; quads[a[1] & 15] = (float4)(n); grid[a[2] & 3][a[3] & 15] = n;
+  whole[a[4] & 7] = (short)n; picked[a[5] & 31] = n; copies[a[6] & 7] = n; plain[a[7] & 7] = n;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[0] = tile[a[8] & 63] + (int)quads[a[9] & 15].x + grid[a[10] & 3][a[11] & 15] + whole[a[12] & 7] +
+         picked[a[13] & 31] + copies[a[14] & 7] + plain[a[15] & 7];
+}
+)";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    const auto compiled = compileSilently(context, source, target);
+    const llvm::Module &module = *compiled.module;
+    // Banks of 8-byte words: byte-address bits 3 and 4.
+    CHECK(arrayAttributes(module, "tile") == "bank_bits(3,4)");
+    // bankwidth defaults to the element: a float4's 16 bytes.
+    CHECK(arrayAttributes(module, "quads") == "bank_bits(4)");
+    // Dimension 2 (16 ints: address bits 2-5) cyclic by 4: bits 2, 3; dimension 1 (bits 6, 7) in 2 blocks: bit 7.
+    CHECK(arrayAttributes(module, "grid") == "bank_bits(2,3,7)");
+    CHECK(arrayAttributes(module, "whole") == "bank_bits(1,2,3)");
+    CHECK(arrayAttributes(module, "picked") == "bank_bits(2,5)");
+    CHECK(arrayAttributes(module, "copies") == "private_copies(4)");
+    CHECK(arrayAttributes(module, "plain").empty());
+    // The user's own annotation stays an annotation; Loom's leave no llvm.var.annotation behind.
+    unsigned annotations = 0;
+    if (const llvm::Function *intrinsic = module.getFunction("llvm.var.annotation"))
+      annotations = intrinsic->getNumUses();
+    CHECK(annotations == 1);
+  }
+}
+
+TEST_CASE("memory attributes on a struct field warn that they are ignored") {
+  const char *source = R"(typedef struct { int v[8] __attribute__((numbanks(2))); } Box;
+__kernel void k(__global Box *b) { b->v[0] = 1; }
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source);
+  REQUIRE_OK(compiled);
+  CHECK(compiled->log.find("vendor.cl:1:42: warning: 'numbanks' ignored on a struct field: Loom banks and copies "
+                           "arrays declared as variables") != std::string::npos);
 }

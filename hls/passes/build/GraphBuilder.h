@@ -209,9 +209,11 @@ private:
   /// An atomicrmw or cmpxchg: on __global memory an Atomic node on an atomic port; on an on-chip
   /// array (private or __local) a read, the operation and a write of the array (onChipAtomic).
   llvm::Error atomic(const llvm::Instruction &inst);
-  /// `op` on on-chip memory `memory` at `address` with operands `values` (cmpxchg: new, compare).
-  llvm::Error onChipAtomic(const llvm::Instruction &inst, unsigned memory, MemoryPort::AtomicOp op, NodeId address,
-                           const std::vector<NodeId> &values, unsigned width);
+  /// `op` on on-chip memory `memory` at `address` (reached through `pointer`) with operands `values`
+  /// (cmpxchg: new, compare).
+  llvm::Error onChipAtomic(const llvm::Instruction &inst, unsigned memory, const llvm::Value *pointer,
+                           MemoryPort::AtomicOp op, NodeId address, const std::vector<NodeId> &values,
+                           unsigned width);
   /// extractvalue of a cmpxchg's {old value, success}: the Atomic node's value, or old == compare.
   llvm::Error cmpxchgResult(const llvm::ExtractValueInst &extract);
   /// Adds memory access `n` of `inst` with operands `ops` (the predicate is appended when the block
@@ -234,6 +236,12 @@ private:
   /// PrivateCopiesBudget. 1 when the kernel asks no work-item id (its work-items run alike: a
   /// single work-item kernel) or has a __local array (one work-group's copy: work-items take turns).
   unsigned privateArrayCopies() const;
+  /// The bank of on-chip memory `memory` that an access through `pointer` reaches: known when the
+  /// bank bits of its offset into the array are (LLVM's known bits: constants, unrolled copies of
+  /// an induction variable; scalar evolution's range of the offset), else AllBanks.
+  unsigned bankOf(unsigned memory, const llvm::Value *pointer);
+  /// A RamLoad or RamStore of `memory` through `pointer`: its bank, and a port there (or on every bank).
+  Node ramAccess(OpKind kind, unsigned width, unsigned memory, const llvm::Value *pointer);
   /// `address` (a byte offset into on-chip memory `memory`) in the work-item's copy of the memory.
   NodeId copyAddress(unsigned memory, NodeId address, const llvm::Instruction &inst);
   void orderAfter(NodeId before, NodeId after);

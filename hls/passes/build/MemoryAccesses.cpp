@@ -36,6 +36,8 @@
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/KnownBits.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -297,9 +299,70 @@ unsigned GraphBuilder::privateArrayCopies() const {
         return 1;
     }
   unsigned copies = bytes ? 2 * LoopWorkItemLimit : 1;
+  // private_copies(N) asks for at most N copies (the slot is a power of two).
+  for (const llvm::BasicBlock &block : kernel_)
+    for (const llvm::Instruction &inst : block)
+      if (const unsigned asked = privateCopiesOf(inst); asked && copies > 1)
+        copies = std::min<unsigned>(copies, llvm::PowerOf2Floor(asked));
   while (copies > 1 && copies * bytes > PrivateCopiesBudget)
     copies /= 2;
   return copies;
+}
+
+unsigned GraphBuilder::bankOf(unsigned memory, const llvm::Value *pointer) {
+  const OnChipMemory &onChip = result_.memories[memory];
+  if (onChip.bankBits.empty())
+    return 0;
+  // The known bits of the byte offset, through the chain of GEPs from the array.
+  std::function<llvm::KnownBits(const llvm::Value *)> offsetBits = [&](const llvm::Value *value) {
+    value = value->stripPointerCasts();
+    if (isOnChipArray(value))
+      return llvm::KnownBits::makeConstant(llvm::APInt(64, 0));
+    const auto *gep = llvm::dyn_cast<llvm::GEPOperator>(value);
+    llvm::MapVector<llvm::Value *, llvm::APInt> variables;
+    llvm::APInt constant(64, 0);
+    if (!gep || !gep->collectOffset(layout_, 64, variables, constant))
+      return llvm::KnownBits(64);
+    llvm::KnownBits known = llvm::KnownBits::computeForAddSub(
+        /*Add=*/true, /*NSW=*/false, offsetBits(gep->getPointerOperand()), llvm::KnownBits::makeConstant(constant));
+    for (const auto &[variable, scale] : variables) {
+      llvm::KnownBits index = llvm::computeKnownBits(variable, layout_).sextOrTrunc(64);
+      known = llvm::KnownBits::computeForAddSub(/*Add=*/true, /*NSW=*/false, known,
+                                                llvm::KnownBits::mul(index, llvm::KnownBits::makeConstant(scale)));
+    }
+    return known;
+  };
+  llvm::KnownBits known = offsetBits(pointer);
+  // High bits from the offset's range (an index within its dimension, an induction variable's
+  // bounds), which known bits alone cannot see past a variable term.
+  const llvm::SCEV *offset = scalarEvolution_->getMinusSCEV(
+      scalarEvolution_->getSCEV(const_cast<llvm::Value *>(pointer)),
+      scalarEvolution_->getSCEV(const_cast<llvm::Value *>(llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0))));
+  if (!llvm::isa<llvm::SCEVCouldNotCompute>(offset)) {
+    const llvm::KnownBits range = scalarEvolution_->getUnsignedRange(offset).zextOrTrunc(64).toKnownBits();
+    known.Zero |= range.Zero;
+    known.One |= range.One;
+  }
+  const unsigned elementShift = llvm::Log2_32(onChip.elementBytes);
+  unsigned bank = 0;
+  for (size_t i = 0; i < onChip.bankBits.size(); ++i) {
+    const unsigned bit = onChip.bankBits[i] + elementShift;
+    if (!known.Zero[bit] && !known.One[bit])
+      return AllBanks;
+    bank |= unsigned(known.One[bit]) << i;
+  }
+  return bank;
+}
+
+Node GraphBuilder::ramAccess(OpKind kind, unsigned width, unsigned memory, const llvm::Value *pointer) {
+  Node n{kind, width};
+  n.index = memory;
+  n.bank = bankOf(memory, pointer);
+  OnChipMemory &onChip = result_.memories[memory];
+  for (size_t bank = 0; bank < onChip.banks.size(); ++bank)
+    if (n.bank == AllBanks || n.bank == bank)
+      ++(kind == OpKind::RamStore ? onChip.banks[bank].writes : onChip.banks[bank].reads);
+  return n;
 }
 
 NodeId GraphBuilder::copyAddress(unsigned memory, NodeId address, const llvm::Instruction &inst) {
@@ -375,6 +438,18 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     // run in any order when no barrier orders them): work-items take turns. A table is shared.
     result_.workItemLimit = 1;
   }
+  // Banks: the attributes name bits of the byte address, the memory bits of the element index.
+  const unsigned elementShift = llvm::Log2_32(elementBytes);
+  const unsigned copyIndexBits = memory.indexBits() - llvm::Log2_32(memory.copies);
+  for (unsigned bit : bankBitsOf(*object)) {
+    if (bit < elementShift || bit - elementShift >= copyIndexBits)
+      return fail(inst, llvm::formatv("array '{0}' is accessed as {1}-byte elements: its bank bits (address bit "
+                                      "{2}) must select whole elements within the array, so access it in "
+                                      "elements no wider than its banks",
+                                      name, elementBytes, bit));
+    memory.bankBits.push_back(bit - elementShift);
+  }
+  memory.banks.resize(size_t(1) << memory.bankBits.size());
   result_.memories.push_back(memory);
   return it->second;
 }
@@ -394,9 +469,7 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
   if (*ram) {
     if (isStore && !result_.memories[**ram].contents.empty())
       return fail(inst, "a store to constant table '" + result_.memories[**ram].name + "'");
-    n.kind = isStore ? OpKind::RamStore : OpKind::RamLoad;
-    n.index = **ram;
-    ++(isStore ? result_.memories[**ram].writes : result_.memories[**ram].reads);
+    n = ramAccess(isStore ? OpKind::RamStore : OpKind::RamLoad, n.width, **ram, pointer);
   } else {
     const unsigned space = pointer->getType()->getPointerAddressSpace();
     if (space != 1 && space != 2)
@@ -518,7 +591,7 @@ llvm::Error GraphBuilder::atomic(const llvm::Instruction &inst) {
     values.push_back(*value);
   }
   if (*ram)
-    return onChipAtomic(inst, **ram, op, copyAddress(**ram, *addr, inst), values, *width);
+    return onChipAtomic(inst, **ram, pointer, op, copyAddress(**ram, *addr, inst), values, *width);
   if (pointer->getType()->getPointerAddressSpace() != 1)
     return fail(inst, "atomics on __constant memory are not supported");
   Node n{OpKind::Atomic, *width};
@@ -532,17 +605,15 @@ llvm::Error GraphBuilder::atomic(const llvm::Instruction &inst) {
   return place(n, inst, ops, /*writes=*/true);
 }
 
-llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned memory, MemoryPort::AtomicOp op,
-                                       NodeId address, const std::vector<NodeId> &values, unsigned width) {
+llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned memory, const llvm::Value *pointer,
+                                       MemoryPort::AtomicOp op, NodeId address, const std::vector<NodeId> &values,
+                                       unsigned width) {
   using Op = MemoryPort::AtomicOp;
   if (!result_.memories[memory].contents.empty())
     return fail(inst, "an atomic on constant table '" + result_.memories[memory].name + "'");
   // The memory's work-items take turns (one holds the array, or its copy, at a time), so a read,
   // the operation and a write of the word are atomic. The write waits for the read through its data.
-  Node read{OpKind::RamLoad, width};
-  read.index = memory;
-  ++result_.memories[memory].reads;
-  if (auto err = place(read, inst, {address}, /*writes=*/false))
+  if (auto err = place(ramAccess(OpKind::RamLoad, width, memory, pointer), inst, {address}, /*writes=*/false))
     return err;
   const NodeId old = values_[&inst];
   // The read also waits for the operands, so the array is held from the read to the write only, not
@@ -571,10 +642,7 @@ llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned m
   case Op::UMax: result = pick(llvm::CmpInst::ICMP_UGT, values[0], old, values[0], old); break;
   case Op::CmpXchg: result = pick(llvm::CmpInst::ICMP_EQ, old, values[1], values[0], old); break;
   }
-  Node write{OpKind::RamStore, 0};
-  write.index = memory;
-  ++result_.memories[memory].writes;
-  return place(write, inst, {address, result}, /*writes=*/true);
+  return place(ramAccess(OpKind::RamStore, 0, memory, pointer), inst, {address, result}, /*writes=*/true);
 }
 
 llvm::Error GraphBuilder::cmpxchgResult(const llvm::ExtractValueInst &extract) {

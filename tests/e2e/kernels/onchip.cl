@@ -111,3 +111,51 @@ __kernel void shift_fir(__global const int *a, __global const int *b, __global i
     out[i] = acc;
   }
 }
+
+// Banked arrays, single work-item: Intel's numbanks/bankwidth and bank_bits, Xilinx's
+// xcl_array_partition. The unrolled loops' accesses reach one bank each; the read-modify-write at a
+// run-time index, and the writes to `last`, reach every bank.
+__attribute__((max_global_work_dim(0)))
+__kernel void banked_tile(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
+  int rows[4][16] __attribute__((xcl_array_partition(complete, 1)));
+  short pairs[32] __attribute__((bank_bits(1)));
+  int last[4] __attribute__((xcl_array_partition(complete, 0)));
+  for (int i = 0; i < 64; i += 4) {
+    #pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      tile[i + j] = a[i + j];
+      rows[j][i / 4] = b[i + j];
+    }
+  }
+  for (int i = 0; i < 32; ++i)
+    pairs[i] = (short)(a[i] - b[i]);
+  #pragma unroll
+  for (int j = 0; j < 4; ++j)
+    last[j] = 0;
+  for (int k = 0; k < n; ++k) {
+    int at = a[k] & 63;
+    tile[at] += b[k];
+    last[k & 3] = tile[at];
+  }
+  for (int i = 0; i < 64; i += 4) {
+    int s = 0;
+    #pragma unroll
+    for (int j = 0; j < 4; ++j)
+      s += tile[i + j] * rows[j][i / 4];
+    out[i / 4] = s + pairs[(i / 2) & 31] + pairs[a[i] & 31];
+  }
+  #pragma unroll
+  for (int j = 0; j < 4; ++j)
+    out[16 + j] = last[j];
+}
+
+// private_reverse with at most 2 copies of its banked private array: 2 work-items in flight.
+__kernel void copies_reverse(__global const int *a, __global const int *b, __global int *out, int m) {
+  int i = get_global_id(0);
+  int buf[16] __attribute__((private_copies(2), numbanks(2)));
+  for (int k = 0; k < m; ++k)
+    buf[k] = a[i * m + k];
+  for (int k = 0; k < m; ++k)
+    out[i * m + k] = buf[m - 1 - k] * 3 + b[k];
+}

@@ -92,6 +92,9 @@ unsigned forwardingEntries(const Node &store, const Node &announce);
 /// interleaved work-items make its requests hop between lines, one per credit.
 unsigned lineBuffers(const Node &node, const MemoryPort &port);
 
+/// Node::bank of an access that may reach any bank of its memory.
+constexpr unsigned AllBanks = ~0u;
+
 struct Node {
   OpKind kind = OpKind::Constant;
   unsigned width = 0;          ///< Data bits of the result; 0 for a pure token.
@@ -100,6 +103,9 @@ struct Node {
   uint64_t constant = 0;       ///< Constant value, Address's constant offset; Atomic: 1 for cmpxchg.
   std::vector<uint64_t> scales; ///< Address: bytes per unit of each index operand.
   unsigned predicate = 0;      ///< ICmp or FCmp predicate.
+  /// RamLoad/RamStore: the bank of its memory the access reaches (OnChipMemory::bankBits), or
+  /// AllBanks when the index's bank bits are known only at run time.
+  unsigned bank = 0;
   bool predicated = false;     ///< Load/Store/Atomic: the access happens only when its predicate operand is 1.
   /// Load/Store: a stream: consecutive iterations of its loop, or consecutive work-items, access
   /// consecutive addresses (or the same one), so its accesses share memory lines.
@@ -133,13 +139,28 @@ struct OnChipMemory {
   /// Copies of a private array, one per work-item slot: the slot is the high bits of the index, the
   /// element's offset the low ones (each copy a power of two of elements). 1: one copy.
   unsigned copies = 1;
-  unsigned reads = 0, writes = 0; ///< Ports.
+  /// Bits of an element's index that pick its bank (ascending; empty: one bank), from the array's
+  /// banking attributes: each bank is a memory of its own, holding the elements whose index has the
+  /// bank's number in those bits, at the index without them.
+  std::vector<unsigned> bankBits;
+  struct Ports {
+    unsigned reads = 0, writes = 0;
+  };
+  /// Each bank's ports: an access whose bank is known has a port on that bank only, any other
+  /// access one on every bank (Node::bank).
+  std::vector<Ports> banks = std::vector<Ports>(1);
   /// The words of a constant table (a ROM: a __constant array or a constant private one), element
   /// i at index i; empty for an array the kernel writes.
   std::vector<uint64_t> contents;
   /// Bits of an element index (at least 1).
   unsigned indexBits() const;
+  /// Bits of an element's index within its bank (at least 1), and a bank's elements.
+  unsigned bankIndexBits() const;
+  uint64_t bankDepth() const { return bankBits.empty() ? depth : uint64_t(1) << bankIndexBits(); }
 };
+
+/// "R read and W write ports" of a memory's banks ("... each" when alike; else bank by bank).
+std::string portsText(const OnChipMemory &memory);
 
 /// A kernel on its way to hardware: the graph plus what codegen needs around it.
 struct KernelGraph {
