@@ -52,6 +52,22 @@ const std::vector<PassEntry> &graphPasses() {
   return passes;
 }
 
+/// A buffer of `entries` words of `bits` (a FIFO's circular buffer, a memory port's responses), as
+/// synth_xilinx maps one: two entries in flip-flops; under 8 Kbit in LUT RAM (RAM64M/RAM32M: 192
+/// bits in 4 LUTs), else in block RAM (512 x 72 a block); beside a registered output and pointers.
+void addBuffer(AreaEstimate &area, uint64_t bits, uint64_t entries) {
+  if (entries <= 2) {
+    area.ffs += bits * entries;
+    return;
+  }
+  const uint64_t storage = bits * entries;
+  if (storage < 8192)
+    area.luts += (storage + 47) / 48;
+  else
+    area.rams += (bits + 71) / 72 * ((entries + 511) / 512);
+  area.ffs += bits + 2 * llvm::Log2_64_Ceil(entries + 1);
+}
+
 /// Structural area estimate: register bits, operator bits and multipliers.
 AreaEstimate estimateArea(const KernelGraph &kernel) {
   AreaEstimate area;
@@ -60,7 +76,10 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     if (n.isStatic)
       continue;
     unsigned bits = std::max(1u, n.width);
-    area.ffs += uint64_t(bits) * (n.kind == OpKind::Fifo ? n.depth : n.latency);
+    if (n.kind == OpKind::Fifo)
+      addBuffer(area, bits, n.depth);
+    else
+      area.ffs += uint64_t(bits) * n.latency;
     area.luts += bits;
     if (n.kind == OpKind::FMul)
       area.dsps += 1;
@@ -81,7 +100,7 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.ffs += uint64_t(bits) * std::min(n.latency, bits);
     }
     if (n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic)
-      area.ffs += uint64_t(bits) * n.depth;
+      addBuffer(area, bits, n.depth);
     // A forwarding queue's entries: address, data and state, and an address comparator each.
     if (n.kind == OpKind::StoreAddress) {
       const Node &store = kernel.graph[*llvm::find_if(llvm::make_range(boost::vertices(kernel.graph)), [&](NodeId s) {

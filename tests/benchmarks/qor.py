@@ -125,6 +125,14 @@ cb = buf(gc)
 cycles = run("gemm", (1,), buf(ga), buf(gb), cb, np.int32(m))
 case("gemm 30^3 int", cycles, m ** 3, "1 MAC/cycle", np.array_equal(get(cb, gc), ga @ gb))
 
+# n^3 MACs, 16 an iteration; per 16 x 16 tile, a loop copying the tiles and a loop computing.
+m = 64
+ga, gb = rng.integers(-100, 100, (m, m)).astype(np.int32), rng.integers(-100, 100, (m, m)).astype(np.int32)
+gc = np.zeros((m, m), np.int32)
+cb = buf(gc)
+cycles = run("tiled_gemm", (1,), buf(ga), buf(gb), cb, np.int32(m))
+case("tiled_gemm 64^3 int", cycles, 2 * m ** 3 // 16, "1 iteration/cycle", np.array_equal(get(cb, gc), ga @ gb))
+
 t = 100000
 tb, tc = rng.random(t).astype(np.float32), rng.random(t).astype(np.float32)
 ta = np.zeros(t, np.float32)
@@ -222,7 +230,7 @@ for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
     print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
-for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
+for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
                "mandelbrot", "mandelbrot_cu4", "fir", "stencil", "private_sort"):
     for line in kernel_report(kernel):
         print(line)

@@ -39,6 +39,40 @@ __kernel void gemm(__global const int *restrict a, __global const int *restrict 
     }
 }
 
+// Integer matrix multiply, single work-item, over __local tiles (the FPGA vendors' style): each
+// 16 x 16 block of c sums the products of a 16-column strip of a and a 16-row strip of b, copied on
+// chip a tile at a time. The inner product is unrolled: each iteration reads a row of ta and a
+// column of tb, one element from each of their 16 banks (Xilinx's partition of ta's columns,
+// Intel's banks of tb's rows). The block's sums stay on chip until its last strip.
+#define TILE 16
+__attribute__((max_global_work_dim(0)))
+__kernel void tiled_gemm(__global const int *restrict a, __global const int *restrict b,
+                         __global int *restrict c, int n) {
+  __local int ta[TILE][TILE] __attribute__((xcl_array_partition(complete, 2)));
+  __local int tb[TILE][TILE] __attribute__((numbanks(TILE), bankwidth(4 * TILE)));
+  int sums[TILE * TILE];
+  for (int bi = 0; bi < n; bi += TILE)
+    for (int bj = 0; bj < n; bj += TILE)
+      for (int bk = 0; bk < n; bk += TILE) {
+        for (int ij = 0; ij < TILE * TILE; ++ij) {
+          const int i = ij / TILE, j = ij % TILE;
+          ta[i][j] = a[(bi + i) * n + bk + j];
+          tb[i][j] = b[(bk + i) * n + bj + j];
+        }
+        for (int ij = 0; ij < TILE * TILE; ++ij) {
+          const int i = ij / TILE, j = ij % TILE;
+          int s = bk == 0 ? 0 : sums[ij];
+          #pragma unroll
+          for (int k = 0; k < TILE; ++k)
+            s += ta[i][k] * tb[k][j];
+          if (bk + TILE < n)
+            sums[ij] = s;
+          else
+            c[(bi + i) * n + bj + j] = s;
+        }
+      }
+}
+
 // STREAM triad, single work-item.
 __attribute__((max_global_work_dim(0)))
 __kernel void triad_swi(__global const float *restrict b, __global const float *restrict c,
