@@ -36,6 +36,9 @@ echo "== memory: host application + board process, vector_add of $N_CPU floats o
 echo "== QoR: loop and memory kernels on the board (cycles vs bound, loop II, yosys area vs estimate)"
 /usr/bin/python3 tests/benchmarks/qor.py "$B/bin/loomc" "$B/bench-qor"
 
+echo "== board model vs bare Verilator loop on the QoR kernels (simulation speed per simulated cycle)"
+"$B/bin/bench_sim_speed" --qor "$B/bench-qor/qor.loom"
+
 echo "== online build: clBuildProgram of vector_add on the board (first build, then a cache hit)"
 PYOPENCL_NO_CACHE=1 LOOM_CACHE_DIR="$B/bench-cache" /usr/bin/python3 - examples/vector_add/vector_add.cl <<'PY'
 import shutil, sys, time, os
