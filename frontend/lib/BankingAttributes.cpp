@@ -13,6 +13,7 @@
 //   bank i mod F); (block, F, d): its high log2(F) bits (consecutive runs); (complete, d): all of
 //   them, and (complete, 0) all of the array's. Dimension d and the dimensions inside it must have a
 //   power-of-two size, so that d's index is a run of the element index's bits.
+// - register: every element a bank of its own, a register (at most MaxBanks elements).
 // Every bit must lie inside the array, and at most MaxBanks banks result.
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
@@ -30,7 +31,8 @@
 namespace loom::frontend {
 namespace {
 
-constexpr llvm::StringLiteral BankingNames[] = {"numbanks", "bankwidth", "bank_bits", "xcl_array_partition"};
+constexpr llvm::StringLiteral BankingNames[] = {"numbanks", "bankwidth", "bank_bits", "xcl_array_partition",
+                                                 "register"};
 
 /// One banking annotation the attribute plugin left: its name and arguments, as written.
 struct BankingAttribute {
@@ -126,13 +128,29 @@ private:
       elements *= size;
     const bool intel = find(attributes, "numbanks") || find(attributes, "bankwidth") || find(attributes, "bank_bits");
     const BankingAttribute *partition = find(attributes, "xcl_array_partition");
+    const BankingAttribute *registers = find(attributes, "register");
+    if ((intel || partition) && registers) {
+      error(*registers, "'%0' cannot be combined with banks on '%1': it makes every element a register")
+          << registers->name << variable.getName();
+      return llvm::None;
+    }
     if (intel && partition) {
       error(*partition, "'%0' cannot be combined with Intel's numbanks, bankwidth or bank_bits on '%1'")
           << partition->name << variable.getName();
       return llvm::None;
     }
     std::set<unsigned> bits;
-    if (intel) {
+    if (registers) {
+      // Every element its own one-word bank: a register, read through a multiplexer.
+      if (!llvm::isPowerOf2_64(elementBytes) || elements > MaxBanks) {
+        error(*registers, "'%0' keeps at most %1 elements of a power-of-two size in registers: '%2' has %3 of %4 "
+                          "bytes")
+            << registers->name << MaxBanks << variable.getName() << unsigned(elements) << unsigned(elementBytes);
+        return llvm::None;
+      }
+      for (unsigned i = 0; i < llvm::Log2_64_Ceil(elements); ++i)
+        bits.insert(i + llvm::Log2_64(elementBytes));
+    } else if (intel) {
       if (!intelBankBits(attributes, elementBytes, bits))
         return llvm::None;
     } else {

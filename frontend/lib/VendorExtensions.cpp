@@ -46,7 +46,7 @@ struct VendorAttribute {
 
 constexpr const char *MemoryLayoutIgnored =
     "Loom gives every access to an on-chip array a port of its own (copying the memory for extra "
-    "reads), so the array needs no pumping or replication limit to reach II 1";
+    "reads), so the array needs no replication limit or port layout to reach II 1";
 
 const VendorAttribute VendorAttributes[] = {
     // Kernels. Honoured: KernelInfo reads them; the runtime enforces them at launch.
@@ -71,8 +71,11 @@ const VendorAttribute VendorAttributes[] = {
     {"xcl_array_partition", AppliesTo::Variable, nullptr, nullptr, 2, 3},
     // hls/ holds at most this many copies of the array (one per work-item in flight).
     {"private_copies", AppliesTo::Variable, nullptr, nullptr, 1, 1},
-    {"singlepump", AppliesTo::Variable, MemoryLayoutIgnored},
-    {"doublepump", AppliesTo::Variable, MemoryLayoutIgnored},
+    // The area estimate counts a block RAM's ports at the kernel's clock (2) or twice it (4).
+    {"singlepump", AppliesTo::Variable},
+    {"doublepump", AppliesTo::Variable},
+    // Every element a register: BankingAttributes makes each element a bank of its own.
+    {"register", AppliesTo::Variable},
     {"max_replicates", AppliesTo::Variable, MemoryLayoutIgnored},
     {"simple_dual_port", AppliesTo::Variable, MemoryLayoutIgnored},
     {"merge", AppliesTo::Variable,
@@ -80,9 +83,6 @@ const VendorAttribute VendorAttributes[] = {
     {"xcl_array_reshape", AppliesTo::Variable,
      "Loom gives every access to an on-chip array a port of its own, so wider words are not needed to "
      "reach II 1; use xcl_array_partition to split the array into banks"},
-    {"register", AppliesTo::Variable,
-     "Loom keeps an array in registers when every index is a constant (after unrolling) and in an "
-     "on-chip RAM otherwise"},
     {"memory", AppliesTo::Variable,
      "Loom puts an array indexed at run time in an on-chip RAM already"},
 };

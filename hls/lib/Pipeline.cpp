@@ -76,9 +76,11 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     if (n.isStatic)
       continue;
     unsigned bits = std::max(1u, n.width);
+    // A global memory port's latency is the memory's: its buffer is counted by its credits below.
+    const bool globalPort = n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic;
     if (n.kind == OpKind::Fifo)
       addBuffer(area, bits, n.depth);
-    else
+    else if (!globalPort)
       area.ffs += uint64_t(bits) * n.latency;
     area.luts += bits;
     if (n.kind == OpKind::FMul)
@@ -99,7 +101,7 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += 2 * uint64_t(bits) * bits;
       area.ffs += uint64_t(bits) * std::min(n.latency, bits);
     }
-    if (n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic)
+    if (globalPort)
       addBuffer(area, bits, n.depth);
     // A forwarding queue's entries: address, data and state, and an address comparator each.
     if (n.kind == OpKind::StoreAddress) {
@@ -118,18 +120,19 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += lineBits; // the element's multiplexer or the line's write enables
     }
   }
-  // Each bank is a memory of its own. A block RAM has two ports: a memory with more reads is
-  // replicated, one copy per pair of reads (every copy takes every write). A memory of under a
-  // sixteenth of a block goes to LUT RAM instead (64 bits a LUT, a copy per read), as synthesis
-  // tools place small arrays (a partitioned array's banks).
+  // Each bank is a memory of its own. A block RAM has two ports (four when double-pumped): a memory
+  // with more reads is replicated, one copy per two (four) reads (every copy takes every write). A
+  // memory of under a sixteenth of a block goes to LUT RAM instead (64 bits a LUT, a copy per
+  // read), as synthesis tools place small arrays (a partitioned array's banks).
   constexpr uint64_t BlockRamBits = 36 * 1024, LutRamBits = 64;
   for (const OnChipMemory &memory : kernel.memories) {
     const uint64_t bits = memory.bankDepth() * memory.elementBytes * 8;
+    const unsigned ports = memory.doublePumped ? 4 : 2;
     for (const OnChipMemory::Ports &bank : memory.banks) {
       if (bits < BlockRamBits / 16)
         area.luts += (bits + LutRamBits - 1) / LutRamBits * std::max(1u, bank.reads);
       else
-        area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (bank.reads + 1) / 2);
+        area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (bank.reads + ports - 1) / ports);
     }
   }
   return area;
@@ -344,8 +347,9 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       memory.location, memory.depth / memory.copies, memory.elementBytes,
                                       memory.copies > 1 ? llvm::formatv(" x {0} copies", memory.copies).str()
                                                         : std::string(),
-                                      memory.banks.size() > 1 ? llvm::formatv(" in {0} banks", memory.banks.size()).str()
-                                                              : std::string(),
+                                      (memory.banks.size() > 1 ? llvm::formatv(" in {0} banks", memory.banks.size()).str()
+                                                               : std::string()) +
+                                          (memory.doublePumped ? ", double-pumped" : ""),
                                       portsText(memory));
     if (kernel.workItemLimit == 1)
       program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";

@@ -86,4 +86,6 @@ unsigned privateCopiesOf(const llvm::Value &array) {
   return copies && copies->size() == 1 ? unsigned(std::min<uint64_t>((*copies)[0], ~0u)) : 0;
 }
 
+bool isDoublePumped(const llvm::Value &array) { return arrayAttribute(array, "doublepump").has_value(); }
+
 } // namespace loom::hls

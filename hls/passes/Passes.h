@@ -30,6 +30,8 @@ unsigned computeUnitsOf(const llvm::Function &kernel);
 std::vector<unsigned> bankBitsOf(const llvm::Value &array);
 /// Of an on-chip array: N of private_copies(N), else 0 (no limit).
 unsigned privateCopiesOf(const llvm::Value &array);
+/// Of an on-chip array: whether doublepump asks its RAM blocks to run at twice the kernel's clock.
+bool isDoublePumped(const llvm::Value &array);
 
 /// IR preparation, before the graph exists.
 void vectorizeWorkItems(llvm::Function &kernel);

@@ -47,15 +47,17 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
   }
 }
 
-TEST_CASE("banked arrays (numbanks, bank_bits, xcl_array_partition), single work-item: board == CPU == host",
+TEST_CASE("banked arrays (numbanks, bank_bits, xcl_array_partition, register), single work-item: board == CPU == host",
           "[e2e][board][onchip]") {
   const int n = 200;
   auto a = randomInts(1000, 0, 1 << 20, 5), b = randomInts(1000, -50, 50, 6);
   std::vector<long long> tile(a.begin(), a.begin() + 64), last(4, 0);
+  std::vector<int> recent{0, 1, 2, 3, 4, 5};
   for (int k = 0; k < n; ++k) {
     const int at = a[k] & 63;
     tile[at] += b[k];
     last[k & 3] = tile[at];
+    recent[at % 6] ^= recent[k % 6] + k;
   }
   auto pair = [&](int i) { return int(short(a[i] - b[i])); };
   std::vector<int> expected(a.size(), -1);
@@ -67,6 +69,8 @@ TEST_CASE("banked arrays (numbanks, bank_bits, xcl_array_partition), single work
   }
   for (int j = 0; j < 4; ++j)
     expected[16 + j] = int(last[j]);
+  for (int j = 0; j < 6; ++j)
+    expected[20 + j] = recent[j];
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "banked_tile", a, b, n, {{1}, {1}}), expected) == -1);

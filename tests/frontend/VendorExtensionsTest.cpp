@@ -109,7 +109,7 @@ TEST_CASE("ignored attributes and pragmas warn at their line with the reason") {
   const char *source = R"(__attribute__((num_compute_units(2))) __attribute__((max_global_work_dim(0)))
 __attribute__((xcl_dataflow))
 __kernel void k(__global int *a, int n) {
-  __local int tile[64] __attribute__((doublepump, max_replicates(2)));
+  __local int tile[64] __attribute__((simple_dual_port, max_replicates(2)));
   int priv[8] __attribute__((xcl_array_reshape(complete, 1)));
   #pragma loop_coalesce 2
   for (int i = 0; i < n; ++i) tile[i & 63] = a[i];
@@ -128,7 +128,7 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("vendor.cl:1:16: warning: 'num_compute_units' ignored on a single work-item kernel: its copies "
                  "would differ only by get_compute_id") != std::string::npos);
   CHECK(log.find("vendor.cl:2:16: warning: 'xcl_dataflow' ignored:") != std::string::npos);
-  CHECK(log.find("vendor.cl:4:39: warning: 'doublepump' ignored: Loom gives every access") != std::string::npos);
+  CHECK(log.find("vendor.cl:4:39: warning: 'simple_dual_port' ignored: Loom gives every access") != std::string::npos);
   CHECK(log.find("'max_replicates' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_reshape' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
@@ -340,6 +340,13 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "\n  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
        "vendor.cl:2:40: error: 'xcl_array_partition' cannot be combined with Intel's numbanks, bankwidth or "
        "bank_bits on 't'"},
+      {"__kernel void k(__global int *a) {\n  int t[8] __attribute__((register, numbanks(2)));"
+       "\n  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
+       "vendor.cl:2:27: error: 'register' cannot be combined with banks on 't': it makes every element a register"},
+      {"__kernel void k(__global int *a) {\n  int t[300] __attribute__((register));"
+       "\n  t[a[0]] = 1;\n  a[2] = t[a[3]];\n}\n",
+       "vendor.cl:2:29: error: 'register' keeps at most 256 elements of a power-of-two size in registers: 't' has "
+       "300 of 4 bytes"},
   };
   for (const Case &c : cases) {
     llvm::LLVMContext context;
@@ -435,11 +442,14 @@ TEST_CASE("banking attributes become the array's bank bits, private_copies its c
   int picked[32] __attribute__((bank_bits(5, 2)));
   int copies[8] __attribute__((private_copies(4), __annotate__("user's own")));
   int plain[8];
+  int regs[6] __attribute__((register));
+  __local int pumped[64] __attribute__((doublepump));
+  regs[a[16] % 6] = n; pumped[a[17] & 63] = n;
   tile[a[0] & 63] = n; quads[a[1] & 15] = (float4)(n); grid[a[2] & 3][a[3] & 15] = n;
   whole[a[4] & 7] = (short)n; picked[a[5] & 31] = n; copies[a[6] & 7] = n; plain[a[7] & 7] = n;
   barrier(CLK_LOCAL_MEM_FENCE);
   a[0] = tile[a[8] & 63] + (int)quads[a[9] & 15].x + grid[a[10] & 3][a[11] & 15] + whole[a[12] & 7] +
-         picked[a[13] & 31] + copies[a[14] & 7] + plain[a[15] & 7];
+         picked[a[13] & 31] + copies[a[14] & 7] + plain[a[15] & 7] + regs[a[18] % 6] + pumped[a[19] & 63];
 }
 )";
   for (Target target : {Target::Hardware, Target::Host}) {
@@ -456,6 +466,9 @@ TEST_CASE("banking attributes become the array's bank bits, private_copies its c
     CHECK(arrayAttributes(module, "picked") == "bank_bits(2,5)");
     CHECK(arrayAttributes(module, "copies") == "private_copies(4)");
     CHECK(arrayAttributes(module, "plain").empty());
+    // register: each of the 6 elements a bank of its own (3 index bits).
+    CHECK(arrayAttributes(module, "regs") == "bank_bits(2,3,4)");
+    CHECK(arrayAttributes(module, "pumped") == "doublepump()");
     // The user's own annotation stays an annotation; Loom's leave no llvm.var.annotation behind.
     unsigned annotations = 0;
     if (const llvm::Function *intrinsic = module.getFunction("llvm.var.annotation"))

@@ -450,6 +450,7 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     memory.bankBits.push_back(bit - elementShift);
   }
   memory.banks.resize(size_t(1) << memory.bankBits.size());
+  memory.doublePumped = isDoublePumped(*object);
   result_.memories.push_back(memory);
   return it->second;
 }

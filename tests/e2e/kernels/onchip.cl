@@ -112,15 +112,16 @@ __kernel void shift_fir(__global const int *a, __global const int *b, __global i
   }
 }
 
-// Banked arrays, single work-item: Intel's numbanks/bankwidth and bank_bits, Xilinx's
-// xcl_array_partition. The unrolled loops' accesses reach one bank each; the read-modify-write at a
-// run-time index, and the writes to `last`, reach every bank.
+// Banked arrays, single work-item: Intel's numbanks/bankwidth (double-pumped), bank_bits and
+// register, Xilinx's xcl_array_partition. The unrolled loops' accesses reach one bank each; the
+// read-modify-writes at run-time indices, and the writes to `last`, reach every bank.
 __attribute__((max_global_work_dim(0)))
 __kernel void banked_tile(__global const int *a, __global const int *b, __global int *out, int n) {
-  __local int tile[64] __attribute__((numbanks(4), bankwidth(4)));
+  __local int tile[64] __attribute__((numbanks(4), bankwidth(4), doublepump));
   int rows[4][16] __attribute__((xcl_array_partition(complete, 1)));
   short pairs[32] __attribute__((bank_bits(1)));
   int last[4] __attribute__((xcl_array_partition(complete, 0)));
+  int recent[6] __attribute__((register));
   for (int i = 0; i < 64; i += 4) {
     #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -133,10 +134,14 @@ __kernel void banked_tile(__global const int *a, __global const int *b, __global
   #pragma unroll
   for (int j = 0; j < 4; ++j)
     last[j] = 0;
+  #pragma unroll
+  for (int j = 0; j < 6; ++j)
+    recent[j] = j;
   for (int k = 0; k < n; ++k) {
     int at = a[k] & 63;
     tile[at] += b[k];
     last[k & 3] = tile[at];
+    recent[at % 6] ^= recent[k % 6] + k;
   }
   for (int i = 0; i < 64; i += 4) {
     int s = 0;
@@ -148,6 +153,9 @@ __kernel void banked_tile(__global const int *a, __global const int *b, __global
   #pragma unroll
   for (int j = 0; j < 4; ++j)
     out[16 + j] = last[j];
+  #pragma unroll
+  for (int j = 0; j < 6; ++j)
+    out[20 + j] = recent[j];
 }
 
 // private_reverse with at most 2 copies of its banked private array: 2 work-items in flight.

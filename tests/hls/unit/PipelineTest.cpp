@@ -408,7 +408,7 @@ entry:
 
 TEST_CASE("a banked array is a memory per bank; an access reaches one bank when its bank bits are known") {
   std::map<std::string, std::string> dumps;
-  auto program = synthesizeOk(bankedKernel(R"md(!"bank_bits(2,3)", !"private_copies(4)")md"), dumps);
+  auto program = synthesizeOk(bankedKernel(R"md(!"bank_bits(2,3)", !"private_copies(4)", !"doublepump()")md"), dumps);
   const auto &built = dumps["build-dataflow"];
   // Address bits 2 and 3 of 4-byte elements: index bits 0 and 1. private_copies(4): 4 copies, not 64.
   CHECK_THAT(built, Catch::Contains("ram buf: 64 x 4 bytes, 4 banks by index bits 0,1, bank 0: 0 read and 1 write "
@@ -418,7 +418,7 @@ TEST_CASE("a banked array is a memory per bank; an access reaches one bank when 
   CHECK(count(built, "= ram_store ram=buf bank=all") == 1);
   CHECK(count(built, "= ram_store ram=buf bank=1") == 1); // element 5
   CHECK(count(built, "= ram_load i32 ram=buf bank=2") == 1); // (gid & 12) | 2
-  CHECK_THAT(program.report, Catch::Contains(": 16 x 4 bytes x 4 copies in 4 banks, bank 0: 0 read"));
+  CHECK_THAT(program.report, Catch::Contains(": 16 x 4 bytes x 4 copies in 4 banks, double-pumped, bank 0: 0 read"));
   // One loom_ram per bank, 16 words each (4 copies of 4), and lint-clean selection between them.
   CHECK(count(program.verilog, "loom_ram #(.WIDTH(32), .DEPTH(16), .ADDR_WIDTH(4)") == 4);
   CHECK_THAT(program.verilog, Catch::Contains("ram0b3_buf"));

@@ -149,6 +149,9 @@ struct OnChipMemory {
   /// Each bank's ports: an access whose bank is known has a port on that bank only, any other
   /// access one on every bank (Node::bank).
   std::vector<Ports> banks = std::vector<Ports>(1);
+  /// doublepump: its RAM blocks run at twice the kernel's clock, four ports a block (the area
+  /// estimate's concern: the kernel sees the same ports either way).
+  bool doublePumped = false;
   /// The words of a constant table (a ROM: a __constant array or a constant private one), element
   /// i at index i; empty for an array the kernel writes.
   std::vector<uint64_t> contents;
