@@ -290,20 +290,20 @@ unsigned GraphBuilder::privateArrayCopies() const {
   if (!usesWorkItemIds(kernel_))
     return 1;
   uint64_t bytes = 0;
+  // private_copies(N) asks for at most N copies (the slot is a power of two).
+  unsigned asked = 2 * LoopWorkItemLimit;
   for (const llvm::BasicBlock &block : kernel_)
     for (const llvm::Instruction &inst : block) {
-      if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
+      if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca()) {
         bytes += llvm::PowerOf2Ceil(layout_.getTypeAllocSize(alloca->getAllocatedType()));
+        if (const unsigned limit = privateCopiesOf(*alloca))
+          asked = std::min<unsigned>(asked, llvm::PowerOf2Floor(limit));
+      }
       const llvm::Value *pointer = pointerOperand(inst);
       if (pointer && pointer->getType()->getPointerAddressSpace() == 3)
         return 1;
     }
-  unsigned copies = bytes ? 2 * LoopWorkItemLimit : 1;
-  // private_copies(N) asks for at most N copies (the slot is a power of two).
-  for (const llvm::BasicBlock &block : kernel_)
-    for (const llvm::Instruction &inst : block)
-      if (const unsigned asked = privateCopiesOf(inst); asked && copies > 1)
-        copies = std::min<unsigned>(copies, llvm::PowerOf2Floor(asked));
+  unsigned copies = bytes ? asked : 1;
   while (copies > 1 && copies * bytes > PrivateCopiesBudget)
     copies /= 2;
   return copies;
