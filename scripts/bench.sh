@@ -23,7 +23,7 @@ PY
 echo "== board: vector_add of $N_BOARD floats (simulated cycles vs the memory-bandwidth bound)"
 "$B/bin/bench_sim_speed" "$B/bench-vector_add.loom" "$N_BOARD"
 
-echo "== CPU device vs PoCL: vector_add of $N_CPU floats"
+echo "== CPU device vs PoCL: vector_add and a reduction of $N_CPU floats, a 512^3 __local-tiled sgemm"
 vendors=$(mktemp -d)
 cp "$B/loom.icd" "$vendors/"
 for icd in /etc/OpenCL/vendors/pocl*.icd; do cp "$icd" "$vendors/"; done

@@ -10,3 +10,4 @@
 #include "integer.cl"
 #include "relational.cl"
 #include "atomic.cl"
+#include "synchronization.cl"

@@ -42,12 +42,9 @@ TEST_CASE("what the CPU device cannot run is a readable build error", "[e2e][run
     clReleaseProgram(program);
     return log;
   };
-  std::string barrier = failLog("__kernel void k(__global int *p) {\n  p[get_local_id(0)] = 1;\n"
-                                "  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n");
-  CHECK_THAT(barrier, Catch::Contains("barrier is not supported on the CPU device yet"));
-  CHECK_THAT(barrier, Catch::Contains("program.cl:3:"));
-  std::string sine = failLog("__kernel void k(__global float *p) { p[0] = sin(p[1]); }\n");
+  std::string sine = failLog("__kernel void k(__global float *p) {\n  p[0] = 1;\n  p[1] = sin(p[1]);\n}\n");
   CHECK_THAT(sine, Catch::Contains("undefined function 'sin'"));
+  CHECK_THAT(sine, Catch::Contains("program.cl:3:"));
   cl_int err = CL_SUCCESS;
   const char *source = VectorAdd;
   cl_program program = clCreateProgramWithSource(cl.context, 1, &source, nullptr, &err);

@@ -36,6 +36,8 @@ using cpu::CpuProgram;
 constexpr const char *ProgramFileName = "program.cl";
 constexpr size_t MemoryAlignment = 128; ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits.
 constexpr size_t HugePageBytes = size_t(2) << 20;
+/// The per-work-item context's arrays are aligned to their values' alignment, at most a float16's.
+constexpr size_t ContextAlignment = 128;
 
 llvm::Error deviceError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -234,14 +236,30 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   const uint64_t claim = std::clamp<uint64_t>(llvm::divideCeil(16384, groupItems), 1,
                                               std::max<uint64_t>(1, totalGroups / (8 * threads)));
   std::atomic<uint64_t> nextGroup{0};
+  // Each thread's __local scratch and the context its group's work-items keep across barriers
+  // (private memory: no limit but the host's), allocated before any thread starts.
+  struct ThreadMemory {
+    std::unique_ptr<uint8_t, FreeDeleter> scratch, context;
+  };
+  const uint64_t contextBytes = entry.contextBytesPerItem * groupItems;
+  std::vector<ThreadMemory> memory(threads);
+  for (ThreadMemory &own : memory) {
+    own.scratch.reset(static_cast<uint8_t *>(std::aligned_alloc(64, llvm::alignTo(std::max<uint64_t>(scratchBytes, 64), 64))));
+    if (contextBytes)
+      own.context.reset(static_cast<uint8_t *>(std::aligned_alloc(ContextAlignment, llvm::alignTo(contextBytes, ContextAlignment))));
+    if (!own.scratch || (contextBytes && !own.context))
+      return deviceError(llvm::formatv("out of host memory for kernel '{0}': {1} bytes of private "
+                                       "memory kept across barriers per work-group", kernel.name, contextBytes));
+  }
+  std::atomic<uint64_t> nextThread{0};
   auto work = [&] {
-    std::unique_ptr<uint8_t, FreeDeleter> scratch(
-        static_cast<uint8_t *>(std::aligned_alloc(64, llvm::alignTo(std::max<uint64_t>(scratchBytes, 64), 64))));
+    ThreadMemory &own = memory[nextThread.fetch_add(1, std::memory_order_relaxed)];
+    uint8_t *scratch = own.scratch.get();
     std::vector<void *> ownArgs = sharedArgs;
     std::vector<void *> localPointers(args.size(), nullptr);
     for (size_t i = 0; i < args.size(); ++i)
       if (args[i].kind == ArgValue::Kind::Local) {
-        localPointers[i] = scratch.get() + localOffsets[i];
+        localPointers[i] = scratch + localOffsets[i];
         ownArgs[i] = &localPointers[i];
       }
     uint64_t ownInfo[cpu::WorkGroupInfo::Count];
@@ -254,7 +272,7 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
         ownInfo[cpu::WorkGroupInfo::GroupId] = group % groups[0];
         ownInfo[cpu::WorkGroupInfo::GroupId + 1] = (group / groups[0]) % groups[1];
         ownInfo[cpu::WorkGroupInfo::GroupId + 2] = group / (groups[0] * groups[1]);
-        entry.function(ownArgs.data(), ownInfo, scratch.get());
+        entry.function(ownArgs.data(), ownInfo, scratch, own.context.get());
       }
     }
   };

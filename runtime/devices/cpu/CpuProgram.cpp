@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU device's compile pipeline, in order: kernel metadata, the program binary (the module as
-// bitcode, before any change), the support check (barriers, missing builtins), work-item loops, the
+// bitcode, before any change), the support check (missing builtins), work-item loops, the
 // host CPU's target attributes, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser
 // has the real cost model), then one LLJIT whose lookups give the work-group function pointers.
 //===----------------------------------------------------------------------===//
@@ -140,7 +140,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
                           toString(symbol.takeError()) +
                           " (a function the kernel calls is not available on the CPU device)");
     program->entries.push_back(
-        {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes});
+        {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes, group.contextBytesPerItem});
   }
   program->jit = std::move(*jit);
   return std::move(program);

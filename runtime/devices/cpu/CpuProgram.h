@@ -25,6 +25,7 @@ public:
   struct Entry {
     WorkGroupFn function = nullptr;
     uint64_t staticLocalBytes = 0;
+    uint64_t contextBytesPerItem = 0;
   };
 
   /// Compiles `module` (owned by `context`); an error's message is what the build log should say.

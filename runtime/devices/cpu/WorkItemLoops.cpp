@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/WorkItemLoops.h"
 
+#include "loom/lowering/BarrierRegions.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -183,7 +185,9 @@ enum Extra : unsigned {
   NumGroups = 15,
   WorkDim = 18,
   Scratch = 19,
-  ExtraCount = 20,
+  Resume = 20,  ///< The region to run (BarrierRegions.h).
+  Context = 21, ///< The group's storage that survives barriers.
+  ExtraCount = 22,
 };
 
 /// Replaces the work-item builtin calls in `function` by its extra parameters.
@@ -263,8 +267,48 @@ void replaceBuiltins(Function &function, unsigned firstExtra) {
   }
 }
 
-/// The kernel clone taking the work-item values; returns it and its static __local bytes.
-Expected<std::pair<Function *, uint64_t>>
+/// Gives every work-item its own copy of the storage live across barriers, in the group's context
+/// buffer: one array per slot, so that a region's loop over the work-items reads consecutive
+/// addresses and vectorises. Slot j of work-item `linear` is at
+/// context + groupItems * offset_j + linear * bytes_j. Returns the bytes a work-item needs.
+uint64_t placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRef<AllocaInst *> storage) {
+  if (storage.empty())
+    return 0;
+  const DataLayout &layout = workItem.getParent()->getDataLayout();
+  auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
+  SmallVector<AllocaInst *, 16> slots(storage.begin(), storage.end());
+  // Larger alignments first: every offset is then a multiple of its slot's alignment.
+  llvm::stable_sort(slots, [](AllocaInst *a, AllocaInst *b) { return a->getAlign() > b->getAlign(); });
+
+  IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
+  Value *groupItems = b.CreateMul(b.CreateMul(param(LocalSize), param(LocalSize + 1)), param(LocalSize + 2));
+  Value *linear = b.CreateAdd(param(LocalId),
+                              b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
+                                                                        b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
+  uint64_t offset = 0;
+  for (AllocaInst *slot : slots) {
+    uint64_t bytes = alignTo(*slot->getAllocationSizeInBits(layout) / 8, slot->getAlign());
+    Value *start = b.CreateMul(groupItems, b.getInt64(offset));
+    Value *address = b.CreateInBoundsGEP(b.getInt8Ty(), param(Context),
+                                         b.CreateAdd(start, b.CreateMul(linear, b.getInt64(bytes))));
+    slot->replaceAllUsesWith(b.CreateBitCast(address, slot->getType(), slot->getName()));
+    offset += bytes;
+  }
+  // Erased last: the builder inserts before the first of them.
+  for (AllocaInst *slot : slots)
+    slot->eraseFromParent();
+  return offset;
+}
+
+/// The kernel clone taking the work-item values, cut at its barriers.
+struct WorkItemFunction {
+  Function *function = nullptr;
+  unsigned regions = 1;
+  uint64_t staticLocalBytes = 0;
+  uint64_t contextBytesPerItem = 0;
+};
+
+Expected<WorkItemFunction>
 makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &localVariables) {
   Module &module = *kernel.getParent();
   LLVMContext &context = module.getContext();
@@ -278,7 +322,9 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
     params.push_back(i64);
   params.push_back(Type::getInt32Ty(context));
   params.push_back(Type::getInt8PtrTy(context));
-  auto *type = FunctionType::get(Type::getVoidTy(context), params, false);
+  params.push_back(Type::getInt32Ty(context));
+  params.push_back(Type::getInt8PtrTy(context));
+  auto *type = FunctionType::get(Type::getInt32Ty(context), params, false);
   Function *clone = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".loom_wi", module);
 
   ValueToValueMapTy map;
@@ -294,6 +340,11 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   clone->removeFnAttr(Attribute::NoInline);
   clone->removeFnAttr(Attribute::OptimizeNone);
   clone->addFnAttr(Attribute::AlwaysInline);
+  for (BasicBlock &block : *clone)
+    if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator())) {
+      ReturnInst::Create(context, ConstantInt::get(Type::getInt32Ty(context), lowering::FinishedRegion), ret);
+      ret->eraseFromParent();
+    }
 
   if (Error error = inlineCallees(*clone, kernel.getName()))
     return std::move(error);
@@ -321,27 +372,96 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
       staticBytes += layout.getTypeAllocSize(variable.getValueType());
     }
   }
-  return std::make_pair(clone, staticBytes);
+  auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume));
+  if (!regions)
+    return regions.takeError();
+  uint64_t contextBytes = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
+  return WorkItemFunction{clone, regions->regions, staticBytes, contextBytes};
 }
 
-/// The work-group function: loads the arguments, loops z/y/x around the work-item function.
-Function *makeWorkGroupFunction(Function &kernel, Function &workItem) {
+/// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes are
+/// >= 1) from `b`'s block, with the call the work-item function's, resuming at `region`. Leaves `b`
+/// in the block after the loops and returns the last work-item's next region.
+Value *emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
+                         MutableArrayRef<Value *> values, unsigned region) {
+  LLVMContext &context = b.getContext();
+  Function *group = b.GetInsertBlock()->getParent();
+  Type *i64 = b.getInt64Ty();
+  const std::string prefix = ("r" + Twine(region) + ".").str();
+  auto *zLoop = BasicBlock::Create(context, prefix + "z.loop", group);
+  auto *yLoop = BasicBlock::Create(context, prefix + "y.loop", group);
+  auto *xLoop = BasicBlock::Create(context, prefix + "x.loop", group);
+  auto *yLatch = BasicBlock::Create(context, prefix + "y.latch", group);
+  auto *zLatch = BasicBlock::Create(context, prefix + "z.latch", group);
+  auto *done = BasicBlock::Create(context, prefix + "done", group);
+  Value *zero = ConstantInt::get(i64, 0), *one = ConstantInt::get(i64, 1);
+  BasicBlock *before = b.GetInsertBlock();
+  b.CreateBr(zLoop);
+
+  b.SetInsertPoint(zLoop);
+  PHINode *z = b.CreatePHI(i64, 2, "z");
+  z->addIncoming(zero, before);
+  b.CreateBr(yLoop);
+
+  b.SetInsertPoint(yLoop);
+  PHINode *y = b.CreatePHI(i64, 2, "y");
+  y->addIncoming(zero, zLoop);
+  b.CreateBr(xLoop);
+
+  b.SetInsertPoint(xLoop);
+  PHINode *x = b.CreatePHI(i64, 2, "x");
+  x->addIncoming(zero, yLoop);
+  values[LocalId] = x;
+  values[LocalId + 1] = y;
+  values[LocalId + 2] = z;
+  values[Resume] = b.getInt32(region);
+  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
+  all.append(values.begin(), values.end());
+  CallInst *call = b.CreateCall(&workItem, all);
+  call->setCallingConv(workItem.getCallingConv());
+  for (Argument &argument : kernel.args())
+    if (argument.hasByValAttr())
+      call->addParamAttr(argument.getArgNo(),
+                         Attribute::getWithByValType(context, argument.getParamByValType()));
+  Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
+  x->addIncoming(xNext, xLoop);
+  b.CreateCondBr(b.CreateICmpULT(xNext, values[LocalSize]), xLoop, yLatch);
+
+  b.SetInsertPoint(yLatch);
+  Value *yNext = b.CreateAdd(y, one, "y.next", true);
+  y->addIncoming(yNext, yLatch);
+  b.CreateCondBr(b.CreateICmpULT(yNext, values[LocalSize + 1]), yLoop, zLatch);
+
+  b.SetInsertPoint(zLatch);
+  Value *zNext = b.CreateAdd(z, one, "z.next", true);
+  z->addIncoming(zNext, zLatch);
+  b.CreateCondBr(b.CreateICmpULT(zNext, values[LocalSize + 2]), zLoop, done);
+
+  b.SetInsertPoint(done);
+  return call;
+}
+
+/// The work-group function: loads the arguments, then runs the work-item function's regions, each
+/// for every work-item of the group in z/y/x loops, in the order the barriers reached give.
+Function *makeWorkGroupFunction(Function &kernel, Function &workItem, unsigned regions) {
   Module &module = *kernel.getParent();
   LLVMContext &context = module.getContext();
   Type *i64 = Type::getInt64Ty(context);
   Type *i32 = Type::getInt32Ty(context);
   Type *i8p = Type::getInt8PtrTy(context);
   auto *type = FunctionType::get(Type::getVoidTy(context),
-                                 {i8p->getPointerTo(), i64->getPointerTo(), i8p}, false);
+                                 {i8p->getPointerTo(), i64->getPointerTo(), i8p, i8p}, false);
   Function *group = Function::Create(type, GlobalValue::ExternalLinkage, kernel.getName() + ".loom_wg", module);
   group->addFnAttr(Attribute::NoUnwind);
-  for (unsigned i = 0; i < 3; ++i)
+  for (unsigned i = 0; i < 4; ++i)
     group->addParamAttr(i, Attribute::NoAlias);
   group->addParamAttr(1, Attribute::ReadOnly);
-  Argument *args = group->getArg(0), *info = group->getArg(1), *scratch = group->getArg(2);
+  Argument *args = group->getArg(0), *info = group->getArg(1), *scratch = group->getArg(2),
+           *workItemContext = group->getArg(3);
   args->setName("args");
   info->setName("info");
   scratch->setName("scratch");
+  workItemContext->setName("context");
 
   auto *entry = BasicBlock::Create(context, "entry", group);
   IRBuilder<> b(entry);
@@ -369,55 +489,29 @@ Function *makeWorkGroupFunction(Function &kernel, Function &workItem) {
   }
   values[WorkDim] = b.CreateTrunc(infoAt(WorkGroupInfo::WorkDim), i32);
   values[Scratch] = scratch;
+  values[Context] = workItemContext;
 
-  // do { do { do { body } while (++x < lx) } while (++y < ly) } while (++z < lz): sizes are >= 1.
-  auto *zLoop = BasicBlock::Create(context, "z.loop", group);
-  auto *yLoop = BasicBlock::Create(context, "y.loop", group);
-  auto *xLoop = BasicBlock::Create(context, "x.loop", group);
-  auto *yLatch = BasicBlock::Create(context, "y.latch", group);
-  auto *zLatch = BasicBlock::Create(context, "z.latch", group);
+  if (regions == 1) {
+    emitWorkItemLoops(b, kernel, workItem, callArgs, values, 0);
+    b.CreateRetVoid();
+    return group;
+  }
+  // Region 0 first; then `dispatch` runs the region after the barrier the work-items stopped at
+  // (all of a group reach the same one), until they finish.
+  auto *dispatch = BasicBlock::Create(context, "dispatch", group);
   auto *exit = BasicBlock::Create(context, "exit", group);
-  Value *zero = ConstantInt::get(i64, 0), *one = ConstantInt::get(i64, 1);
-  b.CreateBr(zLoop);
-
-  b.SetInsertPoint(zLoop);
-  PHINode *z = b.CreatePHI(i64, 2, "z");
-  z->addIncoming(zero, entry);
-  b.CreateBr(yLoop);
-
-  b.SetInsertPoint(yLoop);
-  PHINode *y = b.CreatePHI(i64, 2, "y");
-  y->addIncoming(zero, zLoop);
-  b.CreateBr(xLoop);
-
-  b.SetInsertPoint(xLoop);
-  PHINode *x = b.CreatePHI(i64, 2, "x");
-  x->addIncoming(zero, yLoop);
-  values[LocalId] = x;
-  values[LocalId + 1] = y;
-  values[LocalId + 2] = z;
-  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
-  all.append(std::begin(values), std::end(values));
-  CallInst *call = b.CreateCall(&workItem, all);
-  call->setCallingConv(workItem.getCallingConv());
-  for (Argument &argument : kernel.args())
-    if (argument.hasByValAttr())
-      call->addParamAttr(argument.getArgNo(),
-                         Attribute::getWithByValType(context, argument.getParamByValType()));
-  Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
-  x->addIncoming(xNext, xLoop);
-  b.CreateCondBr(b.CreateICmpULT(xNext, values[LocalSize]), xLoop, yLatch);
-
-  b.SetInsertPoint(yLatch);
-  Value *yNext = b.CreateAdd(y, one, "y.next", true);
-  y->addIncoming(yNext, yLatch);
-  b.CreateCondBr(b.CreateICmpULT(yNext, values[LocalSize + 1]), yLoop, zLatch);
-
-  b.SetInsertPoint(zLatch);
-  Value *zNext = b.CreateAdd(z, one, "z.next", true);
-  z->addIncoming(zNext, zLatch);
-  b.CreateCondBr(b.CreateICmpULT(zNext, values[LocalSize + 2]), zLoop, exit);
-
+  PHINode *next = PHINode::Create(i32, regions, "next.region", dispatch);
+  SwitchInst *select = SwitchInst::Create(next, exit, regions - 1, dispatch);
+  for (unsigned region = 0; region < regions; ++region) {
+    if (region > 0) {
+      auto *start = BasicBlock::Create(context, "region" + Twine(region), group);
+      select->addCase(b.getInt32(region), start);
+      b.SetInsertPoint(start);
+    }
+    Value *reached = emitWorkItemLoops(b, kernel, workItem, callArgs, values, region);
+    next->addIncoming(reached, b.GetInsertBlock());
+    b.CreateBr(dispatch);
+  }
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
   return group;
@@ -430,15 +524,12 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty())
       continue;
     StringRef symbol = function.getName();
-    if (workItemBuiltin(symbol))
+    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol))
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);
     std::string where = use ? locationOf(*use) : "";
     std::string caller = use ? use->getFunction()->getName().str() : "?";
-    if (name == "barrier" || name == "work_group_barrier")
-      return transformError(where + "error: barrier is not supported on the CPU device yet (in '" +
-                            caller + "'); build this kernel for the board, or remove the barrier");
     if (!isDefined(symbol))
       return transformError(where + "error: undefined function '" + name + "' (symbol '" + symbol +
                             "') called from '" + caller +
@@ -470,8 +561,9 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
     auto workItem = makeWorkItemFunction(*kernel, localVariables);
     if (!workItem)
       return workItem.takeError();
-    Function *group = makeWorkGroupFunction(*kernel, *workItem->first);
-    result.push_back({info.name, group->getName().str(), workItem->second});
+    Function *group = makeWorkGroupFunction(*kernel, *workItem->function, workItem->regions);
+    result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
+                      workItem->contextBytesPerItem});
     originals.push_back(kernel);
   }
   // The kernels are now only reachable through their clones; let the optimiser drop them.

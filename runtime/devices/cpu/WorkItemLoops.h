@@ -2,16 +2,20 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU device runs a kernel one work-group per call. For each kernel this transformation adds
-//   void <kernel>.loom_wg(i8** args, const i64* info, i8* localScratch)
+//   void <kernel>.loom_wg(i8** args, const i64* info, i8* localScratch, i8* context)
 // that loads the arguments from `args`, then loops over the local ids (dimension 0 innermost) around
 // an always-inlined clone of the kernel in which the work-item builtins (get_global_id, ...) are
 // values computed from the loop variables and `info` (see WorkGroupInfo). This is PoCL's
-// "work-item loops" for kernels without barriers; after inlining, the innermost loop is the kernel
-// body, which the O3 loop vectoriser turns into SIMD code for simple kernels.
+// "work-item loops"; after inlining, the innermost loop is the kernel body, which the O3 loop
+// vectoriser turns into SIMD code for simple kernels. A kernel with barriers is cut into regions
+// (loom/lowering/BarrierRegions.h): each region gets loops of its own, run one after the other in
+// the order the barriers reached give, and what a work-item keeps across a barrier lives in
+// `context`, one array per value over the group's work-items.
 //
 // Before: define void @vector_add(float* %a, float* %b, float* %c) { %i = call i64 @_Z13get_global_idj(i32 0) ... }
-// After:  the same, plus @vector_add.loom_wi(%a, %b, %c, <work-item values>) (internal, alwaysinline)
-//         and @vector_add.loom_wg(i8** %args, i64* %info, i8* %scratch) with the z/y/x loops.
+// After:  the same, plus @vector_add.loom_wi(%a, %b, %c, <work-item values>, i32 %resume, i8* %context)
+//         (internal, alwaysinline, returning the next region) and @vector_add.loom_wg(...) with the
+//         z/y/x loops.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -40,17 +44,18 @@ enum : unsigned {
 };
 } // namespace WorkGroupInfo
 
-/// The signature of a generated work-group function.
-using WorkGroupFn = void (*)(void **args, const uint64_t *info, uint8_t *localScratch);
+/// The signature of a generated work-group function. `context` holds what the group's work-items
+/// keep across barriers: contextBytesPerItem times the group's work-items.
+using WorkGroupFn = void (*)(void **args, const uint64_t *info, uint8_t *localScratch, uint8_t *context);
 
 struct WorkGroupFunction {
   std::string kernel; ///< The kernel's name.
   std::string symbol; ///< The work-group function's symbol.
   uint64_t staticLocalBytes = 0; ///< __local variables declared in the kernel, at the scratch start.
+  uint64_t contextBytesPerItem = 0; ///< Private storage live across barriers, per work-item.
 };
 
-/// Checks the module for what the CPU device cannot run yet (barriers, builtins it does not
-/// provide), with file:line:col when the module has line tables. `isDefined` says whether the
+/// Checks the module for what the CPU device cannot run yet (builtins it does not provide), with file:line:col when the module has line tables. `isDefined` says whether the
 /// process provides a symbol.
 llvm::Error checkSupported(const llvm::Module &module, bool (*isDefined)(llvm::StringRef symbol));
 

@@ -1,0 +1,52 @@
+//===- BarrierRegions.h - A work-item function cut at its barriers -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The kernel-lowering stage both devices share: what a work-item's code between two barriers is, and
+// what a work-item must keep from one such region to the next. A back end runs region k for every
+// work-item of a group before any work-item starts region k+1; that is the barrier.
+//
+// formBarrierRegions rewrites a work-item function (the kernel with everything it calls inlined)
+// returning i32 into a resumable one. Its `resume` argument picks where it starts: region 0 is the
+// kernel's entry, region k the code right after the k-th barrier. It runs until the next barrier,
+// whose number it returns, or to the kernel's end, where it returns FinishedRegion (0: no barrier
+// leads back to the entry). Values defined before a barrier and used after it go through private
+// storage (allocas in the entry block); every alloca of a function with barriers is returned in
+// `liveAcrossBarriers`, for the back end to give each work-item storage of its own that persists
+// from one call to the next (the CPU: a slot per work-item in a per-group context buffer).
+//
+// Before:  define i32 @k.wi(...) { %v = ...; call void @_Z7barrierj(i32 1); use %v; ret i32 0 }
+// After:   entry: %v.slot = alloca; switch i32 %resume, label %body [i32 1, label %region1]
+//          body:  %v = ...; store %v, %v.slot; ret i32 1
+//          region1: %v.reload = load %v.slot; use %v.reload; ret i32 0
+// Barriers inside loops and (work-group uniform) conditionals work: a region simply ends at
+// whichever barrier the work-item reaches next, and all work-items reach the same one.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Error.h"
+
+#include <vector>
+
+namespace loom::lowering {
+
+/// What a resumable work-item function returns when the work-item has finished.
+constexpr unsigned FinishedRegion = 0;
+
+/// True for the work-group barriers: barrier and work_group_barrier, every overload.
+bool isWorkGroupBarrier(llvm::StringRef functionName);
+
+struct BarrierRegions {
+  unsigned regions = 1; ///< 1 + the number of barrier calls.
+  /// Private storage a work-item needs again after a barrier, in the entry block. The back end
+  /// replaces each by an address of the work-item's own persistent copy.
+  std::vector<llvm::AllocaInst *> liveAcrossBarriers;
+};
+
+/// Cuts `function` (returning i32, FinishedRegion at its end; nothing left to inline) at its
+/// barriers, as described above. `resume` is the i32 argument that picks the region. A function
+/// without barriers is left as it is (one region). Errors: private storage of run-time size.
+llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume);
+
+} // namespace loom::lowering

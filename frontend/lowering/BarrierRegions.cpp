@@ -1,0 +1,157 @@
+//===- BarrierRegions.cpp - Cut a work-item function at its barriers -------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Each barrier call ends its block with `ret i32 k`; the code after it becomes a block the new entry
+// switch jumps to when resuming at k. That switch makes paths that skip a value's definition, so
+// exactly the values live across a barrier lose dominance over a use: those are demoted to allocas
+// (LLVM's reg2mem helpers), which the back end then makes persistent per work-item.
+//===----------------------------------------------------------------------===//
+#include "loom/lowering/BarrierRegions.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+namespace loom::lowering {
+namespace {
+
+using namespace llvm;
+
+Error regionError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// Moves every alloca into `entry` (inlined helpers may have left them elsewhere). Allocas of
+/// run-time size cannot be, and OpenCL C has no way to write one.
+Error gatherAllocas(Function &function, BasicBlock &entry) {
+  SmallVector<AllocaInst *, 16> allocas;
+  for (Instruction &instruction : instructions(function))
+    if (auto *alloca = dyn_cast<AllocaInst>(&instruction))
+      allocas.push_back(alloca);
+  for (AllocaInst *alloca : allocas) {
+    if (!isa<ConstantInt>(alloca->getArraySize()))
+      return regionError("kernel '" + function.getName() +
+                         "' allocates private memory of a run-time size, which a kernel with "
+                         "barriers cannot keep per work-item");
+    alloca->moveBefore(entry.getTerminator());
+  }
+  return Error::success();
+}
+
+/// Lifetime markers say storage is dead between regions; persistent storage must not be.
+void dropLifetimeMarkers(Value &pointer) {
+  SmallVector<User *, 8> users(pointer.users());
+  for (User *user : users) {
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(user);
+        intrinsic && intrinsic->isLifetimeStartOrEnd()) {
+      intrinsic->eraseFromParent();
+    } else if (isa<BitCastInst>(user) || (isa<GetElementPtrInst>(user) &&
+                                          cast<GetElementPtrInst>(user)->hasAllZeroIndices())) {
+      dropLifetimeMarkers(*user);
+    }
+  }
+}
+
+/// Moves into `entry` every computation on the function's arguments and constants alone (the
+/// work-item ids and sizes, __local addresses, ...): every region then recomputes them instead of
+/// keeping a copy per work-item, and they need no storage.
+void hoistArgumentComputations(Function &function, BasicBlock &entry) {
+  auto available = [&](const Value *operand) {
+    if (isa<Constant>(operand) || isa<Argument>(operand))
+      return true;
+    const auto *instruction = dyn_cast<Instruction>(operand);
+    return instruction && instruction->getParent() == &entry;
+  };
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (BasicBlock &block : function) {
+      if (&block == &entry)
+        continue;
+      for (Instruction &instruction : make_early_inc_range(block)) {
+        if (isa<PHINode>(instruction) || isa<CallBase>(instruction) || instruction.isTerminator() ||
+            instruction.mayReadOrWriteMemory() || !isSafeToSpeculativelyExecute(&instruction) ||
+            !all_of(instruction.operands(), available))
+          continue;
+        instruction.moveBefore(entry.getTerminator());
+        moved = true;
+      }
+    }
+  }
+}
+
+} // namespace
+
+bool isWorkGroupBarrier(StringRef functionName) {
+  // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope).
+  return functionName == "_Z7barrierj" || functionName.startswith("_Z18work_group_barrierj");
+}
+
+Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume) {
+  SmallVector<CallInst *, 8> barriers;
+  for (Instruction &instruction : instructions(function))
+    if (auto *call = dyn_cast<CallInst>(&instruction))
+      if (Function *callee = call->getCalledFunction(); callee && isWorkGroupBarrier(callee->getName()))
+        barriers.push_back(call);
+  BarrierRegions result;
+  if (barriers.empty())
+    return result;
+  result.regions = barriers.size() + 1;
+
+  LLVMContext &context = function.getContext();
+  Type *i32 = Type::getInt32Ty(context);
+  BasicBlock *body = &function.getEntryBlock();
+  BasicBlock *entry = BasicBlock::Create(context, "regions.entry", &function, body);
+  SwitchInst *dispatch = SwitchInst::Create(&resume, body, barriers.size(), entry);
+  if (Error error = gatherAllocas(function, *entry))
+    return std::move(error);
+  hoistArgumentComputations(function, *entry);
+
+  for (unsigned k = 1; k <= barriers.size(); ++k) {
+    CallInst *barrier = barriers[k - 1];
+    BasicBlock *before = barrier->getParent();
+    BasicBlock *after = before->splitBasicBlock(barrier->getNextNode(), "region" + Twine(k));
+    before->getTerminator()->eraseFromParent();
+    ReturnInst::Create(context, ConstantInt::get(i32, k), before);
+    barrier->eraseFromParent();
+    dispatch->addCase(ConstantInt::get(cast<IntegerType>(i32), k), after);
+  }
+
+  // Values a resumed region uses without having computed them: live across a barrier. A demoted
+  // phi is reloaded where it stood, and that reload may itself be used after the barrier: repeat
+  // until every use is dominated (the CFG, and so the dominator tree, no longer changes).
+  DominatorTree dominators(function);
+  for (;;) {
+    SmallVector<Instruction *, 16> values;
+    SmallVector<PHINode *, 16> phis;
+    for (Instruction &instruction : instructions(function)) {
+      if (isa<AllocaInst>(instruction) || !dominators.isReachableFromEntry(instruction.getParent()))
+        continue;
+      if (all_of(instruction.uses(), [&](const Use &use) { return dominators.dominates(&instruction, use); }))
+        continue;
+      if (auto *phi = dyn_cast<PHINode>(&instruction))
+        phis.push_back(phi);
+      else
+        values.push_back(&instruction);
+    }
+    if (values.empty() && phis.empty())
+      break;
+    // Values first: demoting them rewrites the phis' incoming values into loads (as reg2mem does).
+    for (Instruction *value : values)
+      DemoteRegToStack(*value, false, dispatch);
+    for (PHINode *phi : phis)
+      DemotePHIToStack(phi, dispatch);
+  }
+
+  for (Instruction &instruction : *entry)
+    if (auto *alloca = dyn_cast<AllocaInst>(&instruction)) {
+      dropLifetimeMarkers(*alloca);
+      result.liveAcrossBarriers.push_back(alloca);
+    }
+  return result;
+}
+
+} // namespace loom::lowering

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// formBarrierRegions on small work-item functions: the regions and their entry switch, which values
+// go through storage (only those used after a barrier they were computed before), computations on
+// arguments recomputed instead, a barrier in a loop, no change without barriers, the error.
+#include "loom/lowering/BarrierRegions.h"
+
+#include "TestSupport.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace loom::lowering;
+
+namespace {
+
+std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context, const char *text) {
+  context.setOpaquePointers(false);
+  llvm::SMDiagnostic diagnostic;
+  auto module = llvm::parseAssemblyString(text, diagnostic, context);
+  if (!module) {
+    std::string message;
+    llvm::raw_string_ostream stream(message);
+    diagnostic.print("test", stream);
+    FAIL(stream.str());
+  }
+  return module;
+}
+
+/// Runs formBarrierRegions on @wi, whose last argument is `resume`, and requires valid IR after it.
+BarrierRegions cut(llvm::Module &module) {
+  llvm::Function &function = *module.getFunction("wi");
+  auto regions = formBarrierRegions(function, *function.getArg(function.arg_size() - 1));
+  REQUIRE_OK(regions);
+  std::string problems;
+  llvm::raw_string_ostream stream(problems);
+  bool broken = llvm::verifyFunction(function, &stream);
+  INFO(stream.str());
+  CHECK_FALSE(broken);
+  return *regions;
+}
+
+unsigned countCalls(llvm::Function &function, llvm::StringRef callee) {
+  unsigned calls = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(function))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+      calls += call->getCalledFunction() && call->getCalledFunction()->getName() == callee;
+  return calls;
+}
+
+} // namespace
+
+TEST_CASE("barrier names, every overload", "[unit][lowering]") {
+  CHECK(isWorkGroupBarrier("_Z7barrierj"));
+  CHECK(isWorkGroupBarrier("_Z18work_group_barrierj"));
+  CHECK(isWorkGroupBarrier("_Z18work_group_barrierj12memory_scope"));
+  CHECK_FALSE(isWorkGroupBarrier("_Z17sub_group_barrierj"));
+  CHECK_FALSE(isWorkGroupBarrier("_Z9mem_fencej"));
+}
+
+TEST_CASE("a barrier cuts the function; only values used after it go through storage", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parse(context, R"(
+declare void @_Z7barrierj(i32)
+define i32 @wi(i32* %p, i64 %lid, i32 %resume) {
+entry:
+  %array = alloca [4 x i32]
+  %twice = mul i64 %lid, 2
+  %v = load i32, i32* %p
+  %w = add i32 %v, 1
+  %before = add i32 %v, 2
+  store i32 %before, i32* %p
+  call void @_Z7barrierj(i32 1)
+  %q = getelementptr i32, i32* %p, i64 %twice
+  store i32 %w, i32* %q
+  ret i32 0
+}
+)");
+  llvm::Function &function = *module->getFunction("wi");
+  BarrierRegions regions = cut(*module);
+  CHECK(regions.regions == 2);
+  CHECK(countCalls(function, "_Z7barrierj") == 0);
+  // The private array and %w, nothing else: %v and %before are not used after the barrier, and the
+  // address computation on %lid is recomputed by every region.
+  CHECK(regions.liveAcrossBarriers.size() == 2);
+  llvm::BasicBlock &entry = function.getEntryBlock();
+  auto *dispatch = llvm::dyn_cast<llvm::SwitchInst>(entry.getTerminator());
+  REQUIRE(dispatch);
+  CHECK(dispatch->getCondition() == function.getArg(2));
+  REQUIRE(dispatch->getNumCases() == 1);
+  CHECK(dispatch->case_begin()->getCaseValue()->getZExtValue() == 1);
+  bool twiceInEntry = false;
+  for (llvm::Instruction &instruction : entry)
+    twiceInEntry |= instruction.getName() == "twice";
+  CHECK(twiceInEntry);
+  // The region before the barrier returns its number.
+  unsigned returnsOne = 0;
+  for (llvm::BasicBlock &block : function)
+    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator()))
+      if (auto *value = llvm::dyn_cast<llvm::ConstantInt>(ret->getReturnValue()))
+        returnsOne += value->getZExtValue() == 1;
+  CHECK(returnsOne == 1);
+}
+
+TEST_CASE("a barrier in a loop: the loop's phis cross it", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parse(context, R"(
+declare void @_Z18work_group_barrierj(i32)
+define i32 @wi(i32* %p, i32 %n, i32 %resume) {
+entry:
+  br label %header
+header:
+  %i = phi i32 [0, %entry], [%next, %latch]
+  %sum = phi i32 [0, %entry], [%sum.next, %latch]
+  call void @_Z18work_group_barrierj(i32 1)
+  %x = load i32, i32* %p
+  %sum.next = add i32 %sum, %x
+  br label %latch
+latch:
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %header, label %exit
+exit:
+  store i32 %sum.next, i32* %p
+  ret i32 0
+}
+)");
+  BarrierRegions regions = cut(*module);
+  CHECK(regions.regions == 2);
+  // %i and %sum (the phis) are used after the barrier; their incoming values reach them through the
+  // phis' storage.
+  CHECK(regions.liveAcrossBarriers.size() >= 2);
+  CHECK(countCalls(*module->getFunction("wi"), "_Z18work_group_barrierj") == 0);
+}
+
+TEST_CASE("without barriers nothing changes", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parse(context, R"(
+define i32 @wi(i32* %p, i32 %resume) {
+entry:
+  %a = alloca i32
+  store i32 1, i32* %p
+  ret i32 0
+}
+)");
+  llvm::Function &function = *module->getFunction("wi");
+  size_t before = function.getInstructionCount();
+  BarrierRegions regions = cut(*module);
+  CHECK(regions.regions == 1);
+  CHECK(regions.liveAcrossBarriers.empty());
+  CHECK(function.getInstructionCount() == before);
+}
+
+TEST_CASE("private storage of a run-time size is an error with barriers", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parse(context, R"(
+declare void @_Z7barrierj(i32)
+define i32 @wi(i32 %n, i32 %resume) {
+entry:
+  %a = alloca i32, i32 %n
+  call void @_Z7barrierj(i32 1)
+  store i32 1, i32* %a
+  ret i32 0
+}
+)");
+  llvm::Function &function = *module->getFunction("wi");
+  auto regions = formBarrierRegions(function, *function.getArg(1));
+  CHECK_THAT(errorMessage(regions), Catch::Contains("private memory of a run-time size"));
+}
