@@ -2,19 +2,23 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Each barrier call ends its block with `ret i32 k`; the code after it becomes a block the new entry
-// switch jumps to when resuming at k. That switch makes paths that skip a value's definition, so
+// switch jumps to when resuming at k. A work-group function is cut the same way, its operands stored
+// before the cut and its result loaded after it. That switch makes paths that skip a value's definition, so
 // exactly the values live across a barrier lose dominance over a use: those are demoted to allocas
 // (LLVM's reg2mem helpers), which the back end then makes persistent per work-item.
 //===----------------------------------------------------------------------===//
 #include "loom/lowering/BarrierRegions.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/Local.h"
+
+#include <optional>
 
 namespace loom::lowering {
 namespace {
@@ -83,7 +87,67 @@ void hoistArgumentComputations(Function &function, BasicBlock &entry) {
   }
 }
 
+/// The collective an Itanium-mangled work-group function computes ("_Z21work_group_reduce_addi"),
+/// without its storage; none for any other name.
+std::optional<Collective> collectiveNamed(StringRef mangled) {
+  unsigned length = 0;
+  if (!mangled.consume_front("_Z") || mangled.consumeInteger(10, length) || mangled.size() <= length)
+    return std::nullopt;
+  StringRef name = mangled.take_front(length), parameters = mangled.drop_front(length);
+  using Kind = Collective::Kind;
+  using Operation = Collective::Operation;
+  std::optional<std::pair<Kind, Operation>> form =
+      StringSwitch<std::optional<std::pair<Kind, Operation>>>(name)
+          .Case("work_group_all", std::pair(Kind::All, Operation::None))
+          .Case("work_group_any", std::pair(Kind::Any, Operation::None))
+          .Case("work_group_broadcast", std::pair(Kind::Broadcast, Operation::None))
+          .Case("work_group_reduce_add", std::pair(Kind::Reduce, Operation::Add))
+          .Case("work_group_reduce_min", std::pair(Kind::Reduce, Operation::Min))
+          .Case("work_group_reduce_max", std::pair(Kind::Reduce, Operation::Max))
+          .Case("work_group_scan_inclusive_add", std::pair(Kind::ScanInclusive, Operation::Add))
+          .Case("work_group_scan_inclusive_min", std::pair(Kind::ScanInclusive, Operation::Min))
+          .Case("work_group_scan_inclusive_max", std::pair(Kind::ScanInclusive, Operation::Max))
+          .Case("work_group_scan_exclusive_add", std::pair(Kind::ScanExclusive, Operation::Add))
+          .Case("work_group_scan_exclusive_min", std::pair(Kind::ScanExclusive, Operation::Min))
+          .Case("work_group_scan_exclusive_max", std::pair(Kind::ScanExclusive, Operation::Max))
+          .Default(std::nullopt);
+  if (!form || parameters.empty())
+    return std::nullopt;
+  Collective collective;
+  collective.kind = form->first;
+  collective.operation = form->second;
+  // The first parameter's type: int, long | uint, ulong | float, double, half.
+  switch (parameters.front()) {
+  case 'i':
+  case 'l':
+    collective.element = Collective::Element::Signed;
+    break;
+  case 'j':
+  case 'm':
+    collective.element = Collective::Element::Unsigned;
+    break;
+  case 'f':
+  case 'd':
+    collective.element = Collective::Element::Float;
+    break;
+  default:
+    if (!parameters.startswith("Dh"))
+      return std::nullopt;
+    collective.element = Collective::Element::Float;
+  }
+  return collective;
+}
+
+/// Storage in `entry` (before its terminator) holding `value` where `at` is.
+AllocaInst *storeInSlot(Value *value, Instruction *at, BasicBlock &entry, const Twine &name) {
+  auto *slot = new AllocaInst(value->getType(), 0, name, entry.getTerminator());
+  new StoreInst(value, slot, at);
+  return slot;
+}
+
 } // namespace
+
+bool isWorkGroupFunction(StringRef functionName) { return collectiveNamed(functionName).has_value(); }
 
 bool isWorkGroupBarrier(StringRef functionName) {
   // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope).
@@ -91,33 +155,49 @@ bool isWorkGroupBarrier(StringRef functionName) {
 }
 
 Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume) {
-  SmallVector<CallInst *, 8> barriers;
+  // The cuts: barriers, and work-group functions with what they compute.
+  SmallVector<std::pair<CallInst *, std::optional<Collective>>, 8> cuts;
   for (Instruction &instruction : instructions(function))
     if (auto *call = dyn_cast<CallInst>(&instruction))
-      if (Function *callee = call->getCalledFunction(); callee && isWorkGroupBarrier(callee->getName()))
-        barriers.push_back(call);
+      if (Function *callee = call->getCalledFunction()) {
+        if (isWorkGroupBarrier(callee->getName()))
+          cuts.emplace_back(call, std::nullopt);
+        else if (auto collective = collectiveNamed(callee->getName()))
+          cuts.emplace_back(call, collective);
+      }
   BarrierRegions result;
-  if (barriers.empty())
+  if (cuts.empty())
     return result;
-  result.regions = barriers.size() + 1;
+  result.regions = cuts.size() + 1;
 
   LLVMContext &context = function.getContext();
   Type *i32 = Type::getInt32Ty(context);
   BasicBlock *body = &function.getEntryBlock();
   BasicBlock *entry = BasicBlock::Create(context, "regions.entry", &function, body);
-  SwitchInst *dispatch = SwitchInst::Create(&resume, body, barriers.size(), entry);
+  SwitchInst *dispatch = SwitchInst::Create(&resume, body, cuts.size(), entry);
   if (Error error = gatherAllocas(function, *entry))
     return std::move(error);
   hoistArgumentComputations(function, *entry);
 
-  for (unsigned k = 1; k <= barriers.size(); ++k) {
-    CallInst *barrier = barriers[k - 1];
-    BasicBlock *before = barrier->getParent();
-    BasicBlock *after = before->splitBasicBlock(barrier->getNextNode(), "region" + Twine(k));
+  for (unsigned k = 1; k <= cuts.size(); ++k) {
+    auto &[call, collective] = cuts[k - 1];
+    if (collective) {
+      collective->region = k;
+      collective->operand = storeInSlot(call->getArgOperand(0), call, *entry, "collective.operand");
+      for (unsigned i = 1; i < call->arg_size(); ++i)
+        collective->source.push_back(storeInSlot(call->getArgOperand(i), call, *entry, "broadcast.source"));
+      collective->result = new AllocaInst(call->getType(), 0, "collective.result", entry->getTerminator());
+    }
+    BasicBlock *before = call->getParent();
+    BasicBlock *after = before->splitBasicBlock(call, "region" + Twine(k));
     before->getTerminator()->eraseFromParent();
     ReturnInst::Create(context, ConstantInt::get(i32, k), before);
-    barrier->eraseFromParent();
     dispatch->addCase(ConstantInt::get(cast<IntegerType>(i32), k), after);
+    if (collective) {
+      call->replaceAllUsesWith(new LoadInst(call->getType(), collective->result, call->getName(), call));
+      result.collectives.push_back(*collective);
+    }
+    call->eraseFromParent();
   }
 
   // Values a resumed region uses without having computed them: live across a barrier. A demoted

@@ -62,6 +62,60 @@ TEST_CASE("barrier names, every overload", "[unit][lowering]") {
   CHECK_FALSE(isWorkGroupBarrier("_Z9mem_fencej"));
 }
 
+TEST_CASE("work-group function names, and what they compute", "[unit][lowering]") {
+  CHECK(isWorkGroupFunction("_Z21work_group_reduce_addi"));
+  CHECK(isWorkGroupFunction("_Z29work_group_scan_exclusive_maxm"));
+  CHECK(isWorkGroupFunction("_Z20work_group_broadcastfmmm"));
+  CHECK(isWorkGroupFunction("_Z14work_group_alli"));
+  CHECK_FALSE(isWorkGroupFunction("_Z20sub_group_reduce_addf"));
+  CHECK_FALSE(isWorkGroupFunction("_Z21work_group_reduce_addDv4_i")); // No vector forms in the spec.
+  CHECK_FALSE(isWorkGroupFunction("_Z3maxii"));
+  CHECK_FALSE(isWorkGroupFunction("work_group_reduce_add"));
+}
+
+TEST_CASE("a work-group function cuts like a barrier: operand stored before, result loaded after", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parse(context, R"(
+declare i32 @_Z29work_group_scan_inclusive_minj(i32)
+declare float @_Z20work_group_broadcastfmm(float, i64, i64)
+define i32 @wi(i32* %p, float* %f, i64 %lid, i32 %resume) {
+entry:
+  %x = load i32, i32* %p
+  %scan = call i32 @_Z29work_group_scan_inclusive_minj(i32 %x)
+  store i32 %scan, i32* %p
+  %y = load float, float* %f
+  %b = call float @_Z20work_group_broadcastfmm(float %y, i64 %lid, i64 3)
+  store float %b, float* %f
+  ret i32 0
+}
+)");
+  BarrierRegions regions = cut(*module);
+  CHECK(regions.regions == 3);
+  REQUIRE(regions.collectives.size() == 2);
+  const Collective &scan = regions.collectives[0];
+  CHECK(scan.kind == Collective::Kind::ScanInclusive);
+  CHECK(scan.operation == Collective::Operation::Min);
+  CHECK(scan.element == Collective::Element::Unsigned);
+  CHECK(scan.region == 1);
+  REQUIRE(scan.operand);
+  REQUIRE(scan.result);
+  CHECK(scan.source.empty());
+  const Collective &broadcast = regions.collectives[1];
+  CHECK(broadcast.kind == Collective::Kind::Broadcast);
+  CHECK(broadcast.element == Collective::Element::Float);
+  CHECK(broadcast.region == 2);
+  CHECK(broadcast.source.size() == 2);
+  // Operands, results and sources are storage the back end keeps per work-item.
+  for (llvm::AllocaInst *slot : {scan.operand, scan.result, broadcast.operand, broadcast.result})
+    CHECK(llvm::is_contained(regions.liveAcrossBarriers, slot));
+  // The result is read where the call was.
+  bool resultLoaded = false;
+  for (llvm::User *user : scan.result->users())
+    resultLoaded |= llvm::isa<llvm::LoadInst>(user);
+  CHECK(resultLoaded);
+  CHECK(countCalls(*module->getFunction("wi"), "_Z29work_group_scan_inclusive_minj") == 0);
+}
+
 TEST_CASE("a barrier cuts the function; only values used after it go through storage", "[unit][lowering]") {
   llvm::LLVMContext context;
   auto module = parse(context, R"(

@@ -8,7 +8,11 @@
 
 #include "../TestSupport.h"
 
+#include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -283,6 +287,103 @@ __kernel void transpose(__global const float *in, __global float *out, int width
     }
   device->release(*in);
   device->release(*out);
+}
+
+TEST_CASE("work-group functions in 2D groups, one in a loop, every kind", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, R"(
+__kernel void collectives(__global const int *in, __global const float *fin, __global int *out,
+                          __global float *fout, __global ulong *uout) {
+  size_t g = get_global_id(0) + get_global_size(0) * get_global_id(1);
+  size_t n = get_global_size(0) * get_global_size(1);
+  int x = in[g];
+  out[0 * n + g] = work_group_reduce_add(x);
+  out[1 * n + g] = work_group_reduce_min(x);
+  out[2 * n + g] = work_group_reduce_max(x);
+  out[3 * n + g] = work_group_scan_inclusive_add(x);
+  out[4 * n + g] = work_group_scan_exclusive_add(x);
+  out[5 * n + g] = work_group_scan_inclusive_min(x);
+  out[6 * n + g] = work_group_scan_exclusive_max(x);
+  out[7 * n + g] = work_group_all(x > -90);
+  out[8 * n + g] = work_group_any(x == 7);
+  out[9 * n + g] = work_group_broadcast(x, 1, 2);
+  int acc = 0;
+  for (int r = 0; r < 3; ++r)
+    acc += work_group_reduce_add(x + r);
+  out[10 * n + g] = acc;
+  uout[g] = work_group_scan_exclusive_min((ulong)(uint)x * 3u);
+  fout[g] = work_group_scan_inclusive_add(fin[g]);
+  fout[n + g] = work_group_reduce_min(fin[g]);
+})", "-cl-std=CL2.0");
+  const size_t gx = 16, gy = 8, lx = 4, ly = 4, n = gx * gy;
+  auto in = device->allocate(n * sizeof(int32_t));
+  auto fin = device->allocate(n * sizeof(float));
+  auto out = device->allocate(11 * n * sizeof(int32_t));
+  auto fout = device->allocate(2 * n * sizeof(float));
+  auto uout = device->allocate(n * sizeof(uint64_t));
+  for (auto *allocation : {&in, &fin, &out, &fout, &uout})
+    REQUIRE_OK(*allocation);
+  auto *x = static_cast<int32_t *>(in->host);
+  auto *f = static_cast<float *>(fin->host);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = int32_t(i * 37 % 199) - 99;
+    f[i] = float(int32_t(i * 13 % 31) - 15);
+  }
+  NDRange range;
+  range.dims = 2;
+  range.global = {gx, gy, 1};
+  range.local = {lx, ly, 1};
+  REQUIRE_OK(device->launch(*built.program, 0,
+                            {bufferArg(*in), bufferArg(*fin), bufferArg(*out), bufferArg(*fout), bufferArg(*uout)}, range));
+  auto *results = static_cast<int32_t *>(out->host);
+  auto *floats = static_cast<float *>(fout->host);
+  auto *unsigneds = static_cast<uint64_t *>(uout->host);
+  for (size_t groupY = 0; groupY < gy / ly; ++groupY)
+    for (size_t groupX = 0; groupX < gx / lx; ++groupX) {
+      // The group's work-items in local linear id order.
+      std::vector<size_t> items;
+      for (size_t y = 0; y < ly; ++y)
+        for (size_t xx = 0; xx < lx; ++xx)
+          items.push_back(groupX * lx + xx + gx * (groupY * ly + y));
+      int32_t sum = 0, low = INT32_MAX, high = INT32_MIN;
+      bool all = true, any = false;
+      float fsum = 0, flow = INFINITY;
+      for (size_t i : items) {
+        sum += x[i];
+        low = std::min(low, x[i]);
+        high = std::max(high, x[i]);
+        all &= x[i] > -90;
+        any |= x[i] == 7;
+        flow = std::min(flow, f[i]);
+      }
+      int32_t inclusive = 0, inclusiveMin = INT32_MAX, exclusiveMax = INT32_MIN;
+      uint64_t exclusiveUnsignedMin = UINT64_MAX;
+      const size_t source = items[1 + lx * 2];
+      for (size_t i : items) {
+        INFO("work-item " << i);
+        CHECK(results[0 * n + i] == sum);
+        CHECK(results[1 * n + i] == low);
+        CHECK(results[2 * n + i] == high);
+        CHECK(results[4 * n + i] == inclusive);
+        inclusive += x[i];
+        CHECK(results[3 * n + i] == inclusive);
+        inclusiveMin = std::min(inclusiveMin, x[i]);
+        CHECK(results[5 * n + i] == inclusiveMin);
+        CHECK(results[6 * n + i] == exclusiveMax);
+        exclusiveMax = std::max(exclusiveMax, x[i]);
+        CHECK(results[7 * n + i] == int32_t(all));
+        CHECK(results[8 * n + i] == int32_t(any));
+        CHECK(results[9 * n + i] == x[source]);
+        CHECK(results[10 * n + i] == 3 * sum + 3 * int32_t(items.size()));
+        CHECK(unsigneds[i] == exclusiveUnsignedMin);
+        exclusiveUnsignedMin = std::min<uint64_t>(exclusiveUnsignedMin, uint64_t(uint32_t(x[i])) * 3u);
+        fsum += f[i];
+        CHECK(floats[i] == fsum);
+        CHECK(floats[n + i] == flow);
+      }
+    }
+  for (auto *allocation : {&in, &fin, &out, &fout, &uout})
+    device->release(**allocation);
 }
 
 TEST_CASE("a program's binary loads back; a binary without CPU code does not", "[unit][runtime][cpu]") {

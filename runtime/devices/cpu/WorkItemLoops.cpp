@@ -7,6 +7,7 @@
 // z/y/x loops inside a work-group function. See WorkItemLoops.h for the before/after.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/WorkItemLoops.h"
+#include "devices/cpu/GroupCollectives.h"
 
 #include "loom/lowering/BarrierRegions.h"
 
@@ -267,13 +268,20 @@ void replaceBuiltins(Function &function, unsigned firstExtra) {
   }
 }
 
+/// Where placeContextSlots put each piece of storage, and the bytes a work-item needs.
+struct ContextLayout {
+  uint64_t bytesPerItem = 0;
+  DenseMap<const AllocaInst *, ContextSlot> slots;
+};
+
 /// Gives every work-item its own copy of the storage live across barriers, in the group's context
 /// buffer: one array per slot, so that a region's loop over the work-items reads consecutive
 /// addresses and vectorises. Slot j of work-item `linear` is at
-/// context + groupItems * offset_j + linear * bytes_j. Returns the bytes a work-item needs.
-uint64_t placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRef<AllocaInst *> storage) {
+/// context + groupItems * offset_j + linear * bytes_j.
+ContextLayout placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRef<AllocaInst *> storage) {
+  ContextLayout placed;
   if (storage.empty())
-    return 0;
+    return placed;
   const DataLayout &layout = workItem.getParent()->getDataLayout();
   auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
   SmallVector<AllocaInst *, 16> slots(storage.begin(), storage.end());
@@ -292,12 +300,14 @@ uint64_t placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRef<All
     Value *address = b.CreateInBoundsGEP(b.getInt8Ty(), param(Context),
                                          b.CreateAdd(start, b.CreateMul(linear, b.getInt64(bytes))));
     slot->replaceAllUsesWith(b.CreateBitCast(address, slot->getType(), slot->getName()));
+    placed.slots[slot] = {offset, bytes, slot->getAllocatedType()};
     offset += bytes;
   }
   // Erased last: the builder inserts before the first of them.
   for (AllocaInst *slot : slots)
     slot->eraseFromParent();
-  return offset;
+  placed.bytesPerItem = offset;
+  return placed;
 }
 
 /// The kernel clone taking the work-item values, cut at its barriers.
@@ -306,6 +316,7 @@ struct WorkItemFunction {
   unsigned regions = 1;
   uint64_t staticLocalBytes = 0;
   uint64_t contextBytesPerItem = 0;
+  std::vector<GroupCollective> collectives; ///< Run before the regions they precede.
 };
 
 Expected<WorkItemFunction>
@@ -375,8 +386,22 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume));
   if (!regions)
     return regions.takeError();
-  uint64_t contextBytes = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
-  return WorkItemFunction{clone, regions->regions, staticBytes, contextBytes};
+  std::vector<GroupCollective> collectives;
+  // The slots are looked up before placeContextSlots erases the allocas they are keyed by.
+  std::vector<std::vector<const AllocaInst *>> keys;
+  for (const lowering::Collective &collective : regions->collectives) {
+    collectives.push_back({collective.kind, collective.operation, collective.element, collective.region, {}, {}, {}});
+    keys.push_back({collective.operand, collective.result});
+    keys.back().insert(keys.back().end(), collective.source.begin(), collective.source.end());
+  }
+  ContextLayout layout = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
+  for (size_t i = 0; i < collectives.size(); ++i) {
+    collectives[i].operand = layout.slots.lookup(keys[i][0]);
+    collectives[i].result = layout.slots.lookup(keys[i][1]);
+    for (size_t s = 2; s < keys[i].size(); ++s)
+      collectives[i].source.push_back(layout.slots.lookup(keys[i][s]));
+  }
+  return WorkItemFunction{clone, regions->regions, staticBytes, layout.bytesPerItem, std::move(collectives)};
 }
 
 /// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes are
@@ -443,7 +468,9 @@ Value *emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, A
 
 /// The work-group function: loads the arguments, then runs the work-item function's regions, each
 /// for every work-item of the group in z/y/x loops, in the order the barriers reached give.
-Function *makeWorkGroupFunction(Function &kernel, Function &workItem, unsigned regions) {
+Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workItemFunction) {
+  Function &workItem = *workItemFunction.function;
+  const unsigned regions = workItemFunction.regions;
   Module &module = *kernel.getParent();
   LLVMContext &context = module.getContext();
   Type *i64 = Type::getInt64Ty(context);
@@ -497,7 +524,8 @@ Function *makeWorkGroupFunction(Function &kernel, Function &workItem, unsigned r
     return group;
   }
   // Region 0 first; then `dispatch` runs the region after the barrier the work-items stopped at
-  // (all of a group reach the same one), until they finish.
+  // (all of a group reach the same one), until they finish. A region after a work-group function
+  // starts with that function's loop over the work-items.
   auto *dispatch = BasicBlock::Create(context, "dispatch", group);
   auto *exit = BasicBlock::Create(context, "exit", group);
   PHINode *next = PHINode::Create(i32, regions, "next.region", dispatch);
@@ -507,6 +535,10 @@ Function *makeWorkGroupFunction(Function &kernel, Function &workItem, unsigned r
       auto *start = BasicBlock::Create(context, "region" + Twine(region), group);
       select->addCase(b.getInt32(region), start);
       b.SetInsertPoint(start);
+      for (const GroupCollective &collective : workItemFunction.collectives)
+        if (collective.region == region)
+          emitGroupCollective(b, collective, workItemContext,
+                              {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]});
     }
     Value *reached = emitWorkItemLoops(b, kernel, workItem, callArgs, values, region);
     next->addIncoming(reached, b.GetInsertBlock());
@@ -524,7 +556,7 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty())
       continue;
     StringRef symbol = function.getName();
-    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol))
+    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isWorkGroupFunction(symbol))
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);
@@ -561,7 +593,7 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
     auto workItem = makeWorkItemFunction(*kernel, localVariables);
     if (!workItem)
       return workItem.takeError();
-    Function *group = makeWorkGroupFunction(*kernel, *workItem->function, workItem->regions);
+    Function *group = makeWorkGroupFunction(*kernel, *workItem);
     result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
                       workItem->contextBytesPerItem});
     originals.push_back(kernel);

@@ -20,6 +20,11 @@
 //          region1: %v.reload = load %v.slot; use %v.reload; ret i32 0
 // Barriers inside loops and (work-group uniform) conditionals work: a region simply ends at
 // whichever barrier the work-item reaches next, and all work-items reach the same one.
+//
+// The work-group functions of OpenCL C 2.0 (work_group_all/any/broadcast/reduce_*/scan_*) end a
+// region too: the work-item stores its operand in private storage and returns the cut's number;
+// resumed there, it loads its result from private storage. Between the two the back end runs the
+// Collective over all work-items' operands (in local linear id order) and stores their results.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -36,16 +41,35 @@ constexpr unsigned FinishedRegion = 0;
 
 /// True for the work-group barriers: barrier and work_group_barrier, every overload.
 bool isWorkGroupBarrier(llvm::StringRef functionName);
+/// True for the work-group functions formBarrierRegions turns into Collectives.
+bool isWorkGroupFunction(llvm::StringRef functionName);
+
+/// A work-group function where a region ends: what the back end computes between the two regions.
+struct Collective {
+  enum class Kind { All, Any, Broadcast, Reduce, ScanInclusive, ScanExclusive };
+  enum class Operation { None, Add, Min, Max };
+  enum class Element { Signed, Unsigned, Float };
+  Kind kind = Kind::All;
+  Operation operation = Operation::None; ///< For Reduce and the scans.
+  Element element = Element::Signed;
+  unsigned region = 0;                   ///< The region it precedes (the cut's number).
+  llvm::AllocaInst *operand = nullptr;   ///< Each work-item's operand, in liveAcrossBarriers.
+  llvm::AllocaInst *result = nullptr;    ///< Each work-item's result, in liveAcrossBarriers.
+  /// Broadcast: the local id of the work-item whose operand everyone gets, one per dimension given
+  /// (the same in all work-items), in liveAcrossBarriers.
+  std::vector<llvm::AllocaInst *> source;
+};
 
 struct BarrierRegions {
-  unsigned regions = 1; ///< 1 + the number of barrier calls.
+  unsigned regions = 1; ///< 1 + the number of barriers and work-group functions.
   /// Private storage a work-item needs again after a barrier, in the entry block. The back end
   /// replaces each by an address of the work-item's own persistent copy.
   std::vector<llvm::AllocaInst *> liveAcrossBarriers;
+  std::vector<Collective> collectives; ///< In region order.
 };
 
 /// Cuts `function` (returning i32, FinishedRegion at its end; nothing left to inline) at its
-/// barriers, as described above. `resume` is the i32 argument that picks the region. A function
+/// barriers and work-group functions, as described above. `resume` is the i32 argument that picks the region. A function
 /// without barriers is left as it is (one region). Errors: private storage of run-time size.
 llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume);
 
