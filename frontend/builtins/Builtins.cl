@@ -11,3 +11,4 @@
 #include "relational.cl"
 #include "atomic.cl"
 #include "synchronization.cl"
+#include "async.cl"

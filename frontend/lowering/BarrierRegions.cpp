@@ -150,8 +150,10 @@ AllocaInst *storeInSlot(Value *value, Instruction *at, BasicBlock &entry, const 
 bool isWorkGroupFunction(StringRef functionName) { return collectiveNamed(functionName).has_value(); }
 
 bool isWorkGroupBarrier(StringRef functionName) {
-  // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope).
-  return functionName == "_Z7barrierj" || functionName.startswith("_Z18work_group_barrierj");
+  // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope);
+  // wait_group_events(int, event_t *), whatever the pointer's address space.
+  return functionName == "_Z7barrierj" || functionName.startswith("_Z18work_group_barrierj") ||
+         functionName.startswith("_Z17wait_group_eventsi");
 }
 
 Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume) {

@@ -58,6 +58,8 @@ TEST_CASE("barrier names, every overload", "[unit][lowering]") {
   CHECK(isWorkGroupBarrier("_Z7barrierj"));
   CHECK(isWorkGroupBarrier("_Z18work_group_barrierj"));
   CHECK(isWorkGroupBarrier("_Z18work_group_barrierj12memory_scope"));
+  CHECK(isWorkGroupBarrier("_Z17wait_group_eventsiPU9CLgeneric9ocl_event"));
+  CHECK(isWorkGroupBarrier("_Z17wait_group_eventsiP9ocl_event"));
   CHECK_FALSE(isWorkGroupBarrier("_Z17sub_group_barrierj"));
   CHECK_FALSE(isWorkGroupBarrier("_Z9mem_fencej"));
 }

@@ -386,6 +386,74 @@ __kernel void collectives(__global const int *in, __global const float *fin, __g
     device->release(**allocation);
 }
 
+TEST_CASE("async copies both ways, strided, 3-component vectors as 4, chained events", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, R"(
+__kernel void stage(__global const float4 *in, __global float4 *out, __global const int *matrix,
+                    __global int *back, __global const float3 *v3, __global float3 *out3, int width) {
+  __local float4 tile[64];
+  __local int column[16];
+  __local float3 t3[8];
+  size_t g = get_group_id(0), l = get_local_id(0);
+  event_t e = async_work_group_copy(tile, in + g * 64, 64, 0);
+  e = async_work_group_strided_copy(column, matrix + g, 16, width, e);
+  event_t e3 = async_work_group_copy(t3, v3 + g * 8, 8, 0);
+  prefetch(in + g * 64, 64);
+  event_t both[2] = {e, e3};
+  wait_group_events(2, both);
+  tile[l] = tile[l] * 2.0f;
+  if (l < 16)
+    column[l] += 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  e = async_work_group_copy(out + g * 64, tile, 64, 0);
+  e = async_work_group_strided_copy(back + g, column, 16, width, e);
+  e = async_work_group_copy(out3 + g * 8, t3, 8, e);
+  wait_group_events(1, &e);
+})");
+  const size_t groups = 4, local = 64, width = groups;
+  auto in = device->allocate(groups * 64 * 4 * sizeof(float));
+  auto out = device->allocate(groups * 64 * 4 * sizeof(float));
+  auto matrix = device->allocate(16 * width * sizeof(int32_t));
+  auto back = device->allocate(16 * width * sizeof(int32_t));
+  auto v3 = device->allocate(groups * 8 * 4 * sizeof(float));
+  auto out3 = device->allocate(groups * 8 * 4 * sizeof(float));
+  for (auto *allocation : {&in, &out, &matrix, &back, &v3, &out3})
+    REQUIRE_OK(*allocation);
+  auto *source = static_cast<float *>(in->host);
+  for (size_t i = 0; i < groups * 64 * 4; ++i)
+    source[i] = float(i);
+  auto *elements = static_cast<int32_t *>(matrix->host);
+  for (size_t i = 0; i < 16 * width; ++i)
+    elements[i] = int32_t(i * 3);
+  auto *vectors = static_cast<float *>(v3->host);
+  for (size_t i = 0; i < groups * 8 * 4; ++i)
+    vectors[i] = i % 4 == 3 ? -1.0f - float(i) : float(i); // The fourth lane too.
+  NDRange range;
+  range.global = {groups * local, 1, 1};
+  range.local = {local, 1, 1};
+  REQUIRE_OK(device->launch(*built.program, 0,
+                            {bufferArg(*in), bufferArg(*out), bufferArg(*matrix), bufferArg(*back), bufferArg(*v3),
+                             bufferArg(*out3), scalarArg<int32_t>(int32_t(width))},
+                            range));
+  auto *doubled = static_cast<float *>(out->host);
+  for (size_t i = 0; i < groups * 64 * 4; ++i) {
+    INFO("float " << i);
+    CHECK(doubled[i] == 2.0f * source[i]);
+  }
+  auto *columns = static_cast<int32_t *>(back->host);
+  for (size_t i = 0; i < 16 * width; ++i) {
+    INFO("element " << i);
+    CHECK(columns[i] == elements[i] + 1);
+  }
+  auto *copied = static_cast<float *>(out3->host);
+  for (size_t i = 0; i < groups * 8 * 4; ++i) {
+    INFO("float3 lane " << i);
+    CHECK(copied[i] == vectors[i]);
+  }
+  for (auto *allocation : {&in, &out, &matrix, &back, &v3, &out3})
+    device->release(**allocation);
+}
+
 TEST_CASE("a program's binary loads back; a binary without CPU code does not", "[unit][runtime][cpu]") {
   auto device = createCpuDevice();
   Built built = build(*device, "__kernel void k(__global int *p) { p[get_global_id(0)] = 42; }");

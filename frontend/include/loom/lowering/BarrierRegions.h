@@ -39,7 +39,9 @@ namespace loom::lowering {
 /// What a resumable work-item function returns when the work-item has finished.
 constexpr unsigned FinishedRegion = 0;
 
-/// True for the work-group barriers: barrier and work_group_barrier, every overload.
+/// True for the work-group barriers: barrier and work_group_barrier, every overload, and
+/// wait_group_events (the library's async copies are done by the group's work-items, and complete
+/// for all of them once each has done its part).
 bool isWorkGroupBarrier(llvm::StringRef functionName);
 /// True for the work-group functions formBarrierRegions turns into Collectives.
 bool isWorkGroupFunction(llvm::StringRef functionName);

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// Async copies and prefetch (OpenCL C 1.2 section 6.12.10): async_work_group_copy and
+// async_work_group_strided_copy in both directions for every gentype, prefetch.
+//
+// The copy is the work-group's: each work-item copies every (local size)-th element, starting at its
+// local linear id, so that consecutive work-items move consecutive elements (on the CPU the loop
+// over the work-items vectorises). wait_group_events is a work-group barrier (the lowering stage cuts
+// the kernel there), after which every work-item sees the whole copy; the copies are done by then,
+// so events carry nothing and the one passed in is returned, as the spec asks of a non-zero event.
+// 3-component vectors are copied as 4-component ones (the reference page's rule). prefetch is a
+// hint, and does nothing.
+
+// The calling work-item's local linear id and the work-group's size, from the 1.2 functions.
+static size_t __attribute__((overloadable, always_inline)) loom_local_linear_id(void) {
+  return get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));
+}
+static size_t __attribute__((overloadable, always_inline)) loom_local_items(void) {
+  return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+
+#define LOOM_GROUP_COPY(DST, DST_STRIDE, SRC, SRC_STRIDE, N)                                        \
+  for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)            \
+    (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
+
+// T is the gentype, C the type it is copied as (T, or the 4-component type for a 3-component T).
+#define LOOM_ASYNC_COPY(T, C)                                                                        \
+  LOOM_BUILTIN event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n,      \
+                                             event_t event) {                                       \
+    LOOM_GROUP_COPY((__local C *)dst, 1, (const __global C *)src, 1, n);                            \
+    return event;                                                                                  \
+  }                                                                                                \
+  LOOM_BUILTIN event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n,      \
+                                             event_t event) {                                       \
+    LOOM_GROUP_COPY((__global C *)dst, 1, (const __local C *)src, 1, n);                            \
+    return event;                                                                                  \
+  }                                                                                                \
+  LOOM_BUILTIN event_t async_work_group_strided_copy(__local T *dst, const __global T *src,        \
+                                                     size_t n, size_t src_stride, event_t event) {  \
+    LOOM_GROUP_COPY((__local C *)dst, 1, (const __global C *)src, src_stride, n);                   \
+    return event;                                                                                  \
+  }                                                                                                \
+  LOOM_BUILTIN event_t async_work_group_strided_copy(__global T *dst, const __local T *src,        \
+                                                     size_t n, size_t dst_stride, event_t event) {  \
+    LOOM_GROUP_COPY((__global C *)dst, dst_stride, (const __local C *)src, 1, n);                   \
+    return event;                                                                                  \
+  }                                                                                                \
+  LOOM_BUILTIN void prefetch(const __global T *p, size_t n) {}
+
+#define LOOM_ASYNC_SHAPES(T, S, I, U)                                                               \
+  LOOM_ASYNC_COPY(S, S)                                                                            \
+  LOOM_ASYNC_COPY(S##2, S##2)                                                                      \
+  LOOM_ASYNC_COPY(S##3, S##4)                                                                      \
+  LOOM_ASYNC_COPY(S##4, S##4)                                                                      \
+  LOOM_ASYNC_COPY(S##8, S##8)                                                                      \
+  LOOM_ASYNC_COPY(S##16, S##16)
+#define LOOM_SCALAR_ONLY(M, S, I, U) M(S, S, I, U)
+LOOM_INTEGERS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)
+LOOM_FLOATS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)
