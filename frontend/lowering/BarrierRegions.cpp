@@ -87,33 +87,40 @@ void hoistArgumentComputations(Function &function, BasicBlock &entry) {
   }
 }
 
-/// The collective an Itanium-mangled work-group function computes ("_Z21work_group_reduce_addi"),
-/// without its storage; none for any other name.
+/// The collective an Itanium-mangled work-group or sub-group function computes
+/// ("_Z21work_group_reduce_addi", "_Z20sub_group_reduce_addf"), without its storage; none for any
+/// other name.
 std::optional<Collective> collectiveNamed(StringRef mangled) {
   unsigned length = 0;
   if (!mangled.consume_front("_Z") || mangled.consumeInteger(10, length) || mangled.size() <= length)
     return std::nullopt;
   StringRef name = mangled.take_front(length), parameters = mangled.drop_front(length);
+  Scope scope = Scope::WorkGroup;
+  if (name.consume_front("sub_group_"))
+    scope = Scope::SubGroup;
+  else if (!name.consume_front("work_group_"))
+    return std::nullopt;
   using Kind = Collective::Kind;
   using Operation = Collective::Operation;
   std::optional<std::pair<Kind, Operation>> form =
       StringSwitch<std::optional<std::pair<Kind, Operation>>>(name)
-          .Case("work_group_all", std::pair(Kind::All, Operation::None))
-          .Case("work_group_any", std::pair(Kind::Any, Operation::None))
-          .Case("work_group_broadcast", std::pair(Kind::Broadcast, Operation::None))
-          .Case("work_group_reduce_add", std::pair(Kind::Reduce, Operation::Add))
-          .Case("work_group_reduce_min", std::pair(Kind::Reduce, Operation::Min))
-          .Case("work_group_reduce_max", std::pair(Kind::Reduce, Operation::Max))
-          .Case("work_group_scan_inclusive_add", std::pair(Kind::ScanInclusive, Operation::Add))
-          .Case("work_group_scan_inclusive_min", std::pair(Kind::ScanInclusive, Operation::Min))
-          .Case("work_group_scan_inclusive_max", std::pair(Kind::ScanInclusive, Operation::Max))
-          .Case("work_group_scan_exclusive_add", std::pair(Kind::ScanExclusive, Operation::Add))
-          .Case("work_group_scan_exclusive_min", std::pair(Kind::ScanExclusive, Operation::Min))
-          .Case("work_group_scan_exclusive_max", std::pair(Kind::ScanExclusive, Operation::Max))
+          .Case("all", std::pair(Kind::All, Operation::None))
+          .Case("any", std::pair(Kind::Any, Operation::None))
+          .Case("broadcast", std::pair(Kind::Broadcast, Operation::None))
+          .Case("reduce_add", std::pair(Kind::Reduce, Operation::Add))
+          .Case("reduce_min", std::pair(Kind::Reduce, Operation::Min))
+          .Case("reduce_max", std::pair(Kind::Reduce, Operation::Max))
+          .Case("scan_inclusive_add", std::pair(Kind::ScanInclusive, Operation::Add))
+          .Case("scan_inclusive_min", std::pair(Kind::ScanInclusive, Operation::Min))
+          .Case("scan_inclusive_max", std::pair(Kind::ScanInclusive, Operation::Max))
+          .Case("scan_exclusive_add", std::pair(Kind::ScanExclusive, Operation::Add))
+          .Case("scan_exclusive_min", std::pair(Kind::ScanExclusive, Operation::Min))
+          .Case("scan_exclusive_max", std::pair(Kind::ScanExclusive, Operation::Max))
           .Default(std::nullopt);
   if (!form || parameters.empty())
     return std::nullopt;
   Collective collective;
+  collective.scope = scope;
   collective.kind = form->first;
   collective.operation = form->second;
   // The first parameter's type: int, long | uint, ulong | float, double, half.
@@ -147,7 +154,9 @@ AllocaInst *storeInSlot(Value *value, Instruction *at, BasicBlock &entry, const 
 
 } // namespace
 
-bool isWorkGroupFunction(StringRef functionName) { return collectiveNamed(functionName).has_value(); }
+bool isCollectiveFunction(StringRef functionName) { return collectiveNamed(functionName).has_value(); }
+
+bool isSubGroupBarrier(StringRef functionName) { return functionName.startswith("_Z17sub_group_barrierj"); }
 
 bool isWorkGroupBarrier(StringRef functionName) {
   // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope);
@@ -157,15 +166,22 @@ bool isWorkGroupBarrier(StringRef functionName) {
 }
 
 Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume) {
-  // The cuts: barriers, and work-group functions with what they compute.
-  SmallVector<std::pair<CallInst *, std::optional<Collective>>, 8> cuts;
+  // The cuts: barriers, and work-group and sub-group functions with what they compute.
+  struct Cut {
+    CallInst *call;
+    Scope scope;
+    std::optional<Collective> collective;
+  };
+  SmallVector<Cut, 8> cuts;
   for (Instruction &instruction : instructions(function))
     if (auto *call = dyn_cast<CallInst>(&instruction))
       if (Function *callee = call->getCalledFunction()) {
         if (isWorkGroupBarrier(callee->getName()))
-          cuts.emplace_back(call, std::nullopt);
+          cuts.push_back({call, Scope::WorkGroup, std::nullopt});
+        else if (isSubGroupBarrier(callee->getName()))
+          cuts.push_back({call, Scope::SubGroup, std::nullopt});
         else if (auto collective = collectiveNamed(callee->getName()))
-          cuts.emplace_back(call, collective);
+          cuts.push_back({call, collective->scope, collective});
       }
   BarrierRegions result;
   if (cuts.empty())
@@ -182,7 +198,8 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
   hoistArgumentComputations(function, *entry);
 
   for (unsigned k = 1; k <= cuts.size(); ++k) {
-    auto &[call, collective] = cuts[k - 1];
+    auto &[call, scope, collective] = cuts[k - 1];
+    result.cutScopes.push_back(scope);
     if (collective) {
       collective->region = k;
       collective->operand = storeInSlot(call->getArgOperand(0), call, *entry, "collective.operand");

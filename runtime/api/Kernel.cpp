@@ -13,6 +13,24 @@ using namespace loom::runtime::api;
 
 namespace {
 
+/// The kernel, and `device` among the devices of its program (or the only one when `device` is NULL).
+cl_int kernelOnDevice(const char *entryPoint, cl_kernel kernel, cl_device_id device, Kernel *&object,
+                      PlatformDevice *&target) {
+  object = lookup<Kernel>(kernel);
+  LOOM_CHECK(object, CL_INVALID_KERNEL, "kernel is not valid");
+  std::vector<PlatformDevice *> devices = object->program->devices();
+  if (device) {
+    target = lookup<PlatformDevice>(device);
+    LOOM_CHECK(target && std::find(devices.begin(), devices.end(), target) != devices.end(),
+               CL_INVALID_DEVICE, "device is not a device of the kernel's program");
+  } else {
+    LOOM_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
+               "device is NULL but the kernel's program has more than one device");
+    target = devices.front();
+  }
+  return CL_SUCCESS;
+}
+
 /// The kernel's kernels must agree on every built device (CL_INVALID_KERNEL_DEFINITION).
 bool sameOnAllDevices(Program &program, const loom::frontend::KernelInfo &info) {
   for (const auto &entry : program.entries()) {
@@ -223,19 +241,10 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
                                             size_t param_value_size, void *param_value,
                                             size_t *param_value_size_ret) {
   LOOM_ENTRY();
-  Kernel *object = lookup<Kernel>(kernel);
-  LOOM_CHECK(object, CL_INVALID_KERNEL, "kernel is not valid");
-  std::vector<PlatformDevice *> devices = object->program->devices();
+  Kernel *object = nullptr;
   PlatformDevice *target = nullptr;
-  if (device) {
-    target = lookup<PlatformDevice>(device);
-    LOOM_CHECK(target && std::find(devices.begin(), devices.end(), target) != devices.end(),
-               CL_INVALID_DEVICE, "device is not a device of the kernel's program");
-  } else {
-    LOOM_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
-               "device is NULL but the kernel's program has more than one device");
-    target = devices.front();
-  }
+  if (cl_int code = kernelOnDevice(entryPoint, kernel, device, object, target))
+    return code;
   const DeviceInfo &info = target->info();
   InfoValue value;
   switch (param_name) {
@@ -257,6 +266,72 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     return fail(entryPoint, CL_INVALID_VALUE,
                 "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
+  default:
+    return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));
+  }
+  return value.copyOut(entryPoint, param_value_size, param_value, param_value_size_ret);
+}
+
+// Also clGetKernelSubGroupInfoKHR (cl_khr_subgroups: the same signature and queries). A device's
+// sub-groups are runs of DeviceInfo::subGroupSize work-items in local linear id order.
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                           const void *input_value, size_t param_value_size,
+                                           void *param_value, size_t *param_value_size_ret) {
+  LOOM_ENTRY();
+  Kernel *object = nullptr;
+  PlatformDevice *target = nullptr;
+  if (cl_int code = kernelOnDevice(entryPoint, kernel, device, object, target))
+    return code;
+  const DeviceInfo &info = target->info();
+  LOOM_CHECK(info.subGroupSize > 0, CL_INVALID_OPERATION, "the device has no sub-groups");
+  const size_t size = info.subGroupSize;
+  const size_t maxItems = object->maxWorkGroupSize(info.maxWorkGroupSize);
+  // The local size a query passes: 1 to 3 size_t, every one at least 1.
+  auto localItems = [&](size_t &items) -> cl_int {
+    LOOM_CHECK(input_value && input_value_size && input_value_size % sizeof(size_t) == 0 &&
+                   input_value_size <= 3 * sizeof(size_t),
+               CL_INVALID_VALUE, "input_value must be a local work size of 1 to 3 size_t");
+    items = 1;
+    for (size_t d = 0; d < input_value_size / sizeof(size_t); ++d) {
+      size_t extent = static_cast<const size_t *>(input_value)[d];
+      LOOM_CHECK(extent > 0, CL_INVALID_VALUE, "a local work size of 0");
+      items *= extent;
+    }
+    return CL_SUCCESS;
+  };
+  InfoValue value;
+  switch (param_name) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    size_t items = 0;
+    if (cl_int code = localItems(items))
+      return code;
+    value = InfoValue::of<size_t>(param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE ? std::min(size, items)
+                                                                                         : (items + size - 1) / size);
+    break;
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    LOOM_CHECK(input_value && input_value_size == sizeof(size_t), CL_INVALID_VALUE,
+               "input_value must be one size_t, the sub-group count");
+    LOOM_CHECK(param_value_size_ret || param_value_size % sizeof(size_t) == 0, CL_INVALID_VALUE,
+               "param_value_size must be a multiple of sizeof(size_t)");
+    const size_t count = *static_cast<const size_t *>(input_value);
+    const size_t dims = std::clamp<size_t>(param_value_size / sizeof(size_t), 1, 3);
+    // count full sub-groups along dimension 0; none fits: all zeros, as the spec says.
+    std::vector<size_t> local(dims, 1);
+    local[0] = count * size;
+    if (count == 0 || local[0] > maxItems || local[0] > info.maxWorkItemSizes[0])
+      std::fill(local.begin(), local.end(), 0);
+    value = InfoValue::array(local);
+    break;
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    value = InfoValue::of<size_t>((maxItems + size - 1) / size);
+    break;
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    value = InfoValue::of<size_t>(0); // No attribute asks for a number of sub-groups.
+    break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));
   }

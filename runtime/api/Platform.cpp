@@ -73,6 +73,8 @@ extern "C" LOOM_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platf
 extern "C" LOOM_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *func_name) {
   if (func_name && std::strcmp(func_name, "clIcdGetPlatformIDsKHR") == 0)
     return reinterpret_cast<void *>(&clIcdGetPlatformIDsKHR);
+  if (func_name && std::strcmp(func_name, "clGetKernelSubGroupInfoKHR") == 0)
+    return reinterpret_cast<void *>(&clGetKernelSubGroupInfo); // The same signature and queries.
   return nullptr;
 }
 

@@ -205,13 +205,13 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clCreateSamplerWithProperties);
   LOOM_UNIMPLEMENTED(clSetKernelArgSVMPointer);
   LOOM_UNIMPLEMENTED(clSetKernelExecInfo);
-  LOOM_UNIMPLEMENTED(clGetKernelSubGroupInfoKHR);
+  t.clGetKernelSubGroupInfoKHR = &::clGetKernelSubGroupInfo; // The same signature and queries.
   LOOM_UNIMPLEMENTED(clCloneKernel);
   LOOM_UNIMPLEMENTED(clCreateProgramWithIL);
   LOOM_UNIMPLEMENTED(clEnqueueSVMMigrateMem);
   LOOM_UNIMPLEMENTED(clGetDeviceAndHostTimer);
   LOOM_UNIMPLEMENTED(clGetHostTimer);
-  LOOM_UNIMPLEMENTED(clGetKernelSubGroupInfo);
+  t.clGetKernelSubGroupInfo = &::clGetKernelSubGroupInfo;
   LOOM_UNIMPLEMENTED(clSetDefaultDeviceCommandQueue);
   LOOM_UNIMPLEMENTED(clSetProgramReleaseCallback);
   LOOM_UNIMPLEMENTED(clSetProgramSpecializationConstant);

@@ -3,8 +3,12 @@
 // building a program from source with its log.
 #pragma once
 
-#define CL_TARGET_OPENCL_VERSION 120
+// OpenCL 3.0 headers (sub-group queries are 2.1 API); the tests also call the 1.x entry points.
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_0_APIS
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl.h>
 
 #include <catch2/catch.hpp>

@@ -7,7 +7,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <CL/cl_ext.h>
+
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace e2e;
 
@@ -288,4 +292,92 @@ TEST_CASE("user events gate commands, callbacks run, markers and barriers order"
   clReleaseEvent(marker);
   clReleaseEvent(gate);
   clReleaseMemObject(buffer);
+}
+
+TEST_CASE("sub-groups through the ICD: the extension, the device and kernel queries, a kernel's view", "[e2e][runtime]") {
+  CpuSetup cl;
+  std::string extensions = deviceString(cl.device, CL_DEVICE_EXTENSIONS);
+  for (const char *extension : {"cl_khr_subgroups", "cl_khr_global_int32_base_atomics",
+                                "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics"})
+    CHECK_THAT(extensions, Catch::Contains(extension));
+  size_t maxWorkGroup = 0;
+  REQUIRE(clGetDeviceInfo(cl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxWorkGroup, &maxWorkGroup, nullptr) == CL_SUCCESS);
+  cl_uint maxSubGroups = 0;
+  REQUIRE(clGetDeviceInfo(cl.device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof maxSubGroups, &maxSubGroups, nullptr) == CL_SUCCESS);
+  CHECK(maxSubGroups > 0);
+
+  cl_program program = cl.build(R"(
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+__kernel void view(__global uint *out) {
+  size_t g = get_global_id(0);
+  out[3 * g] = get_max_sub_group_size();
+  out[3 * g + 1] = get_num_sub_groups();
+  out[3 * g + 2] = sub_group_reduce_add(1u);
+})");
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "view", &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t local = 20;
+  size_t maxSize = 0, count = 0, written = 0;
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                  sizeof maxSize, &maxSize, &written) == CL_SUCCESS);
+  CHECK(written == sizeof(size_t));
+  CHECK(maxSize > 1);
+  CHECK(maxSize <= local);
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local,
+                                  sizeof count, &count, nullptr) == CL_SUCCESS);
+  CHECK(count == (local + maxSize - 1) / maxSize);
+  size_t kernelMax = 0;
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof kernelMax,
+                                  &kernelMax, nullptr) == CL_SUCCESS);
+  CHECK(kernelMax == maxSubGroups);
+  const size_t wanted = 3;
+  size_t forCount[2] = {};
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof wanted, &wanted,
+                                  sizeof forCount, forCount, nullptr) == CL_SUCCESS);
+  CHECK(forCount[0] == 3 * maxSize);
+  CHECK(forCount[1] == 1);
+  const size_t tooMany = maxWorkGroup; // maxWorkGroup sub-groups of more than one work-item do not fit.
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof tooMany, &tooMany,
+                                  sizeof forCount, forCount, nullptr) == CL_SUCCESS);
+  CHECK(forCount[0] == 0);
+  CHECK(forCount[1] == 0);
+  // The cl_khr_subgroups spelling answers the same.
+  auto khr = reinterpret_cast<clGetKernelSubGroupInfoKHR_fn>(
+      clGetExtensionFunctionAddressForPlatform(loomPlatform(), "clGetKernelSubGroupInfoKHR"));
+  REQUIRE(khr != nullptr);
+  size_t khrCount = 0;
+  REQUIRE(khr(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local, sizeof khrCount,
+              &khrCount, nullptr) == CL_SUCCESS);
+  CHECK(khrCount == count);
+  // Bad input: no local size, a zero in it, an unknown query.
+  CHECK(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, nullptr, sizeof count,
+                                &count, nullptr) == CL_INVALID_VALUE);
+  const size_t zero[2] = {4, 0};
+  CHECK(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof zero, zero,
+                                sizeof count, &count, nullptr) == CL_INVALID_VALUE);
+  CHECK(clGetKernelSubGroupInfo(kernel, cl.device, 0x7fff, sizeof local, &local, sizeof count, &count, nullptr) ==
+        CL_INVALID_VALUE);
+  CHECK(clGetKernelSubGroupInfo(nullptr, cl.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof count, &count,
+                                nullptr) == CL_INVALID_KERNEL);
+
+  // What the kernel sees matches the queries.
+  const size_t global = 2 * local;
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_WRITE_ONLY, 3 * global * sizeof(cl_uint), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof out, &out) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<cl_uint> seen(3 * global);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, seen.size() * sizeof(cl_uint), seen.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  for (size_t g = 0; g < global; ++g) {
+    INFO("work-item " << g);
+    CHECK(seen[3 * g] == maxSize);
+    CHECK(seen[3 * g + 1] == count);
+    const size_t inSubGroup = g % local / maxSize;
+    CHECK(seen[3 * g + 2] == std::min(maxSize, local - inSubGroup * maxSize));
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }

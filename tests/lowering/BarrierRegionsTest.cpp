@@ -64,23 +64,30 @@ TEST_CASE("barrier names, every overload", "[unit][lowering]") {
   CHECK_FALSE(isWorkGroupBarrier("_Z9mem_fencej"));
 }
 
-TEST_CASE("work-group function names, and what they compute", "[unit][lowering]") {
-  CHECK(isWorkGroupFunction("_Z21work_group_reduce_addi"));
-  CHECK(isWorkGroupFunction("_Z29work_group_scan_exclusive_maxm"));
-  CHECK(isWorkGroupFunction("_Z20work_group_broadcastfmmm"));
-  CHECK(isWorkGroupFunction("_Z14work_group_alli"));
-  CHECK_FALSE(isWorkGroupFunction("_Z20sub_group_reduce_addf"));
-  CHECK_FALSE(isWorkGroupFunction("_Z21work_group_reduce_addDv4_i")); // No vector forms in the spec.
-  CHECK_FALSE(isWorkGroupFunction("_Z3maxii"));
-  CHECK_FALSE(isWorkGroupFunction("work_group_reduce_add"));
+TEST_CASE("work-group and sub-group function names", "[unit][lowering]") {
+  CHECK(isCollectiveFunction("_Z21work_group_reduce_addi"));
+  CHECK(isCollectiveFunction("_Z29work_group_scan_exclusive_maxm"));
+  CHECK(isCollectiveFunction("_Z20work_group_broadcastfmmm"));
+  CHECK(isCollectiveFunction("_Z14work_group_alli"));
+  CHECK(isCollectiveFunction("_Z20sub_group_reduce_addf"));
+  CHECK(isCollectiveFunction("_Z19sub_group_broadcastjj"));
+  CHECK_FALSE(isCollectiveFunction("_Z21work_group_reduce_addDv4_i")); // No vector forms in the spec.
+  CHECK_FALSE(isCollectiveFunction("_Z3maxii"));
+  CHECK_FALSE(isCollectiveFunction("_Z18my_group_reduce_addi"));
+  CHECK_FALSE(isCollectiveFunction("work_group_reduce_add"));
+  CHECK(isSubGroupBarrier("_Z17sub_group_barrierj"));
+  CHECK(isSubGroupBarrier("_Z17sub_group_barrierj12memory_scope"));
+  CHECK_FALSE(isSubGroupBarrier("_Z7barrierj"));
 }
 
-TEST_CASE("a work-group function cuts like a barrier: operand stored before, result loaded after", "[unit][lowering]") {
+TEST_CASE("work-group and sub-group functions cut like barriers: operand stored before, result loaded after", "[unit][lowering]") {
   llvm::LLVMContext context;
   auto module = parse(context, R"(
 declare i32 @_Z29work_group_scan_inclusive_minj(i32)
 declare float @_Z20work_group_broadcastfmm(float, i64, i64)
-define i32 @wi(i32* %p, float* %f, i64 %lid, i32 %resume) {
+declare void @_Z17sub_group_barrierj(i32)
+declare i64 @_Z20sub_group_reduce_maxl(i64)
+define i32 @wi(i32* %p, float* %f, i64* %q, i64 %lid, i32 %resume) {
 entry:
   %x = load i32, i32* %p
   %scan = call i32 @_Z29work_group_scan_inclusive_minj(i32 %x)
@@ -88,12 +95,21 @@ entry:
   %y = load float, float* %f
   %b = call float @_Z20work_group_broadcastfmm(float %y, i64 %lid, i64 3)
   store float %b, float* %f
+  call void @_Z17sub_group_barrierj(i32 1)
+  %z = load i64, i64* %q
+  %m = call i64 @_Z20sub_group_reduce_maxl(i64 %z)
+  store i64 %m, i64* %q
   ret i32 0
 }
 )");
   BarrierRegions regions = cut(*module);
-  CHECK(regions.regions == 3);
-  REQUIRE(regions.collectives.size() == 2);
+  CHECK(regions.regions == 5);
+  CHECK(regions.cutScopes == std::vector<Scope>{Scope::WorkGroup, Scope::WorkGroup, Scope::SubGroup, Scope::SubGroup});
+  CHECK(regions.hasSubGroupCuts());
+  REQUIRE(regions.collectives.size() == 3);
+  CHECK(regions.collectives[2].scope == Scope::SubGroup);
+  CHECK(regions.collectives[2].element == Collective::Element::Signed);
+  CHECK(regions.collectives[2].region == 4);
   const Collective &scan = regions.collectives[0];
   CHECK(scan.kind == Collective::Kind::ScanInclusive);
   CHECK(scan.operation == Collective::Operation::Min);

@@ -3,6 +3,7 @@
 // work-item builtins, __local variables and arguments, barriers, binaries, and the build failures
 // (syntax, missing builtin, binary without CPU code).
 #include "devices/cpu/CpuDevice.h"
+#include "devices/cpu/WorkItemLoops.h"
 
 #include "loom/frontend/Binary.h"
 
@@ -451,6 +452,102 @@ __kernel void stage(__global const float4 *in, __global float4 *out, __global co
     CHECK(copied[i] == vectors[i]);
   }
   for (auto *allocation : {&in, &out, &matrix, &back, &v3, &out3})
+    device->release(**allocation);
+}
+
+TEST_CASE("sub-groups: ids and sizes, functions, barriers in loops and branches that differ by sub-group", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  Built built = build(*device, R"(
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+__kernel void sub(__global const int *in, __global int *out, __global uint *info) {
+  __local int tile[64];
+  size_t g = get_global_id(0), n = get_global_size(0), l = get_local_id(0);
+  uint sid = get_sub_group_id(), lid = get_sub_group_local_id(), size = get_sub_group_size();
+  info[6 * g + 0] = size;
+  info[6 * g + 1] = get_max_sub_group_size();
+  info[6 * g + 2] = get_num_sub_groups();
+  info[6 * g + 3] = get_enqueued_num_sub_groups();
+  info[6 * g + 4] = sid;
+  info[6 * g + 5] = lid;
+  int x = in[g];
+  out[0 * n + g] = sub_group_reduce_add(x);
+  out[1 * n + g] = sub_group_scan_inclusive_max(x);
+  out[2 * n + g] = sub_group_scan_exclusive_add(x);
+  out[3 * n + g] = sub_group_broadcast(x, 2);
+  out[4 * n + g] = sub_group_all(x > -40) + 2 * sub_group_any(x == 5);
+  int acc = 0;
+  for (uint r = 0; r <= sid; ++r) { // A different trip count in each sub-group.
+    tile[l] = x + (int)r;
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    acc += tile[l - lid + (lid + 1) % size];
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);
+  }
+  out[5 * n + g] = acc;
+  if (sid % 2 == 0)
+    out[6 * n + g] = sub_group_reduce_min(x);
+  else
+    out[6 * n + g] = -sub_group_reduce_max(x);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[7 * n + g] = work_group_reduce_add(x);
+})", "-cl-std=CL2.0");
+  const size_t local = 20, groups = 3, n = local * groups, S = loom::runtime::cpu::SubGroupSize;
+  auto in = device->allocate(n * sizeof(int32_t));
+  auto out = device->allocate(8 * n * sizeof(int32_t));
+  auto info = device->allocate(6 * n * sizeof(uint32_t));
+  for (auto *allocation : {&in, &out, &info})
+    REQUIRE_OK(*allocation);
+  auto *x = static_cast<int32_t *>(in->host);
+  for (size_t i = 0; i < n; ++i)
+    x[i] = int32_t(i * 29 % 83) - 41;
+  NDRange range;
+  range.global = {n, 1, 1};
+  range.local = {local, 1, 1};
+  REQUIRE_OK(device->launch(*built.program, 0, {bufferArg(*in), bufferArg(*out), bufferArg(*info)}, range));
+  auto *results = static_cast<int32_t *>(out->host);
+  auto *facts = static_cast<uint32_t *>(info->host);
+  const size_t subGroups = (local + S - 1) / S;
+  for (size_t group = 0; group < groups; ++group) {
+    int32_t groupSum = 0;
+    for (size_t l = 0; l < local; ++l)
+      groupSum += x[group * local + l];
+    for (size_t sid = 0; sid < subGroups; ++sid) {
+      const size_t first = group * local + sid * S, size = std::min(S, local - sid * S);
+      int32_t sum = 0, low = INT32_MAX, high = INT32_MIN;
+      bool all = true, any = false;
+      for (size_t i = first; i < first + size; ++i) {
+        sum += x[i];
+        low = std::min(low, x[i]);
+        high = std::max(high, x[i]);
+        all &= x[i] > -40;
+        any |= x[i] == 5;
+      }
+      int32_t running = INT32_MIN, exclusive = 0;
+      for (size_t lid = 0; lid < size; ++lid) {
+        const size_t i = first + lid;
+        INFO("work-item " << i << ", sub-group " << sid);
+        CHECK(facts[6 * i + 0] == size);
+        CHECK(facts[6 * i + 1] == S);
+        CHECK(facts[6 * i + 2] == subGroups);
+        CHECK(facts[6 * i + 3] == subGroups);
+        CHECK(facts[6 * i + 4] == sid);
+        CHECK(facts[6 * i + 5] == lid);
+        CHECK(results[0 * n + i] == sum);
+        running = std::max(running, x[i]);
+        CHECK(results[1 * n + i] == running);
+        CHECK(results[2 * n + i] == exclusive);
+        exclusive += x[i];
+        CHECK(results[3 * n + i] == x[first + 2]);
+        CHECK(results[4 * n + i] == int32_t(all) + 2 * int32_t(any));
+        int32_t acc = 0;
+        for (size_t r = 0; r <= sid; ++r)
+          acc += x[first + (lid + 1) % size] + int32_t(r);
+        CHECK(results[5 * n + i] == acc);
+        CHECK(results[6 * n + i] == (sid % 2 == 0 ? low : -high));
+        CHECK(results[7 * n + i] == groupSum);
+      }
+    }
+  }
+  for (auto *allocation : {&in, &out, &info})
     device->release(**allocation);
 }
 

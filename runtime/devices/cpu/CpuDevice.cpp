@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/CpuProgram.h"
+#include "devices/cpu/WorkItemLoops.h"
 
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/OpenCLCompiler.h"
@@ -81,7 +82,12 @@ public:
   CpuDevice() : pool(llvm::hardware_concurrency()) {
     deviceInfo.kind = DeviceKind::Cpu;
     deviceInfo.name = "Loom CPU (" + hostCpuName() + ")";
-    deviceInfo.extensions = "cl_khr_byte_addressable_store";
+    // The 32- and 64-bit atomics are frontend/builtins/atomic.cl; sub-groups WorkItemLoops.h's.
+    deviceInfo.extensions = "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
+                            "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
+                            "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
+                            "cl_khr_int64_extended_atomics cl_khr_subgroups";
+    deviceInfo.subGroupSize = cpu::SubGroupSize;
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();
     deviceInfo.maxWorkGroupSize = 4096;

@@ -109,7 +109,7 @@ Value *combine(IRBuilder<> &b, const GroupCollective &collective, Value *accumul
 } // namespace
 
 void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Value *context,
-                         ArrayRef<Value *> localSizes) {
+                         ArrayRef<Value *> localSizes, Value *first, Value *count) {
   Value *groupItems = b.CreateMul(b.CreateMul(localSizes[0], localSizes[1]), localSizes[2]);
   auto operandOf = [&](Value *item) {
     return b.CreateLoad(collective.operand.type, slotAddress(b, context, groupItems, collective.operand, item));
@@ -117,8 +117,12 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
   auto storeResult = [&](Value *value, Value *item) {
     b.CreateStore(value, slotAddress(b, context, groupItems, collective.result, item));
   };
+  // for each work-item of the scope, in order: carried = body(its local linear id, carried).
+  auto forEachItem = [&](Value *initial, const std::function<Value *(Value *, Value *)> &body) {
+    return emitLoop(b, count, initial, [&](Value *index, Value *carried) { return body(b.CreateAdd(first, index), carried); });
+  };
   auto giveEveryone = [&](Value *value) {
-    emitLoop(b, groupItems, nullptr, [&](Value *item, Value *) -> Value * {
+    forEachItem(nullptr, [&](Value *item, Value *) -> Value * {
       storeResult(value, item);
       return nullptr;
     });
@@ -126,21 +130,23 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
 
   switch (collective.kind) {
   case Kind::Broadcast: {
-    // Every work-item passed the same local id; work-item 0's copy says which.
+    // Every work-item passed the same local id; the first one's copy says which.
     Value *zero = b.getInt64(0);
     Value *ids[3] = {zero, zero, zero};
     for (unsigned d = 0; d < collective.source.size(); ++d)
       ids[d] = b.CreateZExtOrTrunc(
-          b.CreateLoad(collective.source[d].type, slotAddress(b, context, groupItems, collective.source[d], zero)),
+          b.CreateLoad(collective.source[d].type, slotAddress(b, context, groupItems, collective.source[d], first)),
           b.getInt64Ty());
-    Value *linear = b.CreateAdd(ids[0], b.CreateMul(localSizes[0], b.CreateAdd(ids[1], b.CreateMul(localSizes[1], ids[2]))));
+    Value *linear = collective.scope == lowering::Scope::SubGroup
+                        ? b.CreateAdd(first, ids[0])
+                        : b.CreateAdd(ids[0], b.CreateMul(localSizes[0], b.CreateAdd(ids[1], b.CreateMul(localSizes[1], ids[2]))));
     giveEveryone(operandOf(linear));
     return;
   }
   case Kind::All:
   case Kind::Any:
   case Kind::Reduce: {
-    Value *total = emitLoop(b, groupItems, identity(collective), [&](Value *item, Value *accumulated) {
+    Value *total = forEachItem(identity(collective), [&](Value *item, Value *accumulated) {
       return combine(b, collective, accumulated, operandOf(item));
     });
     if (collective.kind != Kind::Reduce)
@@ -150,7 +156,7 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
   }
   case Kind::ScanInclusive:
   case Kind::ScanExclusive:
-    emitLoop(b, groupItems, identity(collective), [&](Value *item, Value *accumulated) {
+    forEachItem(identity(collective), [&](Value *item, Value *accumulated) {
       Value *next = combine(b, collective, accumulated, operandOf(item));
       storeResult(collective.kind == Kind::ScanInclusive ? next : accumulated, item);
       return next;

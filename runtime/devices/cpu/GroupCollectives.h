@@ -1,10 +1,11 @@
 //===- GroupCollectives.h - Work-group functions between two regions -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The CPU device's side of a lowering::Collective: after every work-item of a group has run the
-// region that ends at work_group_reduce_add(x) (and stored x in its context slot), the work-group
-// function runs one loop over the work-items in local linear id order that combines the operands
-// and stores each work-item's result in its result slot; the next region loads it from there.
+// The CPU device's side of a lowering::Collective: after every work-item of a group (a sub-group)
+// has run the region that ends at work_group_reduce_add(x) (sub_group_reduce_add(x)) and stored x
+// in its context slot, the work-group function runs one loop over those work-items in local linear
+// id order that combines the operands and stores each one's result in its result slot; the next
+// region loads it from there.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -30,14 +31,16 @@ struct GroupCollective {
   lowering::Collective::Kind kind;
   lowering::Collective::Operation operation;
   lowering::Collective::Element element;
+  lowering::Scope scope;
   unsigned region;
   ContextSlot operand, result;
   llvm::SmallVector<ContextSlot, 3> source; ///< Broadcast's local id, per dimension given.
 };
 
 /// Emits the collective at `b`'s position (in the work-group function, between its regions' loops)
-/// and leaves `b` after it. `localSizes` are the group's three sizes.
+/// over the `count` work-items from local linear id `first` (the group, or one sub-group), and
+/// leaves `b` after it. `localSizes` are the group's three sizes.
 void emitGroupCollective(llvm::IRBuilder<> &b, const GroupCollective &collective, llvm::Value *context,
-                         llvm::ArrayRef<llvm::Value *> localSizes);
+                         llvm::ArrayRef<llvm::Value *> localSizes, llvm::Value *first, llvm::Value *count);
 
 } // namespace loom::runtime::cpu

@@ -20,10 +20,12 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <array>
 #include <optional>
 
 namespace loom::runtime::cpu {
@@ -47,6 +49,12 @@ enum class Builtin {
   WorkDim,
   GlobalLinearId,
   LocalLinearId,
+  SubGroupSize,
+  MaxSubGroupSize,
+  NumSubGroups,
+  EnqueuedNumSubGroups,
+  SubGroupId,
+  SubGroupLocalId,
 };
 
 std::optional<Builtin> workItemBuiltin(StringRef name) {
@@ -62,6 +70,12 @@ std::optional<Builtin> workItemBuiltin(StringRef name) {
       .Case("_Z12get_work_dimv", Builtin::WorkDim)
       .Case("_Z20get_global_linear_idv", Builtin::GlobalLinearId)
       .Case("_Z19get_local_linear_idv", Builtin::LocalLinearId)
+      .Case("_Z18get_sub_group_sizev", Builtin::SubGroupSize)
+      .Case("_Z22get_max_sub_group_sizev", Builtin::MaxSubGroupSize)
+      .Case("_Z18get_num_sub_groupsv", Builtin::NumSubGroups)
+      .Case("_Z27get_enqueued_num_sub_groupsv", Builtin::EnqueuedNumSubGroups)
+      .Case("_Z16get_sub_group_idv", Builtin::SubGroupId)
+      .Case("_Z22get_sub_group_local_idv", Builtin::SubGroupLocalId)
       .Default(std::nullopt);
 }
 
@@ -219,6 +233,11 @@ void replaceBuiltins(Function &function, unsigned firstExtra) {
                                 valueOf(unsigned(d)), result);
       return result;
     };
+    auto localLinearId = [&] {
+      return b.CreateAdd(param(LocalId), b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
+                                                                                   b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
+    };
+    auto groupItems = [&] { return b.CreateMul(b.CreateMul(param(LocalSize), param(LocalSize + 1)), param(LocalSize + 2)); };
     auto globalId = [&](unsigned d) {
       return b.CreateAdd(b.CreateAdd(b.CreateMul(param(GroupId + d), param(LocalSize + d)),
                                      param(LocalId + d)),
@@ -258,9 +277,25 @@ void replaceBuiltins(Function &function, unsigned firstExtra) {
       break;
     }
     case Builtin::LocalLinearId:
-      value = b.CreateAdd(param(LocalId),
-                          b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
-                                                                    b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
+      value = localLinearId();
+      break;
+    // Sub-groups are runs of SubGroupSize work-items in local linear id order; the last may be short.
+    case Builtin::SubGroupSize:
+      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(SubGroupSize),
+                                      b.CreateSub(groupItems(), b.CreateAnd(localLinearId(), ~uint64_t(SubGroupSize - 1))));
+      break;
+    case Builtin::MaxSubGroupSize:
+      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(SubGroupSize), groupItems());
+      break;
+    case Builtin::NumSubGroups:
+    case Builtin::EnqueuedNumSubGroups: // Work-groups are uniform.
+      value = b.CreateUDiv(b.CreateAdd(groupItems(), b.getInt64(SubGroupSize - 1)), b.getInt64(SubGroupSize));
+      break;
+    case Builtin::SubGroupId:
+      value = b.CreateUDiv(localLinearId(), b.getInt64(SubGroupSize));
+      break;
+    case Builtin::SubGroupLocalId:
+      value = b.CreateURem(localLinearId(), b.getInt64(SubGroupSize));
       break;
     }
     call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
@@ -317,6 +352,7 @@ struct WorkItemFunction {
   uint64_t staticLocalBytes = 0;
   uint64_t contextBytesPerItem = 0;
   std::vector<GroupCollective> collectives; ///< Run before the regions they precede.
+  std::vector<lowering::Scope> cutScopes;   ///< [k - 1]: the scope of the cut before region k.
 };
 
 Expected<WorkItemFunction>
@@ -390,7 +426,8 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   // The slots are looked up before placeContextSlots erases the allocas they are keyed by.
   std::vector<std::vector<const AllocaInst *>> keys;
   for (const lowering::Collective &collective : regions->collectives) {
-    collectives.push_back({collective.kind, collective.operation, collective.element, collective.region, {}, {}, {}});
+    collectives.push_back({collective.kind, collective.operation, collective.element, collective.scope,
+                           collective.region, {}, {}, {}});
     keys.push_back({collective.operand, collective.result});
     keys.back().insert(keys.back().end(), collective.source.begin(), collective.source.end());
   }
@@ -401,7 +438,50 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
     for (size_t s = 2; s < keys[i].size(); ++s)
       collectives[i].source.push_back(layout.slots.lookup(keys[i][s]));
   }
-  return WorkItemFunction{clone, regions->regions, staticBytes, layout.bytesPerItem, std::move(collectives)};
+  return WorkItemFunction{clone, regions->regions, staticBytes, layout.bytesPerItem, std::move(collectives),
+                          regions->cutScopes};
+}
+
+/// Calls the work-item function for the work-item at `localId`, resuming at `region`.
+CallInst *emitWorkItemCall(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
+                           MutableArrayRef<Value *> values, std::array<Value *, 3> localId, unsigned region) {
+  for (unsigned d = 0; d < 3; ++d)
+    values[LocalId + d] = localId[d];
+  values[Resume] = b.getInt32(region);
+  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
+  all.append(values.begin(), values.end());
+  CallInst *call = b.CreateCall(&workItem, all);
+  call->setCallingConv(workItem.getCallingConv());
+  for (Argument &argument : kernel.args())
+    if (argument.hasByValAttr())
+      call->addParamAttr(argument.getArgNo(),
+                         Attribute::getWithByValType(b.getContext(), argument.getParamByValType()));
+  return call;
+}
+
+/// Emits a loop over the work-items of local linear ids [first, end) (not empty) calling the
+/// work-item function, resuming at `region`. Leaves `b` after the loop and returns the last
+/// work-item's next region.
+Value *emitLinearItemLoop(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
+                          MutableArrayRef<Value *> values, unsigned region, Value *first, Value *end) {
+  Function *group = b.GetInsertBlock()->getParent();
+  BasicBlock *before = b.GetInsertBlock();
+  auto *loop = BasicBlock::Create(b.getContext(), "r" + Twine(region) + ".items", group);
+  auto *done = BasicBlock::Create(b.getContext(), "r" + Twine(region) + ".done", group);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  PHINode *linear = b.CreatePHI(b.getInt64Ty(), 2, "linear");
+  linear->addIncoming(first, before);
+  Value *sizeX = values[LocalSize], *sizeY = values[LocalSize + 1];
+  Value *x = b.CreateURem(linear, sizeX);
+  Value *rest = b.CreateUDiv(linear, sizeX);
+  CallInst *call = emitWorkItemCall(b, kernel, workItem, callArgs, values,
+                                    {x, b.CreateURem(rest, sizeY), b.CreateUDiv(rest, sizeY)}, region);
+  Value *next = b.CreateAdd(linear, b.getInt64(1), "linear.next", /*HasNUW=*/true);
+  linear->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
+  b.SetInsertPoint(done);
+  return call;
 }
 
 /// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes are
@@ -436,18 +516,7 @@ Value *emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, A
   b.SetInsertPoint(xLoop);
   PHINode *x = b.CreatePHI(i64, 2, "x");
   x->addIncoming(zero, yLoop);
-  values[LocalId] = x;
-  values[LocalId + 1] = y;
-  values[LocalId + 2] = z;
-  values[Resume] = b.getInt32(region);
-  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
-  all.append(values.begin(), values.end());
-  CallInst *call = b.CreateCall(&workItem, all);
-  call->setCallingConv(workItem.getCallingConv());
-  for (Argument &argument : kernel.args())
-    if (argument.hasByValAttr())
-      call->addParamAttr(argument.getArgNo(),
-                         Attribute::getWithByValType(context, argument.getParamByValType()));
+  CallInst *call = emitWorkItemCall(b, kernel, workItem, callArgs, values, {x, y, z}, region);
   Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
   x->addIncoming(xNext, xLoop);
   b.CreateCondBr(b.CreateICmpULT(xNext, values[LocalSize]), xLoop, yLatch);
@@ -464,6 +533,91 @@ Value *emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, A
 
   b.SetInsertPoint(done);
   return call;
+}
+
+/// The regions of a kernel with sub-group cuts: each sub-group in turn runs from the group's region
+/// through its own sub-group cuts (its sub-group functions computed over its work-items) until it
+/// reaches a work-group cut; once every sub-group has, the group's work-group function runs and all
+/// go on from there. Sub-groups may so take different paths between two work-group cuts, as the spec
+/// allows. The states live in allocas that O3 promotes.
+void emitSubGroupSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFunction &workItemFunction,
+                          ArrayRef<Value *> callArgs, MutableArrayRef<Value *> values) {
+  LLVMContext &context = b.getContext();
+  Function *group = b.GetInsertBlock()->getParent();
+  Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+  auto block = [&](const Twine &name) { return BasicBlock::Create(context, name, group); };
+  std::array<Value *, 3> localSizes = {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]};
+  Value *groupItems = b.CreateMul(b.CreateMul(localSizes[0], localSizes[1]), localSizes[2]);
+  Value *subGroups = b.CreateUDiv(b.CreateAdd(groupItems, b.getInt64(SubGroupSize - 1)), b.getInt64(SubGroupSize));
+  AllocaInst *groupRegion = b.CreateAlloca(i32, nullptr, "group.region");
+  AllocaInst *subGroupRegion = b.CreateAlloca(i32, nullptr, "subgroup.region");
+  AllocaInst *reached = b.CreateAlloca(i32, nullptr, "reached");
+  AllocaInst *subGroup = b.CreateAlloca(i64, nullptr, "subgroup");
+  b.CreateStore(b.getInt32(0), groupRegion);
+  auto collectivesBefore = [&](unsigned region, Value *first, Value *count) {
+    for (const GroupCollective &collective : workItemFunction.collectives)
+      if (collective.region == region)
+        emitGroupCollective(b, collective, values[Context], localSizes, first, count);
+  };
+
+  BasicBlock *groupStep = block("group.step"), *subGroupStart = block("subgroup.start"),
+             *subGroupDispatch = block("subgroup.dispatch"), *subGroupReached = block("subgroup.reached"),
+             *subGroupDone = block("subgroup.done"), *groupReached = block("group.reached"), *exit = block("exit");
+  b.CreateBr(groupStep);
+  b.SetInsertPoint(groupStep);
+  b.CreateStore(b.getInt64(0), subGroup);
+  b.CreateBr(subGroupStart);
+
+  b.SetInsertPoint(subGroupStart);
+  Value *index = b.CreateLoad(i64, subGroup, "s");
+  Value *first = b.CreateMul(index, b.getInt64(SubGroupSize), "first");
+  Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, b.getInt64(SubGroupSize)), groupItems);
+  Value *count = b.CreateSub(end, first, "count");
+  b.CreateStore(b.CreateLoad(i32, groupRegion), subGroupRegion);
+  b.CreateBr(subGroupDispatch);
+
+  // The sub-group runs its current region, then goes on past sub-group cuts.
+  b.SetInsertPoint(subGroupDispatch);
+  SwitchInst *byRegion = b.CreateSwitch(b.CreateLoad(i32, subGroupRegion), exit, workItemFunction.regions);
+  for (unsigned region = 0; region < workItemFunction.regions; ++region) {
+    BasicBlock *run = block("subgroup.run" + Twine(region));
+    byRegion->addCase(b.getInt32(region), run);
+    b.SetInsertPoint(run);
+    b.CreateStore(emitLinearItemLoop(b, kernel, *workItemFunction.function, callArgs, values, region, first, end), reached);
+    b.CreateBr(subGroupReached);
+  }
+  b.SetInsertPoint(subGroupReached);
+  SwitchInst *subGroupCut = b.CreateSwitch(b.CreateLoad(i32, reached), subGroupDone);
+  for (unsigned region = 1; region < workItemFunction.regions; ++region) {
+    if (workItemFunction.cutScopes[region - 1] != lowering::Scope::SubGroup)
+      continue;
+    BasicBlock *cut = block("subgroup.cut" + Twine(region));
+    subGroupCut->addCase(b.getInt32(region), cut);
+    b.SetInsertPoint(cut);
+    collectivesBefore(region, first, count);
+    b.CreateStore(b.getInt32(region), subGroupRegion);
+    b.CreateBr(subGroupDispatch);
+  }
+
+  // At a work-group cut (or finished): the next sub-group, or the group goes on.
+  b.SetInsertPoint(subGroupDone);
+  Value *nextIndex = b.CreateAdd(index, b.getInt64(1));
+  b.CreateStore(nextIndex, subGroup);
+  b.CreateCondBr(b.CreateICmpULT(nextIndex, subGroups), subGroupStart, groupReached);
+  b.SetInsertPoint(groupReached);
+  SwitchInst *groupCut = b.CreateSwitch(b.CreateLoad(i32, reached), exit);
+  for (unsigned region = 1; region < workItemFunction.regions; ++region) {
+    if (workItemFunction.cutScopes[region - 1] != lowering::Scope::WorkGroup)
+      continue;
+    BasicBlock *cut = block("group.cut" + Twine(region));
+    groupCut->addCase(b.getInt32(region), cut);
+    b.SetInsertPoint(cut);
+    collectivesBefore(region, b.getInt64(0), groupItems);
+    b.CreateStore(b.getInt32(region), groupRegion);
+    b.CreateBr(groupStep);
+  }
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
 }
 
 /// The work-group function: loads the arguments, then runs the work-item function's regions, each
@@ -523,6 +677,10 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
     b.CreateRetVoid();
     return group;
   }
+  if (llvm::is_contained(workItemFunction.cutScopes, lowering::Scope::SubGroup)) {
+    emitSubGroupSchedule(b, kernel, workItemFunction, callArgs, values);
+    return group;
+  }
   // Region 0 first; then `dispatch` runs the region after the barrier the work-items stopped at
   // (all of a group reach the same one), until they finish. A region after a work-group function
   // starts with that function's loop over the work-items.
@@ -538,7 +696,8 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
       for (const GroupCollective &collective : workItemFunction.collectives)
         if (collective.region == region)
           emitGroupCollective(b, collective, workItemContext,
-                              {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]});
+                              {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]}, b.getInt64(0),
+                              b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]));
     }
     Value *reached = emitWorkItemLoops(b, kernel, workItem, callArgs, values, region);
     next->addIncoming(reached, b.GetInsertBlock());
@@ -556,7 +715,8 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty())
       continue;
     StringRef symbol = function.getName();
-    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isWorkGroupFunction(symbol))
+    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isSubGroupBarrier(symbol) ||
+        lowering::isCollectiveFunction(symbol))
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);

@@ -44,6 +44,10 @@ enum : unsigned {
 };
 } // namespace WorkGroupInfo
 
+/// The CPU device's sub-groups: runs of this many work-items in local linear id order (the last of a
+/// group may be shorter). Eight floats are one AVX register.
+constexpr unsigned SubGroupSize = 8;
+
 /// The signature of a generated work-group function. `context` holds what the group's work-items
 /// keep across barriers: contextBytesPerItem times the group's work-items.
 using WorkGroupFn = void (*)(void **args, const uint64_t *info, uint8_t *localScratch, uint8_t *context);

@@ -25,9 +25,15 @@
 // region too: the work-item stores its operand in private storage and returns the cut's number;
 // resumed there, it loads its result from private storage. Between the two the back end runs the
 // Collective over all work-items' operands (in local linear id order) and stores their results.
+//
+// Sub-groups (cl_khr_subgroups, OpenCL 2.1): sub_group_barrier and the sub_group_ functions cut the
+// same way, with Scope::SubGroup: only the work-items of one sub-group need to have reached such a
+// cut before that sub-group goes on, so different sub-groups may take different paths between two
+// work-group cuts. The back end decides how work-items form sub-groups.
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Error.h"
@@ -43,10 +49,16 @@ constexpr unsigned FinishedRegion = 0;
 /// wait_group_events (the library's async copies are done by the group's work-items, and complete
 /// for all of them once each has done its part).
 bool isWorkGroupBarrier(llvm::StringRef functionName);
-/// True for the work-group functions formBarrierRegions turns into Collectives.
-bool isWorkGroupFunction(llvm::StringRef functionName);
+/// True for sub_group_barrier, both overloads.
+bool isSubGroupBarrier(llvm::StringRef functionName);
+/// True for the work-group and sub-group functions formBarrierRegions turns into Collectives.
+bool isCollectiveFunction(llvm::StringRef functionName);
 
-/// A work-group function where a region ends: what the back end computes between the two regions.
+/// Which work-items a cut synchronises.
+enum class Scope { WorkGroup, SubGroup };
+
+/// A work-group or sub-group function where a region ends: what the back end computes between the
+/// two regions, over the work-items of the scope.
 struct Collective {
   enum class Kind { All, Any, Broadcast, Reduce, ScanInclusive, ScanExclusive };
   enum class Operation { None, Add, Min, Max };
@@ -54,11 +66,12 @@ struct Collective {
   Kind kind = Kind::All;
   Operation operation = Operation::None; ///< For Reduce and the scans.
   Element element = Element::Signed;
+  Scope scope = Scope::WorkGroup;
   unsigned region = 0;                   ///< The region it precedes (the cut's number).
   llvm::AllocaInst *operand = nullptr;   ///< Each work-item's operand, in liveAcrossBarriers.
   llvm::AllocaInst *result = nullptr;    ///< Each work-item's result, in liveAcrossBarriers.
   /// Broadcast: the local id of the work-item whose operand everyone gets, one per dimension given
-  /// (the same in all work-items), in liveAcrossBarriers.
+  /// (the same in all work-items; a sub-group's is its sub-group local id), in liveAcrossBarriers.
   std::vector<llvm::AllocaInst *> source;
 };
 
@@ -68,11 +81,15 @@ struct BarrierRegions {
   /// replaces each by an address of the work-item's own persistent copy.
   std::vector<llvm::AllocaInst *> liveAcrossBarriers;
   std::vector<Collective> collectives; ///< In region order.
+  /// cutScopes[k - 1]: the scope of the cut before region k.
+  std::vector<Scope> cutScopes;
+  bool hasSubGroupCuts() const { return llvm::is_contained(cutScopes, Scope::SubGroup); }
 };
 
 /// Cuts `function` (returning i32, FinishedRegion at its end; nothing left to inline) at its
-/// barriers and work-group functions, as described above. `resume` is the i32 argument that picks the region. A function
-/// without barriers is left as it is (one region). Errors: private storage of run-time size.
+/// barriers and work-group and sub-group functions, as described above. `resume` is the i32 argument
+/// that picks the region. A function without any is left as it is (one region). Errors: private
+/// storage of run-time size.
 llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume);
 
 } // namespace loom::lowering
