@@ -12,3 +12,6 @@
 #include "atomic.cl"
 #include "synchronization.cl"
 #include "async.cl"
+#include "vector_data.cl"
+#include "conversions.cl"
+#include "geometric.cl"

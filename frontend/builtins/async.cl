@@ -53,6 +53,5 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   LOOM_ASYNC_COPY(S##4, S##4)                                                                      \
   LOOM_ASYNC_COPY(S##8, S##8)                                                                      \
   LOOM_ASYNC_COPY(S##16, S##16)
-#define LOOM_SCALAR_ONLY(M, S, I, U) M(S, S, I, U)
 LOOM_INTEGERS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)
 LOOM_FLOATS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)

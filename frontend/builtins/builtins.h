@@ -17,6 +17,7 @@
   M(S##2, S, I##2, U##2) M(S##3, S, I##3, U##3) M(S##4, S, I##4, U##4) M(S##8, S, I##8, U##8)     \
   M(S##16, S, I##16, U##16)
 #define LOOM_SHAPES(M, S, I, U) M(S, S, I, U) LOOM_VECTOR_SHAPES(M, S, I, U)
+#define LOOM_SCALAR_ONLY(M, S, I, U) M(S, S, I, U)
 
 // SHAPES(M, ...) over scalar types: SHAPES is LOOM_SHAPES (every gentype) or LOOM_VECTOR_SHAPES.
 #define LOOM_SIGNED_INTEGERS(M, SHAPES)                                                            \

@@ -37,3 +37,239 @@ LOOM_FLOATS(LOOM_FMIN_FMAX_SCALAR, LOOM_VECTOR_SHAPES)
 // allows any accuracy, and the board's units round each operation.
 #define LOOM_MAD(T, S, I, U) LOOM_BUILTIN T mad(T a, T b, T c) { return a * b + c; }
 LOOM_FLOATS(LOOM_MAD, LOOM_SHAPES)
+
+#ifndef __SPIR__
+// The rest of the math functions, on the CPU device only: the C library's single-precision functions
+// (glibc 2.36, which the CPU device's process has loaded; within the spec's ulp bounds), and where it
+// has none (the *pi functions, rsqrt, rootn) the double-precision function rounded once. In hardware
+// they are not units yet: a kernel calling one gets the hardware flow's "not supported" error at the
+// call's line.
+float acosf(float);
+float acoshf(float);
+float asinf(float);
+float asinhf(float);
+float atanf(float);
+float atanhf(float);
+float cbrtf(float);
+float ceilf(float);
+float cosf(float);
+float coshf(float);
+float erfcf(float);
+float erff(float);
+float expf(float);
+float exp2f(float);
+float exp10f(float);
+float expm1f(float);
+float floorf(float);
+float lgammaf_r(float, int *);
+float logf(float);
+float log2f(float);
+float log10f(float);
+float log1pf(float);
+float logbf(float);
+float rintf(float);
+float roundf(float);
+float sinf(float);
+float sinhf(float);
+float tanf(float);
+float tanhf(float);
+float tgammaf(float);
+float truncf(float);
+float atan2f(float, float);
+float fdimf(float, float);
+float fmodf(float, float);
+float hypotf(float, float);
+float nextafterf(float, float);
+float powf(float, float);
+float remainderf(float, float);
+float remquof(float, float, int *);
+float frexpf(float, int *);
+float ldexpf(float, int);
+int ilogbf(float);
+float modff(float, float *);
+
+#define LOOM_LIBM_UNARY(F, C)                                                                      \
+  LOOM_BUILTIN float F(float x) { return C(x); }                                                  \
+  LOOM_LANEWISE_UNARY(F)
+#define LOOM_LIBM_BINARY(F, C)                                                                     \
+  LOOM_BUILTIN float F(float x, float y) { return C(x, y); }                                      \
+  LOOM_LANEWISE_BINARY(F)
+LOOM_LIBM_UNARY(acos, acosf)
+LOOM_LIBM_UNARY(acosh, acoshf)
+LOOM_LIBM_UNARY(asin, asinf)
+LOOM_LIBM_UNARY(asinh, asinhf)
+LOOM_LIBM_UNARY(atan, atanf)
+LOOM_LIBM_UNARY(atanh, atanhf)
+LOOM_LIBM_UNARY(cbrt, cbrtf)
+LOOM_LIBM_UNARY(ceil, ceilf)
+LOOM_LIBM_UNARY(cos, cosf)
+LOOM_LIBM_UNARY(cosh, coshf)
+LOOM_LIBM_UNARY(erfc, erfcf)
+LOOM_LIBM_UNARY(erf, erff)
+LOOM_LIBM_UNARY(exp, expf)
+LOOM_LIBM_UNARY(exp2, exp2f)
+LOOM_LIBM_UNARY(exp10, exp10f)
+LOOM_LIBM_UNARY(expm1, expm1f)
+LOOM_LIBM_UNARY(floor, floorf)
+LOOM_LIBM_UNARY(log, logf)
+LOOM_LIBM_UNARY(log2, log2f)
+LOOM_LIBM_UNARY(log10, log10f)
+LOOM_LIBM_UNARY(log1p, log1pf)
+LOOM_LIBM_UNARY(logb, logbf)
+LOOM_LIBM_UNARY(rint, rintf)
+LOOM_LIBM_UNARY(round, roundf)
+LOOM_LIBM_UNARY(sin, sinf)
+LOOM_LIBM_UNARY(sinh, sinhf)
+LOOM_LIBM_UNARY(tan, tanf)
+LOOM_LIBM_UNARY(tanh, tanhf)
+LOOM_LIBM_UNARY(tgamma, tgammaf)
+LOOM_LIBM_UNARY(trunc, truncf)
+LOOM_LIBM_BINARY(atan2, atan2f)
+LOOM_LIBM_BINARY(fdim, fdimf)
+LOOM_LIBM_BINARY(fmod, fmodf)
+LOOM_LIBM_BINARY(hypot, hypotf)
+LOOM_LIBM_BINARY(nextafter, nextafterf)
+LOOM_LIBM_BINARY(pow, powf)
+LOOM_LIBM_BINARY(remainder, remainderf)
+
+// lgamma without the sign (lgammaf itself writes the global signgam).
+LOOM_BUILTIN float lgamma(float x) {
+  int sign;
+  return lgammaf_r(x, &sign);
+}
+LOOM_LANEWISE_UNARY(lgamma)
+
+// x * pi reduced to [-1, 1] exactly (x - 2 rint(x / 2) is exact in float), then in double.
+#define LOOM_PI 3.14159265358979323846
+static double __attribute__((overloadable, always_inline)) loom_pi_times(float x) {
+  return LOOM_PI * (double)(x - 2.0f * rintf(0.5f * x));
+}
+LOOM_BUILTIN float sinpi(float x) { return copysign((float)__builtin_sin(loom_pi_times(x)), x); }
+LOOM_BUILTIN float cospi(float x) { return (float)__builtin_cos(loom_pi_times(x)); }
+LOOM_BUILTIN float tanpi(float x) { return (float)__builtin_tan(loom_pi_times(x)); }
+LOOM_BUILTIN float asinpi(float x) { return (float)(__builtin_asin((double)x) / LOOM_PI); }
+LOOM_BUILTIN float acospi(float x) { return (float)(__builtin_acos((double)x) / LOOM_PI); }
+LOOM_BUILTIN float atanpi(float x) { return (float)(__builtin_atan((double)x) / LOOM_PI); }
+LOOM_BUILTIN float atan2pi(float y, float x) { return (float)(__builtin_atan2((double)y, (double)x) / LOOM_PI); }
+LOOM_BUILTIN float rsqrt(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
+LOOM_LANEWISE_UNARY(sinpi)
+LOOM_LANEWISE_UNARY(cospi)
+LOOM_LANEWISE_UNARY(tanpi)
+LOOM_LANEWISE_UNARY(asinpi)
+LOOM_LANEWISE_UNARY(acospi)
+LOOM_LANEWISE_UNARY(atanpi)
+LOOM_LANEWISE_BINARY(atan2pi)
+LOOM_LANEWISE_UNARY(rsqrt)
+
+LOOM_BUILTIN float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
+LOOM_BUILTIN float maxmag(float x, float y) {
+  return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y);
+}
+LOOM_BUILTIN float minmag(float x, float y) {
+  return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y);
+}
+// powr is pow for x >= 0, and NaN where the spec says: x < 0, 0^0, inf^0, 1^inf.
+LOOM_BUILTIN float powr(float x, float y) {
+  if (x < 0.0f || isnan(x) || isnan(y) || (x == 0.0f && y == 0.0f) || (isinf(x) && y == 0.0f) ||
+      (x == 1.0f && isinf(y)))
+    return NAN;
+  return powf(x, y);
+}
+LOOM_LANEWISE_BINARY(maxmag)
+LOOM_LANEWISE_BINARY(minmag)
+LOOM_LANEWISE_BINARY(powr)
+#define LOOM_FMA_VECTOR(T, S, I, U) LOOM_BUILTIN T fma(T a, T b, T c) { return (T)(fma(a.lo, b.lo, c.lo), fma(a.hi, b.hi, c.hi)); }
+LOOM_FMA_VECTOR(float2, float, int, uint)
+LOOM_BUILTIN float3 fma(float3 a, float3 b, float3 c) { return (float3)(fma(a.s01, b.s01, c.s01), fma(a.s2, b.s2, c.s2)); }
+LOOM_FMA_VECTOR(float4, float, int, uint)
+LOOM_FMA_VECTOR(float8, float, int, uint)
+LOOM_FMA_VECTOR(float16, float, int, uint)
+
+// With an int (vector) second operand: pown, rootn, ldexp (also with a scalar n).
+LOOM_BUILTIN float pown(float x, int n) { return powf(x, (float)n); }
+LOOM_BUILTIN float rootn(float x, int n) {
+  if (n == 0 || (x < 0.0f && (n & 1) == 0))
+    return NAN;
+  double root = __builtin_pow(__builtin_fabs((double)x), 1.0 / n);
+  return (float)(x < 0.0f ? -root : root);
+}
+LOOM_BUILTIN float ldexp(float x, int n) { return ldexpf(x, n); }
+LOOM_BUILTIN int ilogb(float x) { return ilogbf(x); }
+LOOM_BUILTIN float nan(uint code) { return LOOM_AS(float, 0x7fc00000u | code); }
+#define LOOM_INT_OPERAND(F, T, IT)                                                                 \
+  LOOM_BUILTIN T F(T x, IT n) { return (T)(F(x.lo, n.lo), F(x.hi, n.hi)); }
+#define LOOM_INT_OPERAND_SHAPES(F)                                                                 \
+  LOOM_INT_OPERAND(F, float2, int2)                                                               \
+  LOOM_BUILTIN float3 F(float3 x, int3 n) { return (float3)(F(x.s01, n.s01), F(x.s2, n.s2)); }    \
+  LOOM_INT_OPERAND(F, float4, int4) LOOM_INT_OPERAND(F, float8, int8) LOOM_INT_OPERAND(F, float16, int16)
+LOOM_INT_OPERAND_SHAPES(pown)
+LOOM_INT_OPERAND_SHAPES(rootn)
+LOOM_INT_OPERAND_SHAPES(ldexp)
+#define LOOM_LDEXP_SCALAR(T, S, I, U) LOOM_BUILTIN T ldexp(T x, int n) { return ldexp(x, (I)n); }
+LOOM_FLOATS(LOOM_LDEXP_SCALAR, LOOM_VECTOR_SHAPES)
+#define LOOM_ILOGB(T, IT) LOOM_BUILTIN IT ilogb(T x) { return (IT)(ilogb(x.lo), ilogb(x.hi)); }
+LOOM_ILOGB(float2, int2)
+LOOM_BUILTIN int3 ilogb(float3 x) { return (int3)(ilogb(x.s01), ilogb(x.s2)); }
+LOOM_ILOGB(float4, int4)
+LOOM_ILOGB(float8, int8)
+LOOM_ILOGB(float16, int16)
+#define LOOM_NAN(T, U) LOOM_BUILTIN T nan(U code) { return LOOM_AS(T, (U)0x7fc00000u | code); }
+LOOM_NAN(float2, uint2)
+LOOM_NAN(float3, uint3)
+LOOM_NAN(float4, uint4)
+LOOM_NAN(float8, uint8)
+LOOM_NAN(float16, uint16)
+
+// The native_ and half_ variants: the spec leaves their accuracy to the implementation (half_: 8192
+// ulp); they are the full-precision functions.
+#define LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, F) LOOM_BUILTIN T PREFIX##F(T x) { return F(x); }
+#define LOOM_ALIAS_BINARY(T, S, I, U, PREFIX, F) LOOM_BUILTIN T PREFIX##F(T x, T y) { return F(x, y); }
+#define LOOM_VARIANTS(T, S, I, U, PREFIX)                                                          \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, cos) LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, exp)              \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, exp2) LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, exp10)           \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, log) LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, log2)             \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, log10) LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, rsqrt)          \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, sin) LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, sqrt)             \
+  LOOM_ALIAS_UNARY(T, S, I, U, PREFIX, tan) LOOM_ALIAS_BINARY(T, S, I, U, PREFIX, powr)            \
+  LOOM_BUILTIN T PREFIX##divide(T x, T y) { return x / y; }                                       \
+  LOOM_BUILTIN T PREFIX##recip(T x) { return 1.0f / x; }
+#define LOOM_NATIVE(T, S, I, U) LOOM_VARIANTS(T, S, I, U, native_)
+#define LOOM_HALF(T, S, I, U) LOOM_VARIANTS(T, S, I, U, half_)
+LOOM_FLOATS(LOOM_NATIVE, LOOM_SHAPES)
+LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
+
+// The functions with a pointer operand, for every address space a pointer may have (OpenCL C 1.2's
+// three, and 2.0's generic): the scalar through the C library with a private temporary, a vector
+// lane by lane.
+#define LOOM_POINTER_SCALARS(AS)                                                                   \
+  LOOM_BUILTIN float frexp(float x, AS int *e) { int t; float r = frexpf(x, &t); *e = t; return r; } \
+  LOOM_BUILTIN float modf(float x, AS float *i) { float t; float r = modff(x, &t); *i = t; return r; } \
+  LOOM_BUILTIN float sincos(float x, AS float *c) { *c = cos(x); return sin(x); }                  \
+  LOOM_BUILTIN float remquo(float x, float y, AS int *q) { int t; float r = remquof(x, y, &t); *q = t; return r; } \
+  LOOM_BUILTIN float fract(float x, AS float *i) {                                                 \
+    float whole = floorf(x);                                                                       \
+    *i = whole;                                                                                    \
+    return isinf(x) ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f);                        \
+  }                                                                                                \
+  LOOM_BUILTIN float lgamma_r(float x, AS int *s) { int t; float r = lgammaf_r(x, &t); *s = t; return r; }
+#define LOOM_LANES(N) for (int lane = 0; lane < (N); ++lane)
+#define LOOM_POINTER_VECTOR(N, AS)                                                                 \
+  LOOM_BUILTIN float##N frexp(float##N x, AS int##N *e) {                                          \
+    float##N r; int##N o; LOOM_LANES(N) { int t; r[lane] = frexp(x[lane], &t); o[lane] = t; } *e = o; return r; } \
+  LOOM_BUILTIN float##N modf(float##N x, AS float##N *i) {                                         \
+    float##N r, o; LOOM_LANES(N) { float t; r[lane] = modf(x[lane], &t); o[lane] = t; } *i = o; return r; } \
+  LOOM_BUILTIN float##N sincos(float##N x, AS float##N *c) { *c = cos(x); return sin(x); }         \
+  LOOM_BUILTIN float##N remquo(float##N x, float##N y, AS int##N *q) {                             \
+    float##N r; int##N o; LOOM_LANES(N) { int t; r[lane] = remquo(x[lane], y[lane], &t); o[lane] = t; } *q = o; return r; } \
+  LOOM_BUILTIN float##N fract(float##N x, AS float##N *i) {                                        \
+    float##N r, o; LOOM_LANES(N) { float t; r[lane] = fract(x[lane], &t); o[lane] = t; } *i = o; return r; } \
+  LOOM_BUILTIN float##N lgamma_r(float##N x, AS int##N *s) {                                       \
+    float##N r; int##N o; LOOM_LANES(N) { int t; r[lane] = lgamma_r(x[lane], &t); o[lane] = t; } *s = o; return r; }
+#define LOOM_POINTER_FUNCTIONS(AS)                                                                 \
+  LOOM_POINTER_SCALARS(AS) LOOM_POINTER_VECTOR(2, AS) LOOM_POINTER_VECTOR(3, AS)                   \
+  LOOM_POINTER_VECTOR(4, AS) LOOM_POINTER_VECTOR(8, AS) LOOM_POINTER_VECTOR(16, AS)
+LOOM_POINTER_FUNCTIONS(__private) // First: the vector forms' lanes call these.
+LOOM_POINTER_FUNCTIONS(__global)
+LOOM_POINTER_FUNCTIONS(__local)
+LOOM_POINTER_FUNCTIONS()
+#endif

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: Apache-2.0
+// The math and relational builtins on the CPU device, through the ICD loader: every function on
+// float and on float4 (so the vector forms are tested too), over random inputs and the awkward ones
+// (zeros, infinities, NaN, a denormal, the largest float, halves and integers for the *pi
+// functions), against the host: bit for bit where the device uses the C library (the same glibc) or
+// the same double computation, the relational functions exactly (1 for a true scalar, -1 for a true
+// vector lane), and the functions with a pointer operand through __global and private pointers; then
+// vector loads and stores and the conversions (plain, saturated, with rounding modes).
+#include "DifferentialSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <sstream>
+
+using namespace e2e;
+
+namespace {
+
+struct FloatCase {
+  const char *expression; ///< Of x and y (and n, an int), in OpenCL C.
+  float (*host)(float x, float y, int n);
+};
+
+constexpr double Pi = 3.14159265358979323846;
+
+const FloatCase FloatCases[] = {
+    {"acos(x)", [](float x, float, int) { return acosf(x); }},
+    {"acosh(x)", [](float x, float, int) { return acoshf(x); }},
+    {"asin(x)", [](float x, float, int) { return asinf(x); }},
+    {"asinh(x)", [](float x, float, int) { return asinhf(x); }},
+    {"atan(x)", [](float x, float, int) { return atanf(x); }},
+    {"atanh(x)", [](float x, float, int) { return atanhf(x); }},
+    {"cbrt(x)", [](float x, float, int) { return cbrtf(x); }},
+    {"ceil(x)", [](float x, float, int) { return ceilf(x); }},
+    {"cos(x)", [](float x, float, int) { return cosf(x); }},
+    {"cosh(x)", [](float x, float, int) { return coshf(x); }},
+    {"erfc(x)", [](float x, float, int) { return erfcf(x); }},
+    {"erf(x)", [](float x, float, int) { return erff(x); }},
+    {"exp(x)", [](float x, float, int) { return expf(x); }},
+    {"exp2(x)", [](float x, float, int) { return exp2f(x); }},
+    {"exp10(x)", [](float x, float, int) { return exp10f(x); }},
+    {"expm1(x)", [](float x, float, int) { return expm1f(x); }},
+    {"floor(x)", [](float x, float, int) { return floorf(x); }},
+    {"lgamma(x)", [](float x, float, int) { int sign; return lgammaf_r(x, &sign); }},
+    {"log(x)", [](float x, float, int) { return logf(x); }},
+    {"log2(x)", [](float x, float, int) { return log2f(x); }},
+    {"log10(x)", [](float x, float, int) { return log10f(x); }},
+    {"log1p(x)", [](float x, float, int) { return log1pf(x); }},
+    {"logb(x)", [](float x, float, int) { return logbf(x); }},
+    {"rint(x)", [](float x, float, int) { return rintf(x); }},
+    {"round(x)", [](float x, float, int) { return roundf(x); }},
+    {"sin(x)", [](float x, float, int) { return sinf(x); }},
+    {"sinh(x)", [](float x, float, int) { return sinhf(x); }},
+    {"tan(x)", [](float x, float, int) { return tanf(x); }},
+    {"tanh(x)", [](float x, float, int) { return tanhf(x); }},
+    {"tgamma(x)", [](float x, float, int) { return tgammaf(x); }},
+    {"trunc(x)", [](float x, float, int) { return truncf(x); }},
+    {"atan2(x, y)", [](float x, float y, int) { return atan2f(x, y); }},
+    {"fdim(x, y)", [](float x, float y, int) { return fdimf(x, y); }},
+    {"fmod(x, y)", [](float x, float y, int) { return fmodf(x, y); }},
+    {"hypot(x, y)", [](float x, float y, int) { return hypotf(x, y); }},
+    {"nextafter(x, y)", [](float x, float y, int) { return nextafterf(x, y); }},
+    {"pow(x, y)", [](float x, float y, int) { return powf(x, y); }},
+    {"remainder(x, y)", [](float x, float y, int) { return remainderf(x, y); }},
+    {"fma(x, y, x)", [](float x, float y, int) { return fmaf(x, y, x); }},
+    {"pown(x, n)", [](float x, float, int n) { return powf(x, float(n)); }},
+    {"ldexp(x, n)", [](float x, float, int n) { return ldexpf(x, n); }},
+    {"native_exp(x)", [](float x, float, int) { return expf(x); }},
+    {"half_log(x)", [](float x, float, int) { return logf(x); }},
+    {"native_divide(x, y)", [](float x, float y, int) { return x / y; }},
+    {"native_recip(x)", [](float x, float, int) { return 1.0f / x; }},
+    {"rsqrt(x)", [](float x, float, int) { return float(1.0 / std::sqrt(double(x))); }},
+    {"sinpi(x)", [](float x, float, int) {
+       return std::copysign(float(std::sin(Pi * double(x - 2.0f * rintf(0.5f * x)))), x);
+     }},
+    {"cospi(x)", [](float x, float, int) { return float(std::cos(Pi * double(x - 2.0f * rintf(0.5f * x)))); }},
+    {"atan2pi(x, y)", [](float x, float y, int) { return float(std::atan2(double(x), double(y)) / Pi); }},
+    {"maxmag(x, y)", [](float x, float y, int) {
+       return std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : fmaxf(x, y);
+     }},
+    {"minmag(x, y)", [](float x, float y, int) {
+       return std::fabs(x) < std::fabs(y) ? x : std::fabs(y) < std::fabs(x) ? y : fminf(x, y);
+     }},
+    {"frexp(x, &e)", [](float x, float, int) { int e; return frexpf(x, &e); }},
+};
+
+struct IntCase {
+  const char *expression; ///< Of x and y, giving an int (a scalar) or an int4 (a vector).
+  bool (*host)(float x, float y);
+};
+
+const IntCase IntCases[] = {
+    {"isnan(x)", [](float x, float) { return std::isnan(x); }},
+    {"isinf(x)", [](float x, float) { return std::isinf(x); }},
+    {"isfinite(x)", [](float x, float) { return std::isfinite(x); }},
+    {"isnormal(x)", [](float x, float) { return std::isnormal(x); }},
+    {"signbit(x)", [](float x, float) { return std::signbit(x); }},
+    {"isequal(x, y)", [](float x, float y) { return x == y; }},
+    {"isnotequal(x, y)", [](float x, float y) { return x != y; }},
+    {"isgreater(x, y)", [](float x, float y) { return std::isgreater(x, y); }},
+    {"islessequal(x, y)", [](float x, float y) { return std::islessequal(x, y); }},
+    {"islessgreater(x, y)", [](float x, float y) { return std::islessgreater(x, y); }},
+    {"isordered(x, y)", [](float x, float y) { return !std::isunordered(x, y); }},
+    {"isunordered(x, y)", [](float x, float y) { return std::isunordered(x, y); }},
+};
+
+/// One kernel on T (float or float4) and its int type: every case, each into its own output row.
+std::string kernelSource(const char *name, const char *type, const char *intType) {
+  std::ostringstream source;
+  source << "__kernel void " << name << "(__global const " << type << " *a, __global const " << type
+         << " *b, __global const " << intType << " *ns, __global " << type << " *out, __global " << intType
+         << " *flags) {\n  size_t i = get_global_id(0), rows = get_global_size(0);\n  " << type
+         << " x = a[i], y = b[i];\n  " << intType << " e, n_ = ns[i];\n#define n n_\n";
+  for (size_t c = 0; c < std::size(FloatCases); ++c)
+    source << "  out[" << c << " * rows + i] = " << FloatCases[c].expression << ";\n";
+  for (size_t c = 0; c < std::size(IntCases); ++c)
+    source << "  flags[" << c << " * rows + i] = " << IntCases[c].expression << ";\n";
+  source << "#undef n\n}\n";
+  return source.str();
+}
+
+bool sameFloat(float got, float want) {
+  return (std::isnan(got) && std::isnan(want)) || std::memcmp(&got, &want, sizeof got) == 0;
+}
+
+void check(const char *name, unsigned lanes) {
+  CpuSetup cl;
+  cl_program program = cl.build(kernelSource(name, lanes == 1 ? "float" : "float4", lanes == 1 ? "int" : "int4"));
+  std::vector<float> x = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, std::numeric_limits<float>::max(),
+                          0.5f, -0.5f, 1.0f, -1.0f, 2.5f, -3.0f, 1e6f, 88.7f, -104.0f};
+  std::vector<float> y = {1.0f, -2.0f, 3.0f, NAN, 0.5f, -0.0f, 2.0f, INFINITY, 1.0f, -1.0f, 0.0f, 7.0f, 2.0f,
+                          1e-3f, -8.0f, 4.0f};
+  std::mt19937 random(lanes);
+  std::uniform_real_distribution<float> wide(-20.0f, 20.0f);
+  while (x.size() < 1024) {
+    x.push_back(wide(random));
+    y.push_back(wide(random));
+  }
+  std::vector<int> ns(x.size());
+  for (size_t i = 0; i < ns.size(); ++i)
+    ns[i] = int(i % 11) - 5;
+  const size_t items = x.size() / lanes, count = x.size();
+  cl_mem a = buffer(cl, x, CL_MEM_COPY_HOST_PTR), b = buffer(cl, y, CL_MEM_COPY_HOST_PTR),
+         n = buffer(cl, ns, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<float>(std::size(FloatCases) * count), CL_MEM_WRITE_ONLY);
+  cl_mem flags = buffer(cl, std::vector<int>(std::size(IntCases) * count), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, name);
+  setArg(kernel, 0, a);
+  setArg(kernel, 1, b);
+  setArg(kernel, 2, n);
+  setArg(kernel, 3, out);
+  setArg(kernel, 4, flags);
+  clReleaseEvent(launch(cl, kernel, {{items}}));
+  auto floats = readBack<float>(cl, out, std::size(FloatCases) * count);
+  auto ints = readBack<int>(cl, flags, std::size(IntCases) * count);
+  for (size_t c = 0; c < std::size(FloatCases); ++c)
+    for (size_t i = 0; i < count; ++i) {
+      float want = FloatCases[c].host(x[i], y[i], ns[i]), got = floats[c * count + i];
+      INFO(FloatCases[c].expression << " with x = " << x[i] << ", y = " << y[i] << ", n = " << ns[i] << " on "
+                                    << (lanes == 1 ? "float" : "float4") << ": got " << got << ", want " << want);
+      CHECK(sameFloat(got, want));
+    }
+  const int isTrue = lanes == 1 ? 1 : -1;
+  for (size_t c = 0; c < std::size(IntCases); ++c)
+    for (size_t i = 0; i < count; ++i) {
+      INFO(IntCases[c].expression << " with x = " << x[i] << ", y = " << y[i]);
+      CHECK(ints[c * count + i] == (IntCases[c].host(x[i], y[i]) ? isTrue : 0));
+    }
+  for (cl_mem mem : {a, b, n, out, flags})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+} // namespace
+
+TEST_CASE("math and relational builtins on float match the host", "[e2e][builtins]") { check("scalar", 1); }
+
+TEST_CASE("math and relational builtins on float4 match the host lane by lane", "[e2e][builtins]") {
+  check("vector", 4);
+}
+
+TEST_CASE("pointer operands in every address space, any, all and bitselect", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void pointers(__global const float4 *a, __global float4 *out, __global int4 *exps, __global int *flags) {
+  size_t i = get_global_id(0);
+  float4 x = a[i], whole, c;
+  __local float staged[1];
+  float part;
+  out[6 * i] = frexp(x, exps + i);
+  out[6 * i + 1] = modf(x, &whole);
+  out[6 * i + 2] = whole;
+  out[6 * i + 3] = sincos(x, &c);
+  out[6 * i + 4] = c;
+  float s = sincos(x.x, staged);
+  out[6 * i + 5] = (float4)(s, staged[0], fract(x.z, &part), part);
+  int4 m = as_int4(x);
+  flags[3 * i] = any(m);
+  flags[3 * i + 1] = all(m);
+  flags[3 * i + 2] = as_int(bitselect(x.x, x.y, as_float(0x0f0f0f0f)));
+})");
+  const std::vector<float> x = {-1.5f, 2.25f, -0.0f, 100.0f, 3.75f, -7.5f, -0.25f, -1e-3f, 8.0f, 0.5f, 1.0f, 2.0f};
+  const size_t items = x.size() / 4;
+  cl_mem a = buffer(cl, x, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<float>(6 * x.size()), CL_MEM_WRITE_ONLY);
+  cl_mem exps = buffer(cl, std::vector<int>(x.size()), CL_MEM_WRITE_ONLY);
+  cl_mem flags = buffer(cl, std::vector<int>(3 * items), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "pointers");
+  setArg(kernel, 0, a);
+  setArg(kernel, 1, out);
+  setArg(kernel, 2, exps);
+  setArg(kernel, 3, flags);
+  clReleaseEvent(launch(cl, kernel, {{items}}));
+  auto values = readBack<float>(cl, out, 6 * x.size());
+  auto exponents = readBack<int>(cl, exps, x.size());
+  auto bits = readBack<int>(cl, flags, 3 * items);
+  for (size_t item = 0; item < items; ++item) {
+    const float *v = &x[4 * item], *o = &values[24 * item];
+    bool anyNegative = false, allNegative = true;
+    for (int lane = 0; lane < 4; ++lane) {
+      INFO("work-item " << item << ", lane " << lane);
+      int e;
+      CHECK(o[lane] == frexpf(v[lane], &e));
+      CHECK(exponents[4 * item + lane] == e);
+      float whole;
+      CHECK(sameFloat(o[4 + lane], modff(v[lane], &whole)));
+      CHECK(o[8 + lane] == whole);
+      CHECK(o[12 + lane] == sinf(v[lane]));
+      CHECK(o[16 + lane] == cosf(v[lane]));
+      anyNegative |= std::signbit(v[lane]);
+      allNegative &= std::signbit(v[lane]);
+    }
+    CHECK(o[20] == sinf(v[0]));
+    CHECK(o[21] == cosf(v[0]));
+    CHECK(o[22] == v[2] - floorf(v[2]));
+    CHECK(o[23] == floorf(v[2]));
+    CHECK(bits[3 * item] == int(anyNegative));
+    CHECK(bits[3 * item + 1] == int(allNegative));
+    uint32_t first, second;
+    std::memcpy(&first, &v[0], 4);
+    std::memcpy(&second, &v[1], 4);
+    CHECK(uint32_t(bits[3 * item + 2]) == ((first & ~0x0f0f0f0fu) | (second & 0x0f0f0f0fu)));
+  }
+  for (cl_mem mem : {a, out, exps, flags})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("vector loads and stores, conversions plain, saturated and rounded", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void data(__global const float *f, __global const int *n, __global float *fo, __global int *io,
+                   __global uchar *uo, __global short *so, __global uint *ui) {
+  size_t g = get_global_id(0);
+  float4 v = vload4(g, f);
+  float3 w = vload3(g, f + 1);
+  float copy[8];
+  vstore8(vload8(0, f + 4 * g), 0, copy);
+  vstore4(v * 2.0f, g, fo);
+  vstore3(w, g, fo + 1024);
+  fo[2048 + g] = copy[7];
+  vstore4(convert_int4(v), g, io);
+  vstore4(convert_int4_rte(v), g, io + 1024);
+  vstore4(convert_int4_rtp(v), g, io + 2048);
+  vstore4(convert_int4_sat_rtn(v), g, io + 3072);
+  vstore4(convert_uchar4_sat(v), g, uo);
+  int4 m = vload4(g, n);
+  vstore4(convert_short4_sat(m), g, so);
+  vstore4(convert_uint4_sat(m), g, ui);
+  vstore4(convert_float4(m), g, fo + 3072);
+  io[4096 + g] = convert_int_sat(v.x * 1e8f);
+})");
+  const size_t items = 200;
+  std::vector<float> f(4 * items + 8);
+  std::vector<int> n(4 * items);
+  std::mt19937 random(3);
+  std::uniform_real_distribution<float> values(-300.0f, 300.0f);
+  std::uniform_int_distribution<int> ints(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  for (size_t k = 0; k < f.size(); ++k)
+    f[k] = k % 5 == 0 ? float(int(k % 41) - 20) + 0.5f : values(random); // Halves test rounding to even.
+  for (int &value : n)
+    value = ints(random) >> (value & 3) * 8;
+  f[0] = NAN;
+  cl_mem fin = buffer(cl, f, CL_MEM_COPY_HOST_PTR), nin = buffer(cl, n, CL_MEM_COPY_HOST_PTR);
+  cl_mem fo = buffer(cl, std::vector<float>(4096), CL_MEM_WRITE_ONLY);
+  cl_mem io = buffer(cl, std::vector<int>(4096 + items), CL_MEM_WRITE_ONLY);
+  cl_mem uo = buffer(cl, std::vector<uint8_t>(1024), CL_MEM_WRITE_ONLY);
+  cl_mem so = buffer(cl, std::vector<int16_t>(1024), CL_MEM_WRITE_ONLY);
+  cl_mem ui = buffer(cl, std::vector<uint32_t>(1024), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "data");
+  cl_mem args[] = {fin, nin, fo, io, uo, so, ui};
+  for (cl_uint a = 0; a < 7; ++a)
+    setArg(kernel, a, args[a]);
+  clReleaseEvent(launch(cl, kernel, {{items}}));
+  auto floats = readBack<float>(cl, fo, 4096);
+  auto integers = readBack<int>(cl, io, 4096 + items);
+  auto bytes = readBack<uint8_t>(cl, uo, 1024);
+  auto shorts = readBack<int16_t>(cl, so, 1024);
+  auto unsigneds = readBack<uint32_t>(cl, ui, 1024);
+  auto saturate = [](double value, double low, double high) {
+    return std::isnan(value) ? 0.0 : std::min(std::max(value, low), high);
+  };
+  for (size_t g = 0; g < items; ++g) {
+    INFO("work-item " << g);
+    CHECK(sameFloat(floats[2048 + g], f[4 * g + 7]));
+    CHECK(sameFloat(integers[4096 + g] == 0 && std::isnan(f[4 * g]) ? 0.0f : float(integers[4096 + g]),
+                    float(int(saturate(double(f[4 * g] * 1e8f), -2147483648.0, 2147483647.0)))));
+    for (int lane = 0; lane < 4; ++lane) {
+      const size_t k = 4 * g + lane;
+      const float x = f[k];
+      INFO("lane " << lane << ", x = " << x << ", n = " << n[k]);
+      CHECK(sameFloat(floats[k], x * 2.0f));
+      if (lane < 3)
+        CHECK(sameFloat(floats[1024 + 3 * g + lane], f[1 + 3 * g + lane]));
+      if (!std::isnan(x)) {
+        CHECK(integers[k] == int(std::trunc(x)));
+        CHECK(integers[1024 + k] == int(std::nearbyint(x)));
+        CHECK(integers[2048 + k] == int(std::ceil(x)));
+        CHECK(integers[3072 + k] == int(std::floor(x)));
+      } else {
+        CHECK(integers[3072 + k] == 0);
+      }
+      CHECK(bytes[k] == uint8_t(saturate(std::trunc(double(x)), 0, 255)));
+      CHECK(shorts[k] == int16_t(saturate(double(n[k]), -32768, 32767)));
+      CHECK(unsigneds[k] == uint32_t(std::max(n[k], 0)));
+      CHECK(floats[3072 + k] == float(n[k]));
+    }
+  }
+  for (cl_mem mem : args)
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("common and geometric functions match the spec's formulas", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void shapes(__global const float4 *a, __global const float4 *b, __global float *out) {
+  size_t i = get_global_id(0);
+  float4 p = a[i], q = b[i];
+  __global float *o = out + 16 * i;
+  o[0] = dot(p, q);
+  o[1] = length(p);
+  o[2] = distance(p.xyz, q.xyz);
+  float4 n = normalize(p);
+  o[3] = n.x; o[4] = n.w;
+  float3 c = cross(p.xyz, q.xyz);
+  o[5] = c.x; o[6] = c.y; o[7] = c.z;
+  o[8] = degrees(p.x);
+  o[9] = radians(p.y);
+  o[10] = mix(p.x, q.x, 0.25f);
+  o[11] = step(q.y, p.y);
+  o[12] = smoothstep(-1.0f, 2.0f, p.z);
+  o[13] = sign(p.w);
+  o[14] = length(p.xy * 1e30f);
+  o[15] = fast_length(p.x);
+})");
+  std::vector<float> a = {3.0f, -4.0f, 0.5f, -0.0f, 1e-30f, 2e-30f, 0.0f, 0.0f, INFINITY, 1.0f, -2.0f, NAN,
+                          0.25f, 7.0f, -1.5f, 2.0f};
+  std::vector<float> b = {1.0f, 2.0f, 3.0f, 4.0f, -1.0f, 0.5f, 0.0f, 8.0f, 2.0f, 2.0f, 2.0f, 2.0f,
+                          -3.0f, 7.0f, 1.0f, 0.0f};
+  const size_t items = a.size() / 4;
+  cl_mem da = buffer(cl, a, CL_MEM_COPY_HOST_PTR), db = buffer(cl, b, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<float>(16 * items), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "shapes");
+  setArg(kernel, 0, da);
+  setArg(kernel, 1, db);
+  setArg(kernel, 2, out);
+  clReleaseEvent(launch(cl, kernel, {{items}}));
+  auto o = readBack<float>(cl, out, 16 * items);
+  auto lengthOf = [](std::vector<float> p) {
+    float scale = 0;
+    for (float v : p)
+      scale = fmaxf(scale, std::fabs(v));
+    if (scale == 0.0f || std::isinf(scale) || std::isnan(scale))
+      return scale;
+    float sum = 0;
+    for (float v : p)
+      sum += (v / scale) * (v / scale);
+    return scale * std::sqrt(sum);
+  };
+  for (size_t item = 0; item < items; ++item) {
+    const float *p = &a[4 * item], *q = &b[4 * item], *r = &o[16 * item];
+    INFO("work-item " << item);
+    CHECK(sameFloat(r[0], p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]));
+    CHECK(sameFloat(r[1], lengthOf({p[0], p[1], p[2], p[3]})));
+    CHECK(sameFloat(r[2], lengthOf({p[0] - q[0], p[1] - q[1], p[2] - q[2]})));
+    std::vector<float> v(p, p + 4);
+    bool infinite = std::any_of(v.begin(), v.end(), [](float x) { return std::isinf(x); });
+    if (infinite)
+      for (float &x : v)
+        x = std::isinf(x) ? std::copysign(1.0f, x) : 0.0f;
+    float size = lengthOf(v);
+    CHECK(sameFloat(r[3], size == 0.0f ? v[0] : v[0] / size));
+    CHECK(sameFloat(r[4], size == 0.0f ? v[3] : v[3] / size));
+    CHECK(sameFloat(r[5], p[1] * q[2] - p[2] * q[1]));
+    CHECK(sameFloat(r[6], p[2] * q[0] - p[0] * q[2]));
+    CHECK(sameFloat(r[7], p[0] * q[1] - p[1] * q[0]));
+    CHECK(sameFloat(r[8], float(180.0f / float(M_PI)) * p[0]));
+    CHECK(sameFloat(r[9], float(float(M_PI) / 180.0f) * p[1]));
+    CHECK(sameFloat(r[10], p[0] + (q[0] - p[0]) * 0.25f));
+    CHECK(r[11] == (p[1] < q[1] ? 0.0f : 1.0f));
+    float t = std::min(std::max((p[2] + 1.0f) / 3.0f, 0.0f), 1.0f);
+    CHECK(sameFloat(r[12], t * t * (3.0f - 2.0f * t)));
+    CHECK(sameFloat(r[13], p[3] > 0 ? 1.0f : p[3] < 0 ? -1.0f : std::isnan(p[3]) ? 0.0f : std::copysign(0.0f, p[3])));
+    CHECK(sameFloat(r[14], lengthOf({p[0] * 1e30f, p[1] * 1e30f})));
+    CHECK(sameFloat(r[15], std::fabs(p[0])));
+  }
+  for (cl_mem mem : {da, db, out})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
