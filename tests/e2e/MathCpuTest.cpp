@@ -5,7 +5,8 @@
 // functions), against the host: bit for bit where the device uses the C library (the same glibc) or
 // the same double computation, the relational functions exactly (1 for a true scalar, -1 for a true
 // vector lane), and the functions with a pointer operand through __global and private pointers; then
-// vector loads and stores and the conversions (plain, saturated, with rounding modes).
+// vector loads and stores, the conversions (plain, saturated, with rounding modes), the common,
+// geometric and integer functions.
 #include "DifferentialSupport.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 using namespace e2e;
 
@@ -413,6 +415,109 @@ __kernel void shapes(__global const float4 *a, __global const float4 *b, __globa
     CHECK(sameFloat(r[15], std::fabs(p[0])));
   }
   for (cl_mem mem : {da, db, out})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+namespace {
+
+/// The integer functions of one gentype against the host (128-bit arithmetic for the references).
+template <typename S> void checkIntegers(Setup &cl, cl_program program, const char *name, size_t lanes) {
+  using U = std::make_unsigned_t<S>;
+  constexpr int Bits = 8 * sizeof(S);
+  const size_t count = 256 * lanes;
+  std::vector<S> x(count), y(count);
+  std::mt19937_64 random(Bits + lanes);
+  const S extremes[] = {0, 1, S(-1), std::numeric_limits<S>::min(), std::numeric_limits<S>::max(), S(2), S(-2)};
+  for (size_t i = 0; i < count; ++i) {
+    x[i] = i < 49 ? extremes[i % 7] : S(random());
+    y[i] = i < 49 ? extremes[i / 7] : S(random() >> (random() % Bits));
+  }
+  cl_mem dx = buffer(cl, x, CL_MEM_COPY_HOST_PTR), dy = buffer(cl, y, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<S>(10 * count), CL_MEM_WRITE_ONLY);
+  cl_mem diff = buffer(cl, std::vector<U>(count), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, name);
+  setArg(kernel, 0, dx);
+  setArg(kernel, 1, dy);
+  setArg(kernel, 2, out);
+  setArg(kernel, 3, diff);
+  clReleaseEvent(launch(cl, kernel, {{count / lanes}}));
+  auto o = readBack<S>(cl, out, 10 * count);
+  auto d = readBack<U>(cl, diff, count);
+  const __int128 low = std::numeric_limits<S>::min(), high = std::numeric_limits<S>::max();
+  auto saturate = [&](__int128 v) { return S(v < low ? low : v > high ? high : v); };
+  for (size_t i = 0; i < count; ++i) {
+    const S a = x[i], b = y[i];
+    const U ua = U(a);
+    INFO(name << " x = " << int64_t(a) << ", y = " << int64_t(b));
+    int leading = 0, trailing = 0;
+    while (leading < Bits && !((ua >> (Bits - 1 - leading)) & 1))
+      ++leading;
+    while (trailing < Bits && !((ua >> trailing) & 1))
+      ++trailing;
+    const int n = int(U(b) & U(Bits - 1));
+    CHECK(o[i] == S(leading));
+    CHECK(o[count + i] == S(trailing));
+    CHECK(o[2 * count + i] == S(__builtin_popcountll(uint64_t(ua))));
+    CHECK(o[3 * count + i] == S(n == 0 ? ua : U(U(ua << n) | U(ua >> (Bits - n)))));
+    CHECK(o[4 * count + i] == saturate(__int128(a) + b));
+    CHECK(o[5 * count + i] == saturate(__int128(a) - b));
+    __int128 sum = __int128(a) + b, product = __int128(a) * b;
+    CHECK(o[6 * count + i] == S(sum >= 0 ? sum / 2 : -((-sum + 1) / 2)));
+    CHECK(o[7 * count + i] == S((sum + 1) >= 0 ? (sum + 1) / 2 : -((-(sum + 1) + 1) / 2)));
+    const S hi = S(product >> Bits);
+    CHECK(o[8 * count + i] == hi);
+    CHECK(o[9 * count + i] == S(U(hi) + U(a)));
+    CHECK(d[i] == U(a > b ? U(a) - U(b) : U(b) - U(a)));
+  }
+  for (cl_mem mem : {dx, dy, out, diff})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+}
+
+} // namespace
+
+TEST_CASE("integer functions on every width, scalars and vectors, against 128-bit references", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+#define INTEGERS(NAME, T, U)                                                                        \
+__kernel void NAME(__global const T *x, __global const T *y, __global T *o, __global U *d) {        \
+  size_t i = get_global_id(0), n = get_global_size(0);                                              \
+  T a = x[i], b = y[i];                                                                             \
+  o[i] = clz(a); o[n + i] = ctz(a); o[2 * n + i] = popcount(a); o[3 * n + i] = rotate(a, b);        \
+  o[4 * n + i] = add_sat(a, b); o[5 * n + i] = sub_sat(a, b); o[6 * n + i] = hadd(a, b);            \
+  o[7 * n + i] = rhadd(a, b); o[8 * n + i] = mul_hi(a, b); o[9 * n + i] = mad_hi(a, b, a);          \
+  d[i] = abs_diff(a, b);                                                                            \
+}
+INTEGERS(ints, int, uint)
+INTEGERS(chars16, char16, uchar16)
+INTEGERS(longs2, long2, ulong2)
+INTEGERS(ulongs, ulong, ulong)
+INTEGERS(ushorts4, ushort4, ushort4)
+__kernel void up(__global const short *hi, __global const ushort *lo, __global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = upsample(hi[i], lo[i]);
+}
+)", "-cl-std=CL2.0");
+  checkIntegers<int32_t>(cl, program, "ints", 1);
+  checkIntegers<int8_t>(cl, program, "chars16", 16);
+  checkIntegers<int64_t>(cl, program, "longs2", 2);
+  checkIntegers<uint64_t>(cl, program, "ulongs", 1);
+  checkIntegers<uint16_t>(cl, program, "ushorts4", 4);
+  const std::vector<int16_t> hi = {0, -1, 32767, -32768, 5};
+  const std::vector<uint16_t> lo = {0, 65535, 1, 0, 40000};
+  cl_mem dh = buffer(cl, hi, CL_MEM_COPY_HOST_PTR), dl = buffer(cl, lo, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<int32_t>(hi.size()), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "up");
+  setArg(kernel, 0, dh);
+  setArg(kernel, 1, dl);
+  setArg(kernel, 2, out);
+  clReleaseEvent(launch(cl, kernel, {{hi.size()}}));
+  auto joined = readBack<int32_t>(cl, out, hi.size());
+  for (size_t i = 0; i < hi.size(); ++i)
+    CHECK(joined[i] == int32_t((uint32_t(uint16_t(hi[i])) << 16) | lo[i]));
+  for (cl_mem mem : {dh, dl, out})
     clReleaseMemObject(mem);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
