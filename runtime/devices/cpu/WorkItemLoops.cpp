@@ -422,21 +422,16 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume));
   if (!regions)
     return regions.takeError();
-  std::vector<GroupCollective> collectives;
-  // The slots are looked up before placeContextSlots erases the allocas they are keyed by.
-  std::vector<std::vector<const AllocaInst *>> keys;
-  for (const lowering::Collective &collective : regions->collectives) {
-    collectives.push_back({collective.kind, collective.operation, collective.element, collective.scope,
-                           collective.region, {}, {}, {}});
-    keys.push_back({collective.operand, collective.result});
-    keys.back().insert(keys.back().end(), collective.source.begin(), collective.source.end());
-  }
   ContextLayout layout = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
-  for (size_t i = 0; i < collectives.size(); ++i) {
-    collectives[i].operand = layout.slots.lookup(keys[i][0]);
-    collectives[i].result = layout.slots.lookup(keys[i][1]);
-    for (size_t s = 2; s < keys[i].size(); ++s)
-      collectives[i].source.push_back(layout.slots.lookup(keys[i][s]));
+  // The erased allocas' addresses still key their slots (they are compared, never dereferenced).
+  std::vector<GroupCollective> collectives;
+  for (const lowering::Collective &collective : regions->collectives) {
+    GroupCollective placed{collective.kind, collective.operation, collective.element, collective.scope,
+                           collective.region, layout.slots.lookup(collective.operand),
+                           layout.slots.lookup(collective.result), {}};
+    for (const AllocaInst *source : collective.source)
+      placed.source.push_back(layout.slots.lookup(source));
+    collectives.push_back(std::move(placed));
   }
   return WorkItemFunction{clone, regions->regions, staticBytes, layout.bytesPerItem, std::move(collectives),
                           regions->cutScopes};
