@@ -15,3 +15,4 @@
 #include "vector_data.cl"
 #include "conversions.cl"
 #include "geometric.cl"
+#include "misc_vector.cl"

@@ -9,6 +9,7 @@
 // LLVMContexts may run concurrently.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/OpenCLSupport.h"
 
 #include "LoopPragmaBinding.h"
 #include "VendorExtensions.h"
@@ -62,13 +63,18 @@ BuiltinLibrary builtinLibrary(Target target) {
   return {"/loom/builtins/spir64.bc", bytes(Spir64Builtins)};
 }
 
-/// The real file system (the user's #include files) under an in-memory one holding the library at
-/// its path. One per compile: Clang's FileManager caches what it sees.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(const BuiltinLibrary &library) {
+/// Where Clang reads the device's macro prelude (openclPrelude) from the in-memory file system.
+constexpr const char *PreludePath = "/loom/include/loom-device.h";
+
+/// The real file system (the user's #include files) under an in-memory one holding the library and
+/// the prelude at their paths. One per compile: Clang's FileManager caches what it sees.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(const BuiltinLibrary &library,
+                                                               const std::string &prelude) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->addFile(library.path, /*ModificationTime=*/0,
                   llvm::MemoryBuffer::getMemBuffer(library.bitcode, library.path,
                                                    /*RequiresNullTerminator=*/false));
+  memory->addFile(PreludePath, /*ModificationTime=*/0, llvm::MemoryBuffer::getMemBufferCopy(prelude, PreludePath));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   return overlay;
@@ -112,9 +118,9 @@ llvm::Expected<ParsedOptions> parseOptions(llvm::StringRef options) {
       continue;
     }
     if (token.consume_front("-cl-std=")) {
-      if (token != "CL1.2" && token != "CL2.0" && token != "CL3.0")
+      if (token != "CL1.1" && token != "CL1.2" && token != "CL2.0" && token != "CL3.0")
         return buildError("unsupported OpenCL C version '-cl-std=" + token +
-                          "': use -cl-std=CL1.2, -cl-std=CL2.0 or -cl-std=CL3.0");
+                          "': use -cl-std=CL1.1, CL1.2, CL2.0 or CL3.0");
       parsed.clStd = token.str();
       continue;
     }
@@ -133,7 +139,7 @@ llvm::Expected<ParsedOptions> parseOptions(llvm::StringRef options) {
       continue;
     }
     return buildError("unsupported build option '" + token +
-                      "': Loom accepts -D, -U, -I, -w, -W..., -cl-std=CL1.2|CL2.0|CL3.0 and other "
+                      "': Loom accepts -D, -U, -I, -w, -W..., -cl-std=CL1.1|CL1.2|CL2.0|CL3.0 and other "
                       "-cl-* options");
   }
   return parsed;
@@ -211,6 +217,8 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   const std::string clStd = "-cl-std=" + parsed->clStd;
   const std::string resourceInclude = std::string(LOOM_CLANG_RESOURCE_DIR) + "/include";
   const BuiltinLibrary builtins = builtinLibrary(target);
+  const OpenCLSupport &support = openclSupport(target);
+  const std::string extensionOption = clangExtensionOption(support);
 
   // frontend/CMakeLists.txt compiles the builtin library with these flags (but -O2, CL2.0 and no
   // line tables): keep them in step.
@@ -229,6 +237,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       "-nostdsysteminc",
       "-internal-isystem", resourceInclude.c_str(),
       "-mlink-builtin-bitcode", builtins.path,
+      // The device's extension and feature macros, exactly (OpenCLSupport.h).
+      extensionOption.c_str(),
+      "-include", PreludePath,
   };
   // Calls with 8- and 16-lane vectors warn that their x86-64 ABI depends on AVX: it does not matter
   // here, every caller and callee is in this one module (and the builtins are inlined).
@@ -280,7 +291,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   compiler.setInvocation(invocation);
   compiler.createDiagnostics(createDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
-  compiler.createFileManager(fileSystemWith(builtins));
+  compiler.createFileManager(fileSystemWith(builtins, openclPrelude(support)));
   compiler.setVerboseOutputStream(logStream);
 
   // The module is created in `context`, which must be in typed-pointer mode.

@@ -1,7 +1,7 @@
-//===- Buffer.cpp - clCreateBuffer, clGetMemObjectInfo, retain/release -----===//
+//===- Buffer.cpp - clCreateBuffer[WithProperties], clGetMemObjectInfo, retain/release ===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Buffer creation checks the flag combinations and host pointer rules of the spec, then allocates
+// Buffer creation (with or without OpenCL 3.0's properties list) checks the flag combinations and host pointer rules of the spec, then allocates
 // through the core (device memory of the context's memory device).
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
@@ -27,15 +27,17 @@ cl_int checkFlags(const char *entryPoint, cl_mem_flags flags) {
   return CL_SUCCESS;
 }
 
-} // namespace
-
-cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
-                                  void *host_ptr, cl_int *errcode_ret) {
-  LOOM_ENTRY();
+/// clCreateBuffer and clCreateBufferWithProperties. OpenCL 3.0 defines no buffer property without
+/// an extension, so a properties list may only be empty.
+cl_mem createBuffer(const char *entryPoint, cl_context context, const cl_mem_properties *properties,
+                    cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
   cl_mem result = nullptr;
   cl_int status = [&]() -> cl_int {
     Context *owner = lookup<Context>(context);
     LOOM_CHECK(owner, CL_INVALID_CONTEXT, "context is not valid");
+    LOOM_CHECK(!properties || properties[0] == 0, CL_INVALID_PROPERTY,
+               "buffer property " + std::to_string(properties ? properties[0] : 0) +
+                   " is not supported (OpenCL 3.0 defines none without an extension)");
     if (cl_int error = checkFlags(entryPoint, flags))
       return error;
     LOOM_CHECK(size > 0, CL_INVALID_BUFFER_SIZE, "size is 0");
@@ -52,11 +54,28 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
     auto buffer = Buffer::create(*owner, flags, size, host_ptr);
     if (!buffer)
       return fail(entryPoint, CL_MEM_OBJECT_ALLOCATION_FAILURE, llvm::toString(buffer.takeError()));
+    if (properties)
+      (*buffer)->rawProperties = {0};
     result = handleOf(*buffer);
     return CL_SUCCESS;
   }();
   setError(errcode_ret, status);
   return result;
+}
+
+} // namespace
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                  void *host_ptr, cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  return createBuffer(entryPoint, context, nullptr, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                                                cl_mem_flags flags, size_t size, void *host_ptr,
+                                                cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  return createBuffer(entryPoint, context, properties, flags, size, host_ptr, errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
@@ -113,6 +132,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
     break;
   case CL_MEM_USES_SVM_POINTER:
     value = InfoValue::of<cl_bool>(CL_FALSE);
+    break;
+  case CL_MEM_PROPERTIES:
+    value = InfoValue::array(buffer->rawProperties);
     break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));

@@ -1,4 +1,4 @@
-//===- Context.cpp - clCreateContext(FromType), clGetContextInfo, retain/release ===//
+//===- Context.cpp - clCreateContext(FromType), clGetContextInfo, retain/release, destructor callbacks ===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Context properties: CL_CONTEXT_PLATFORM and CL_CONTEXT_INTEROP_USER_SYNC are accepted, anything
@@ -113,6 +113,17 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
   LOOM_CHECK(object, CL_INVALID_CONTEXT, "context is not valid");
   if (object->releaseUser())
     object->retire();
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
+                                                  void(CL_CALLBACK *pfn_notify)(cl_context, void *),
+                                                  void *user_data) {
+  LOOM_ENTRY();
+  Context *object = lookup<Context>(context);
+  LOOM_CHECK(object, CL_INVALID_CONTEXT, "context is not valid");
+  LOOM_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
+  object->addDestructorCallback([pfn_notify, context, user_data] { pfn_notify(context, user_data); });
   return CL_SUCCESS;
 }
 

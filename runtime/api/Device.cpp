@@ -1,14 +1,16 @@
 //===- Device.cpp - clGetDeviceIDs, clGetDeviceInfo, device retain/release ===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Device queries answer every OpenCL 1.2 clGetDeviceInfo parameter (clinfo asks them all) from the
-// device's DeviceInfo; what Loom does not support (images, fp64, partitioning) answers "none".
+// Device queries answer every OpenCL 3.0 clGetDeviceInfo parameter (clinfo asks them all) from the
+// device's DeviceInfo; what Loom does not support (images, fp64, partitioning, SVM, pipes, device-side
+// enqueue, the generic address space) answers "none", as OpenCL 3.0 allows for optional features.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
 #include "devices/board/ProgramCache.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace loom::runtime;
@@ -225,13 +227,85 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::string("FULL_PROFILE");
     break;
   case CL_DEVICE_VERSION:
-    value = InfoValue::string(info.version);
+    value = InfoValue::string(llvm::formatv("OpenCL {0}.{1} Loom", info.opencl.version.major,
+                                            info.opencl.version.minor)
+                                  .str());
     break;
-  case CL_DEVICE_OPENCL_C_VERSION:
-    value = InfoValue::string(info.openclCVersion);
+  case CL_DEVICE_NUMERIC_VERSION:
+    value = InfoValue::of<cl_version>(InfoValue::versionOf(info.opencl.version));
+    break;
+  case CL_DEVICE_OPENCL_C_VERSION: // Deprecated by 3.0: the newest version 1.x programs build with.
+    value = InfoValue::string("OpenCL C 1.2 Loom");
+    break;
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+    value = InfoValue::nameVersions(info.opencl.languages);
+    break;
+  case CL_DEVICE_OPENCL_C_FEATURES:
+    value = InfoValue::nameVersions(info.opencl.features);
     break;
   case CL_DEVICE_EXTENSIONS:
-    value = InfoValue::string(info.extensions);
+    value = InfoValue::string(info.opencl.extensionString());
+    break;
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    value = InfoValue::nameVersions(info.opencl.extensions);
+    break;
+  case CL_DEVICE_IL_VERSION: // clCreateProgramWithIL is not supported (loomc reads SPIR-V offline).
+    value = InfoValue::string("");
+    break;
+  case CL_DEVICE_ILS_WITH_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    value = InfoValue::nameVersions({});
+    break;
+  case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: // Never submitted for conformance.
+    value = InfoValue::string("v0000-01-01-00");
+    break;
+  // OpenCL 3.0's minimum: relaxed atomics and acquire-release fences within a work-group.
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    value = InfoValue::of<cl_device_atomic_capabilities>(CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    break;
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    value = InfoValue::of<cl_device_atomic_capabilities>(
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    break;
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+    value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_work_group_collective_functions"));
+    break;
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: // Work-groups are uniform (EnqueueKernel.cpp).
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+  case CL_DEVICE_PIPE_SUPPORT:
+    value = InfoValue::of<cl_bool>(CL_FALSE);
+    break;
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    value = InfoValue::of<cl_device_device_enqueue_capabilities>(0);
+    break;
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+    value = InfoValue::of<cl_command_queue_properties>(0);
+    break;
+  case CL_DEVICE_SVM_CAPABILITIES:
+    value = InfoValue::of<cl_device_svm_capabilities>(0);
+    break;
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    value = InfoValue::of<size_t>(info.subGroupSize ? info.subGroupSize : 1);
+    break;
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+    value = InfoValue::of<size_t>(0); // No program-scope global variables.
+    break;
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+  case CL_DEVICE_MAX_PIPE_ARGS:
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+  case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: // 0: natural alignment.
+  case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    value = InfoValue::of<cl_uint>(0);
     break;
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
     value = InfoValue::of<size_t>(0);
@@ -259,7 +333,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE,
-                "param_name " + std::to_string(param_name) + " is not an OpenCL 1.2 device query");
+                "param_name " + std::to_string(param_name) + " is not an OpenCL 3.0 device query");
   }
   return value.copyOut(entryPoint, param_value_size, param_value, param_value_size_ret);
 }

@@ -74,6 +74,21 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
   return result;
 }
 
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  cl_kernel result = nullptr;
+  cl_int status = [&]() -> cl_int {
+    Kernel *source = lookup<Kernel>(source_kernel);
+    LOOM_CHECK(source, CL_INVALID_KERNEL, "source_kernel is not valid");
+    Kernel *copy = Object::create<Kernel>(*source->program, source->info);
+    copy->copyArgsFrom(*source);
+    result = handleOf(copy);
+    return CL_SUCCESS;
+  }();
+  setError(errcode_ret, status);
+  return result;
+}
+
 cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
                                             cl_kernel *kernels, cl_uint *num_kernels_ret) {
   LOOM_ENTRY();

@@ -15,7 +15,7 @@ using namespace loom::runtime;
 using namespace loom::runtime::api;
 
 namespace {
-constexpr const char *PlatformExtensions = "cl_khr_icd";
+const std::vector<loom::frontend::NamedVersion> PlatformExtensions = {{"cl_khr_icd"}};
 } // namespace
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
@@ -49,7 +49,10 @@ extern "C" LOOM_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platf
     value = InfoValue::string("FULL_PROFILE");
     break;
   case CL_PLATFORM_VERSION:
-    value = InfoValue::string("OpenCL 1.2 Loom " LOOM_VERSION);
+    value = InfoValue::string("OpenCL 3.0 Loom " LOOM_VERSION);
+    break;
+  case CL_PLATFORM_NUMERIC_VERSION:
+    value = InfoValue::of<cl_version>(CL_MAKE_VERSION(3, 0, 0));
     break;
   case CL_PLATFORM_NAME:
   case CL_PLATFORM_ICD_SUFFIX_KHR:
@@ -59,10 +62,13 @@ extern "C" LOOM_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platf
     value = InfoValue::string("The Loom project");
     break;
   case CL_PLATFORM_EXTENSIONS:
-    value = InfoValue::string(PlatformExtensions);
+    value = InfoValue::string(PlatformExtensions.front().name.str());
+    break;
+  case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+    value = InfoValue::nameVersions(PlatformExtensions);
     break;
   case CL_PLATFORM_HOST_TIMER_RESOLUTION:
-    value = InfoValue::of<cl_ulong>(0); // No clGetHostTimer: an OpenCL 2.1 feature.
+    value = InfoValue::of<cl_ulong>(0); // No clGetHostTimer: optional in OpenCL 3.0.
     break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));

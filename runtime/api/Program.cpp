@@ -231,6 +231,13 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     }
     break;
   }
+  case CL_PROGRAM_IL: // No program is created from IL (clCreateProgramWithIL is not supported).
+    value = InfoValue::array(std::vector<char>{});
+    break;
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: // OpenCL C has no global constructors.
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    value = InfoValue::of<cl_bool>(CL_FALSE);
+    break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));
   }

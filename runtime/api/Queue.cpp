@@ -118,6 +118,11 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue,
   case CL_QUEUE_PROPERTIES_ARRAY:
     value = InfoValue::array(queue->rawProperties);
     break;
+  case CL_QUEUE_DEVICE_DEFAULT: // No device-side queues.
+    value = InfoValue::of<cl_command_queue>(nullptr);
+    break;
+  case CL_QUEUE_SIZE:
+    return fail(entryPoint, CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is only for device-side queues");
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));
   }

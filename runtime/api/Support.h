@@ -91,6 +91,18 @@ struct InfoValue {
       std::memcpy(info.bytes.data(), values.data(), info.bytes.size());
     return info;
   }
+  /// cl_name_version entries (OpenCL 3.0's *_WITH_VERSION queries).
+  static InfoValue nameVersions(const std::vector<frontend::NamedVersion> &entries) {
+    std::vector<cl_name_version> versions(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+      versions[i].version = versionOf(entries[i]);
+      std::strncpy(versions[i].name, entries[i].name.str().c_str(), CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+    }
+    return array(versions);
+  }
+  static cl_version versionOf(const frontend::NamedVersion &entry) {
+    return CL_MAKE_VERSION(entry.major, entry.minor, entry.patch);
+  }
   cl_int copyOut(const char *entryPoint, size_t valueSize, void *value, size_t *sizeRet) const {
     return copyInfo(entryPoint, valueSize, value, sizeRet, bytes.data(), bytes.size());
   }

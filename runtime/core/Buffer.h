@@ -36,6 +36,9 @@ public:
   const uint64_t flags;
   const size_t size;
   void *const hostPtr; ///< The application's pointer for USE_HOST_PTR, else null.
+  /// The properties list clCreateBufferWithProperties was given, its terminating 0 included
+  /// (empty for clCreateBuffer or a NULL list): what CL_MEM_PROPERTIES returns.
+  std::vector<uint64_t> rawProperties;
   const Allocation &allocation() const { return memory; }
   /// Where the host reads and writes the contents.
   uint8_t *data() const { return static_cast<uint8_t *>(memory.host); }

@@ -34,4 +34,14 @@ void Context::report(const std::string &message) const {
     notify(message);
 }
 
+Context::~Context() {
+  for (auto callback = destructorCallbacks.rbegin(); callback != destructorCallbacks.rend(); ++callback)
+    (*callback)();
+}
+
+void Context::addDestructorCallback(std::function<void()> callback) {
+  std::lock_guard<std::mutex> lock(destructorMutex);
+  destructorCallbacks.push_back(std::move(callback));
+}
+
 } // namespace loom::runtime

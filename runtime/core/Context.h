@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ public:
   Context(std::vector<PlatformDevice *> devices, std::vector<intptr_t> properties, Notify notify)
       : Object(ObjectKind::Context), devices(std::move(devices)), properties(std::move(properties)),
         notify(std::move(notify)) {}
+  /// Runs the destructor callbacks, newest first, as clSetContextDestructorCallback promises.
+  ~Context();
 
   const std::vector<PlatformDevice *> devices;
   const std::vector<intptr_t> properties; ///< As given, including the terminating 0 (empty if none).
@@ -35,9 +38,13 @@ public:
   uint64_t maxAllocBytes() const;
   /// Reports an asynchronous error through the user's callback, if any.
   void report(const std::string &message) const;
+  /// Adds a callback the destructor runs, once every object holding the context has let it go.
+  void addDestructorCallback(std::function<void()> callback);
 
 private:
   const Notify notify;
+  std::mutex destructorMutex;
+  std::vector<std::function<void()>> destructorCallbacks;
 };
 
 } // namespace loom::runtime

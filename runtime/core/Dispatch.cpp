@@ -206,7 +206,7 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clSetKernelArgSVMPointer);
   LOOM_UNIMPLEMENTED(clSetKernelExecInfo);
   t.clGetKernelSubGroupInfoKHR = &::clGetKernelSubGroupInfo; // The same signature and queries.
-  LOOM_UNIMPLEMENTED(clCloneKernel);
+  t.clCloneKernel = &::clCloneKernel;
   LOOM_UNIMPLEMENTED(clCreateProgramWithIL);
   LOOM_UNIMPLEMENTED(clEnqueueSVMMigrateMem);
   LOOM_UNIMPLEMENTED(clGetDeviceAndHostTimer);
@@ -215,9 +215,9 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clSetDefaultDeviceCommandQueue);
   LOOM_UNIMPLEMENTED(clSetProgramReleaseCallback);
   LOOM_UNIMPLEMENTED(clSetProgramSpecializationConstant);
-  LOOM_UNIMPLEMENTED(clCreateBufferWithProperties);
+  t.clCreateBufferWithProperties = &::clCreateBufferWithProperties;
   LOOM_UNIMPLEMENTED(clCreateImageWithProperties);
-  LOOM_UNIMPLEMENTED(clSetContextDestructorCallback);
+  t.clSetContextDestructorCallback = &::clSetContextDestructorCallback;
   return t;
 }
 

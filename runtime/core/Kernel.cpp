@@ -50,6 +50,13 @@ void Kernel::setLocal(unsigned index, size_t bytes) {
   isSet[index] = true;
 }
 
+void Kernel::copyArgsFrom(const Kernel &source) {
+  std::scoped_lock lock(mutex, source.mutex);
+  args = source.args;
+  argBuffers = source.argBuffers;
+  isSet = source.isSet;
+}
+
 bool Kernel::allArgsSet() const {
   std::lock_guard<std::mutex> lock(mutex);
   for (bool set : isSet)

@@ -27,6 +27,8 @@ public:
   void setScalar(unsigned index, const void *bytes, size_t size);
   void setBuffer(unsigned index, Buffer *buffer); ///< Null for a NULL buffer argument.
   void setLocal(unsigned index, size_t bytes);
+  /// clCloneKernel: takes `source`'s argument values (and references to its buffers).
+  void copyArgsFrom(const Kernel &source);
 
   /// The arguments for one launch, with references that keep the buffers alive.
   struct Snapshot {

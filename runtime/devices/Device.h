@@ -11,6 +11,7 @@
 #pragma once
 
 #include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/OpenCLSupport.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,9 +32,8 @@ struct DeviceInfo {
   DeviceKind kind = DeviceKind::Cpu;
   std::string name;
   std::string vendor = "Loom";
-  std::string version = "OpenCL 1.2 Loom";
-  std::string openclCVersion = "OpenCL C 1.2";
-  std::string extensions;
+  /// Versions, extensions and OpenCL C features: those its compiler target defines as macros.
+  frontend::OpenCLSupport opencl;
   std::string builtInKernels;
   uint32_t computeUnits = 1;
   uint32_t clockMHz = 0;

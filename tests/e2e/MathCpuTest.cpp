@@ -5,9 +5,12 @@
 // functions), against the host: bit for bit where the device uses the C library (the same glibc) or
 // the same double computation, the relational functions exactly (1 for a true scalar, -1 for a true
 // vector lane), and the functions with a pointer operand through __global and private pointers; then
-// vector loads and stores, the conversions (plain, saturated, with rounding modes), the common,
-// geometric and integer functions.
+// vector loads and stores, half-precision loads and stores (every half, every rounding mode, against
+// the host's F16C conversions), shuffle and shuffle2, the conversions (plain, saturated, with
+// rounding modes), the common, geometric and integer functions.
 #include "DifferentialSupport.h"
+
+#include <immintrin.h>
 
 #include <algorithm>
 #include <cmath>
@@ -337,6 +340,169 @@ __kernel void data(__global const float *f, __global const int *n, __global floa
   for (cl_mem mem : args)
     clReleaseMemObject(mem);
   clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+namespace {
+
+// The host's F16C conversions, the reference for the library's integer ones: imm 0 = to nearest even,
+// 1 = down, 2 = up, 3 = toward zero (8: exceptions suppressed).
+template <int Mode> __attribute__((target("f16c"))) uint16_t hostHalf(float x) {
+  return uint16_t(_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(x), Mode | 8), 0));
+}
+__attribute__((target("f16c"))) float hostFloat(uint16_t h) { return _mm_cvtss_f32(_mm_cvtph_ps(_mm_set1_epi16(short(h)))); }
+
+bool sameHalf(uint16_t got, uint16_t want) {
+  auto isNan = [](uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); };
+  return isNan(want) ? isNan(got) : got == want;
+}
+
+} // namespace
+
+TEST_CASE("half-precision loads and stores in every rounding mode, shuffle and shuffle2", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void to_half(__global const float *f, __global half *rte, __global half *rtz, __global half *rtp,
+                      __global half *rtn, __global half *plain, __global half *wide, __global half *aligned3) {
+  size_t g = get_global_id(0);
+  vstore_half_rte(f[g], g, rte);
+  vstore_half_rtz(f[g], g, rtz);
+  vstore_half_rtp(f[g], g, rtp);
+  vstore_half_rtn(f[g], g, rtn);
+  vstore_half(f[g], g, plain);
+  if (g % 4 == 0)
+    vstore_half4_rtz(vload4(g / 4, f), g / 4, wide);
+  if (g % 3 == 0)
+    vstorea_half3_rtp(vload3(g / 3, f), g / 3, aligned3);
+}
+__kernel void to_float(__global const half *h, __global float *out, __global float *wide, __global float *aligned3) {
+  size_t g = get_global_id(0);
+  out[g] = vload_half(g, h);
+  if (g % 8 == 0)
+    vstore8(vload_half8(g / 8, h), g / 8, wide);
+  if (g % 4 == 0)
+    vstore3(vloada_half3(g / 4, h), g / 4, aligned3);
+}
+__kernel void shuffles(__global int *o, __global float *f, __global char *c) {
+  int4 x = (int4)(10, 11, 12, 13);
+  vstore8(shuffle(x, (uint8)(3, 2, 1, 0, 7, 6, 0xfffffff5, 4)), 0, o);
+  vstore4(shuffle2(x, (int4)(30, 31, 32, 33), (uint4)(0, 4, 7, 9)), 2, o);
+  float16 v = vload16(0, f);
+  vstore2(shuffle(v, (uint2)(15, 0x10 + 1)), 0, f + 16);
+  char16 a = vload16(0, c), b = vload16(1, c);
+  vstore16(shuffle2(a, b, (uchar16)(31, 0, 16, 15, 1, 17, 0x20 + 2, 0xff, 3, 4, 5, 6, 7, 8, 9, 10)), 2, c);
+})");
+  // Every half, then floats at random and where rounding is decided: halves' midpoints, just around
+  // them, the largest half and beyond, subnormal halves and below, infinities, NaN, signed zeros.
+  std::vector<float> f;
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    float x = hostFloat(uint16_t(h));
+    f.push_back(x);
+    if (std::isfinite(x)) {
+      float next = hostFloat(uint16_t(h + 1));
+      float mid = (x + next) / 2;
+      f.push_back(mid);
+      f.push_back(std::nextafter(mid, 0.0f));
+      f.push_back(std::nextafter(mid, INFINITY));
+    }
+  }
+  std::mt19937 random(11);
+  std::uniform_int_distribution<uint32_t> bits;
+  for (int k = 0; k < 100000; ++k) {
+    uint32_t b = bits(random);
+    float x;
+    std::memcpy(&x, &b, 4);
+    f.push_back(x);
+  }
+  for (float x : {65504.0f, 65519.99f, 65520.0f, 1e9f, 1e-9f, 5.9604645e-8f, 2.9802322e-8f, 2.9802326e-8f,
+                  1e-45f, 0.0f, -0.0f, INFINITY, -INFINITY, NAN})
+    for (float sign : {1.0f, -1.0f})
+      f.push_back(sign * x);
+  while (f.size() % 12)
+    f.push_back(1.0f);
+  const size_t n = f.size();
+  cl_mem in = buffer(cl, f, CL_MEM_COPY_HOST_PTR);
+  std::vector<cl_mem> halves;
+  for (int k = 0; k < 7; ++k)
+    halves.push_back(buffer(cl, std::vector<uint16_t>(k == 6 ? n / 3 * 4 : n), CL_MEM_READ_WRITE));
+  cl_kernel toHalf = kernelNamed(program, "to_half");
+  setArg(toHalf, 0, in);
+  for (cl_uint k = 0; k < 7; ++k)
+    setArg(toHalf, k + 1, halves[k]);
+  clReleaseEvent(launch(cl, toHalf, {{n}}));
+  auto rte = readBack<uint16_t>(cl, halves[0], n), rtz = readBack<uint16_t>(cl, halves[1], n);
+  auto rtp = readBack<uint16_t>(cl, halves[2], n), rtn = readBack<uint16_t>(cl, halves[3], n);
+  auto plain = readBack<uint16_t>(cl, halves[4], n), wide = readBack<uint16_t>(cl, halves[5], n);
+  auto aligned3 = readBack<uint16_t>(cl, halves[6], n / 3 * 4);
+  size_t wrong = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const float x = f[k];
+    bool ok = sameHalf(rte[k], hostHalf<0>(x)) && sameHalf(rtn[k], hostHalf<1>(x)) &&
+              sameHalf(rtp[k], hostHalf<2>(x)) && sameHalf(rtz[k], hostHalf<3>(x)) &&
+              sameHalf(plain[k], hostHalf<0>(x)) && sameHalf(wide[k], hostHalf<3>(x)) &&
+              sameHalf(aligned3[k / 3 * 4 + k % 3], hostHalf<2>(x));
+    if (!ok && wrong++ < 10)
+      FAIL_CHECK("float " << x << " (0x" << std::hex << [&] { uint32_t b; std::memcpy(&b, &x, 4); return b; }()
+                          << "): rte " << rte[k] << " rtz " << rtz[k] << " rtp " << rtp[k] << " rtn " << rtn[k]);
+  }
+  CHECK(wrong == 0);
+
+  // Every half back to float, exactly (NaN stays NaN).
+  std::vector<uint16_t> every(0x10000);
+  for (uint32_t h = 0; h < every.size(); ++h)
+    every[h] = uint16_t(h);
+  cl_mem hin = buffer(cl, every, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<float>(every.size()), CL_MEM_WRITE_ONLY);
+  cl_mem outWide = buffer(cl, std::vector<float>(every.size()), CL_MEM_WRITE_ONLY);
+  cl_mem out3 = buffer(cl, std::vector<float>(every.size() / 4 * 3), CL_MEM_WRITE_ONLY);
+  cl_kernel toFloat = kernelNamed(program, "to_float");
+  cl_mem floatArgs[] = {hin, out, outWide, out3};
+  for (cl_uint k = 0; k < 4; ++k)
+    setArg(toFloat, k, floatArgs[k]);
+  clReleaseEvent(launch(cl, toFloat, {{every.size()}}));
+  auto back = readBack<float>(cl, out, every.size()), backWide = readBack<float>(cl, outWide, every.size());
+  auto back3 = readBack<float>(cl, out3, every.size() / 4 * 3);
+  wrong = 0;
+  for (uint32_t h = 0; h < every.size(); ++h) {
+    const float want = hostFloat(uint16_t(h));
+    bool ok = sameFloat(back[h], want) && sameFloat(backWide[h], want) &&
+              (h % 4 == 3 || sameFloat(back3[h / 4 * 3 + h % 4], want));
+    if (!ok && wrong++ < 10)
+      FAIL_CHECK("half 0x" << std::hex << h << ": " << back[h] << " want " << want);
+  }
+  CHECK(wrong == 0);
+
+  std::vector<int> ints(12, -1);
+  std::vector<float> floats(18);
+  for (int k = 0; k < 16; ++k)
+    floats[k] = float(k) + 0.5f;
+  std::vector<int8_t> chars(48);
+  for (int k = 0; k < 32; ++k)
+    chars[k] = int8_t(k * 3 - 40);
+  cl_mem io = buffer(cl, ints, CL_MEM_COPY_HOST_PTR), fo = buffer(cl, floats, CL_MEM_COPY_HOST_PTR);
+  cl_mem co = buffer(cl, chars, CL_MEM_COPY_HOST_PTR);
+  cl_kernel shuffles = kernelNamed(program, "shuffles");
+  setArg(shuffles, 0, io);
+  setArg(shuffles, 1, fo);
+  setArg(shuffles, 2, co);
+  clReleaseEvent(launch(cl, shuffles, {{1}}));
+  // Mask lanes use only the bits that index the inputs: 0xfffffff5 picks lane 1 of four.
+  CHECK(readBack<int>(cl, io, 12) == std::vector<int>{13, 12, 11, 10, 13, 12, 11, 10, 10, 30, 33, 11});
+  auto f2 = readBack<float>(cl, fo, 18);
+  CHECK(f2[16] == 15.5f);
+  CHECK(f2[17] == 1.5f);
+  auto c2 = readBack<int8_t>(cl, co, 48);
+  const int picks[16] = {31, 0, 16, 15, 1, 17, 2, 31, 3, 4, 5, 6, 7, 8, 9, 10};
+  for (int k = 0; k < 16; ++k)
+    CHECK(c2[32 + k] == chars[picks[k]]);
+
+  for (cl_mem mem : halves)
+    clReleaseMemObject(mem);
+  for (cl_mem mem : {in, hin, out, outWide, out3, io, fo, co})
+    clReleaseMemObject(mem);
+  clReleaseKernel(toHalf);
+  clReleaseKernel(toFloat);
+  clReleaseKernel(shuffles);
   clReleaseProgram(program);
 }
 

@@ -17,7 +17,7 @@ using namespace e2e;
 
 TEST_CASE("the Loom platform and its devices answer every query", "[e2e][runtime]") {
   cl_platform_id platform = loomPlatform();
-  CHECK(platformString(platform, CL_PLATFORM_VERSION) == "OpenCL 1.2 Loom 0.1.0");
+  CHECK(platformString(platform, CL_PLATFORM_VERSION) == "OpenCL 3.0 Loom 0.1.0");
   CHECK(platformString(platform, CL_PLATFORM_PROFILE) == "FULL_PROFILE");
   CHECK(platformString(platform, CL_PLATFORM_EXTENSIONS) == "cl_khr_icd");
   CHECK(platformString(platform, 0x0920 /* CL_PLATFORM_ICD_SUFFIX_KHR */) == "Loom");

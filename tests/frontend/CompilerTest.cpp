@@ -4,9 +4,11 @@
 // as errors, the builtin library linked and inlined (every gentype, both targets, -O2 and
 // -cl-opt-disable), concurrent builds.
 #include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/OpenCLSupport.h"
 
 #include "../TestSupport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -222,6 +224,77 @@ TEST_CASE("OpenCL C 2.0 and 3.0 are accepted, other versions are clear errors") 
   std::string message = errorMessage(bad);
   CHECK(message.find("-cl-std=CL4.2") != std::string::npos);
   CHECK(message.find("CL1.2") != std::string::npos);
+}
+
+TEST_CASE("each target defines exactly its device's extension and feature macros") {
+  // Names Clang 15 defines by itself for some target or version (its -cl-ext defaults, and its
+  // header's macros for every SPIR target and every OpenCL C 2.0 compile), and the supported ones.
+  std::set<std::string> names = {
+      "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
+      "cl_khr_integer_dot_product", "cl_khr_extended_bit_ops", "cl_ext_float_atomics", "cl_khr_3d_image_writes",
+      "cl_khr_int64_base_atomics", "cl_khr_global_int32_base_atomics", "cl_khr_byte_addressable_store",
+      "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_read_write_images", "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_images",
+      "__opencl_c_fp64", "__opencl_c_subgroups", "__opencl_c_program_scope_global_variables",
+      "__opencl_c_device_enqueue", "__opencl_c_3d_image_writes", "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_int64"};
+  for (Target target : {Target::Hardware, Target::Host}) {
+    const OpenCLSupport &support = openclSupport(target);
+    for (const NamedVersion &entry : support.extensions)
+      names.insert(entry.name.str());
+    for (const NamedVersion &entry : support.features)
+      names.insert(entry.name.str());
+  }
+  for (Target target : {Target::Hardware, Target::Host}) {
+    const OpenCLSupport &support = openclSupport(target);
+    auto supported = [&](const std::string &name) {
+      return llvm::any_of(support.extensions, [&](const NamedVersion &e) { return e.name == name; }) ||
+             support.hasFeature(name);
+    };
+    for (const char *std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+      const bool cl30 = std == std::string("-cl-std=CL3.0");
+      // Unsupported: never defined. Supported extensions: always. Supported features: in 3.0 (they
+      // are 3.0's macros; Clang defines some, __opencl_c_int64, in every version).
+      std::string source = "#if __OPENCL_VERSION__ != 300\n#error __OPENCL_VERSION__\n#endif\n";
+      for (const std::string &name : names) {
+        bool feature = llvm::StringRef(name).startswith("__opencl_c_");
+        if (!supported(name))
+          source += "#ifdef " + name + "\n#error defined " + name + "\n#endif\n";
+        else if (!feature || cl30)
+          source += "#ifndef " + name + "\n#error missing " + name + "\n#endif\n";
+      }
+      source += "__kernel void k(__global int *out) { out[0] = 1; }\n";
+      INFO((target == Target::Host ? "host " : "hardware ") << std);
+      llvm::LLVMContext context;
+      auto compiled = compile(context, source, std, target);
+      REQUIRE_OK(compiled);
+    }
+  }
+  // A feature's builtins are declared exactly where it is supported (Clang declares them only where
+  // the macro is defined).
+  const std::string collectives = "__kernel void k(__global int *o) {\n"
+                                  "  o[0] = work_group_reduce_add(o[1]) + sub_group_reduce_add(o[2]);\n}\n";
+  {
+    llvm::LLVMContext context;
+    REQUIRE_OK(compile(context, collectives, "-cl-std=CL3.0", Target::Host));
+    auto board = compile(context, collectives, "-cl-std=CL3.0", Target::Hardware);
+    CHECK(errorMessage(board).find("vector_add.cl:2:10: error: use of undeclared identifier 'work_group_reduce_add'") !=
+          std::string::npos);
+  }
+  // The board reports no sub-groups, the CPU device does; neither has double precision, so `double`
+  // is an error at its line, as on any device without cl_khr_fp64.
+  CHECK_FALSE(openclSupport(Target::Hardware).hasFeature("__opencl_c_subgroups"));
+  CHECK(openclSupport(Target::Host).hasFeature("__opencl_c_subgroups"));
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    auto compiled = compile(context, "__kernel void k(__global float *out) {\n  double d = out[0];\n  out[0] = d;\n}\n",
+                            "", target, "fp64.cl");
+    std::string message = errorMessage(compiled);
+    INFO(message);
+    CHECK(message.find("fp64.cl:2:3: error:") != std::string::npos);
+    CHECK(message.find("cl_khr_fp64") != std::string::npos);
+  }
 }
 
 TEST_CASE("bad build options are errors, not crashes") {

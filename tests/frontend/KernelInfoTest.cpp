@@ -14,7 +14,7 @@ using namespace loom::frontend;
 namespace {
 
 const char *Kernels = R"(
-typedef struct { float x; int n; double d; } Params;
+typedef struct { float x; int n; long d; } Params;
 
 __kernel void vector_add(__global const float *a, __global const float *b,
                          __global float *restrict c) {

@@ -195,6 +195,7 @@ public:
     info_.denormals = false; // the board's FP units flush denormals to zero
     info_.compilerAvailable = true;
     info_.computeUnits = 1;
+    info_.opencl = frontend::openclSupport(frontend::Target::Hardware);
     auto board = board::loadBoard(name);
     if (!board) {
       unavailable_ = llvm::formatv("board '{0}' is not available: {1}", name,

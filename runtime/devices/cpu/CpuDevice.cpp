@@ -82,11 +82,7 @@ public:
   CpuDevice() : pool(llvm::hardware_concurrency()) {
     deviceInfo.kind = DeviceKind::Cpu;
     deviceInfo.name = "Loom CPU (" + hostCpuName() + ")";
-    // The 32- and 64-bit atomics are frontend/builtins/atomic.cl; sub-groups WorkItemLoops.h's.
-    deviceInfo.extensions = "cl_khr_byte_addressable_store cl_khr_global_int32_base_atomics "
-                            "cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics "
-                            "cl_khr_local_int32_extended_atomics cl_khr_int64_base_atomics "
-                            "cl_khr_int64_extended_atomics cl_khr_subgroups";
+    deviceInfo.opencl = frontend::openclSupport(frontend::Target::Host);
     deviceInfo.subGroupSize = cpu::SubGroupSize;
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();

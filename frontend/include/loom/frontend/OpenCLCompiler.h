@@ -25,7 +25,7 @@ enum class Target {
 struct SourceInput {
   std::string text;       ///< OpenCL C source.
   std::string fileName;   ///< Shown in diagnostics, e.g. "vector_add.cl".
-  std::string options;    ///< clBuildProgram-style options: -D, -I, -cl-std=CL1.2|CL2.0|CL3.0, -w, -Werror.
+  std::string options;    ///< clBuildProgram-style options: -D, -I, -cl-std=CL1.1|CL1.2|CL2.0|CL3.0, -w, -Werror.
 };
 
 struct CompiledModule {
