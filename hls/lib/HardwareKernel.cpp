@@ -195,6 +195,8 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"top", kernel.topModule},
       {"args", kernel.numArgs},
       {"work_group_args", kernel.workGroupArgs},
+      {"work_group_loops", kernel.workGroupLoops},
+      {"max_group_items", kernel.maxGroupItems},
       {"compute_units", kernel.computeUnits},
       {"ports", kernel.ports},
       {"ii", kernel.initiationInterval},
@@ -223,6 +225,14 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     }
   }
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
+  kernel.workGroupLoops = value.getAsObject()->getBoolean("work_group_loops").value_or(false);
+  kernel.maxGroupItems = 0;
+  if (value.getAsObject()->get("max_group_items") && !mapUnsigned(value, "max_group_items", kernel.maxGroupItems, path))
+    return false;
+  if (kernel.workGroupLoops && (!kernel.workGroupArgs || kernel.maxGroupItems == 0)) {
+    path.field("work_group_loops").report("expected the work-group arguments and a positive max_group_items");
+    return false;
+  }
   kernel.computeUnits = 1;
   if (value.getAsObject()->get("compute_units") && !mapUnsigned(value, "compute_units", kernel.computeUnits, path))
     return false;

@@ -12,6 +12,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <set>
 
 namespace loom::hls {
 namespace {
@@ -245,8 +246,23 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                      const HlsOptions &options) {
   SynthesizedProgram program;
   std::string errors;
+  // Kernels with barriers first: each becomes a kernel running whole work-groups, whose per-work-item
+  // storage is sized for its largest group.
+  std::map<std::string, unsigned> groupItems;
+  std::set<const llvm::Function *> failed;
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
+      continue;
+    auto items = formWorkGroupLoops(function);
+    if (!items) {
+      errors += llvm::toString(items.takeError()) + "\n";
+      failed.insert(&function);
+    } else if (*items) {
+      groupItems[function.getName().str()] = *items;
+    }
+  }
+  for (auto &function : module) {
+    if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL || failed.count(&function))
       continue;
     vectorizeWorkItems(function);
     // The loop vectorizer wants the loops as Clang's -O2 left them.
@@ -275,6 +291,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.kernelName = kernel.kernelName;
     hw.topModule = "loom_kernel_" + kernel.kernelName;
     hw.workGroupArgs = kernel.workGroupArgs;
+    if (auto grouped = groupItems.find(kernel.kernelName); grouped != groupItems.end()) {
+      hw.workGroupLoops = true;
+      hw.maxGroupItems = grouped->second;
+    }
     hw.computeUnits = kernel.computeUnits;
     const unsigned units = kernel.computeUnits;
     hw.numArgs = kernel.numArgs + (units > 1 ? ComputeUnitShareArgs * units : 0);
@@ -309,6 +329,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
                                     units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
+    if (hw.workGroupLoops)
+      program.report += llvm::formatv("  barriers: runs one work-group of up to {0} work-items at a time, each region "
+                                      "of it (between barriers) as loops over its work-items\n",
+                                      hw.maxGroupItems);
     for (const LoopReport &loop : hw.loops)
       program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,

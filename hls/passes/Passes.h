@@ -34,6 +34,9 @@ unsigned privateCopiesOf(const llvm::Value &array);
 bool isDoublePumped(const llvm::Value &array);
 
 /// IR preparation, before the graph exists.
+/// A kernel with barriers becomes one that runs a whole work-group: returns the most work-items a
+/// group may have (its per-work-item storage is sized for them); 0 for a kernel without barriers.
+llvm::Expected<unsigned> formWorkGroupLoops(llvm::Function &kernel);
 void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.

@@ -97,6 +97,9 @@ private:
     /// another access of the class): the summary token of an iteration's accesses to it, which is
     /// also the class's state after the loop.
     std::vector<Access> memorySummaries;
+    /// Some alias class's memory order circulates: set when the loop is entered, long before its
+    /// summaries are made at the closing segment (which must then be the last).
+    bool ordersMemory = false;
     /// Rings waiting for keepGoing: their LoopMux and the value the iteration carries back.
     std::vector<std::pair<NodeId, std::function<llvm::Expected<NodeId>()>>> pendingRings;
     /// Header phis whose rings start in a later segment, where the iteration first uses them

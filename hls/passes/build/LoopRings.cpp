@@ -250,7 +250,7 @@ unsigned GraphBuilder::closingSegment(const Region &loop) {
     return wait("it continues or leaves elsewhere than at its end");
   // A memory-order ring carries a summary of the whole iteration's accesses, and a forwarding
   // queue compares a load with the stores issued before it: both need the previous iteration's.
-  if (!loop.memorySummaries.empty())
+  if (loop.ordersMemory)
     return wait("its iterations' memory accesses may depend on each other");
   for (const auto &forwarding : forwardingLoadOf_)
     if (loops_.getLoopFor(forwarding.first->getParent()) == loop.loop)

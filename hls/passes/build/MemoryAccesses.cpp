@@ -793,6 +793,7 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     }
     NodeId before = summary(accessesOf(memory_, aliasClass));
     forgetAccessesOf(aliasClass);
+    loop.ordersMemory = true;
     const llvm::Value *carriedClass = aliasClass;
     NodeId carried = ring(loop, before, [this, &loop, carriedClass]() -> llvm::Expected<NodeId> {
       AtPosition end(*this, loop.closing()); // The last segment: a loop with such a ring closes there.

@@ -141,7 +141,15 @@ public:
   BoardProgram(std::string bytes, std::vector<frontend::KernelInfo> kernels,
                std::vector<hls::HardwareKernel> hardware, std::unique_ptr<sim::BoardProcess> process)
       : bytes_(std::move(bytes)), kernels_(std::move(kernels)), hardware_(std::move(hardware)),
-        process_(std::move(process)) {}
+        process_(std::move(process)) {
+    // A kernel with barriers keeps per-work-item storage for groups of up to maxGroupItems: that
+    // bounds its work-groups as max_work_group_size would (CL_KERNEL_WORK_GROUP_SIZE, launches).
+    for (size_t k = 0; k < kernels_.size() && k < hardware_.size(); ++k)
+      if (hardware_[k].workGroupLoops) {
+        uint64_t &limit = kernels_[k].maxWorkGroupSize;
+        limit = limit ? std::min<uint64_t>(limit, hardware_[k].maxGroupItems) : hardware_[k].maxGroupItems;
+      }
+  }
   ~BoardProgram() override { llvm::consumeError(process_->shutdown()); }
 
   const std::vector<frontend::KernelInfo> &kernels() const override { return kernels_; }
@@ -364,8 +372,12 @@ public:
       request.size[d] = used ? range.global[d] : 1;
     }
     // A kernel that uses work-group functions takes the local sizes and the work dimension after
-    // its own arguments (HardwareKernel::workGroupArgs).
+    // its own arguments (HardwareKernel::workGroupArgs); one with barriers runs whole work-groups,
+    // so its NDRange counts them.
     const hls::HardwareKernel &hardware = boardProgram->hardware()[kernelIndex];
+    if (hardware.workGroupLoops)
+      for (unsigned d = 0; d < range.dims; ++d)
+        request.size[d] = range.global[d] / range.local[d];
     if (hardware.workGroupArgs) {
       for (unsigned d = 0; d < 3; ++d)
         request.args.push_back(d < range.dims ? range.local[d] : 1);

@@ -1,15 +1,17 @@
 //===- WorkItemLoops.cpp - Work-group functions with loops over the local ids ===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// For each kernel: clone it with the work-item values as extra parameters, inline everything it calls
-// (so builtin calls in helpers are reached), replace the work-item builtins with those parameters,
-// move its __local variables into the per-thread scratch buffer, and wrap a call to the clone in
-// z/y/x loops inside a work-group function. See WorkItemLoops.h for the before/after.
+// For each kernel: the shared lowering's work-item function (loom/lowering/WorkItemFunction.h: the
+// kernel cloned with the work-item values as parameters, everything it calls inlined), its __local
+// variables moved into the per-thread scratch buffer, cut at its barriers, what crosses them placed
+// in the group's context buffer; then a work-group function of z/y/x loops calling it. See
+// WorkItemLoops.h for the before/after.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/WorkItemLoops.h"
 #include "devices/cpu/GroupCollectives.h"
 
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -35,48 +37,6 @@ using namespace llvm;
 
 Error transformError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
-}
-
-enum class Builtin {
-  GlobalId,
-  LocalId,
-  GroupId,
-  GlobalSize,
-  LocalSize,
-  EnqueuedLocalSize,
-  NumGroups,
-  GlobalOffset,
-  WorkDim,
-  GlobalLinearId,
-  LocalLinearId,
-  SubGroupSize,
-  MaxSubGroupSize,
-  NumSubGroups,
-  EnqueuedNumSubGroups,
-  SubGroupId,
-  SubGroupLocalId,
-};
-
-std::optional<Builtin> workItemBuiltin(StringRef name) {
-  return StringSwitch<std::optional<Builtin>>(name)
-      .Case("_Z13get_global_idj", Builtin::GlobalId)
-      .Case("_Z12get_local_idj", Builtin::LocalId)
-      .Case("_Z12get_group_idj", Builtin::GroupId)
-      .Case("_Z15get_global_sizej", Builtin::GlobalSize)
-      .Case("_Z14get_local_sizej", Builtin::LocalSize)
-      .Case("_Z23get_enqueued_local_sizej", Builtin::EnqueuedLocalSize)
-      .Case("_Z14get_num_groupsj", Builtin::NumGroups)
-      .Case("_Z17get_global_offsetj", Builtin::GlobalOffset)
-      .Case("_Z12get_work_dimv", Builtin::WorkDim)
-      .Case("_Z20get_global_linear_idv", Builtin::GlobalLinearId)
-      .Case("_Z19get_local_linear_idv", Builtin::LocalLinearId)
-      .Case("_Z18get_sub_group_sizev", Builtin::SubGroupSize)
-      .Case("_Z22get_max_sub_group_sizev", Builtin::MaxSubGroupSize)
-      .Case("_Z18get_num_sub_groupsv", Builtin::NumSubGroups)
-      .Case("_Z27get_enqueued_num_sub_groupsv", Builtin::EnqueuedNumSubGroups)
-      .Case("_Z16get_sub_group_idv", Builtin::SubGroupId)
-      .Case("_Z22get_sub_group_local_idv", Builtin::SubGroupLocalId)
-      .Default(std::nullopt);
 }
 
 /// "file:line:col: " of an instruction, or "" without line tables.
@@ -166,142 +126,13 @@ void replaceInFunction(GlobalVariable *variable, Value *replacement, Function &f
   }
 }
 
-/// Inlines every call to a defined function, so work-item builtins in helpers become visible.
-Error inlineCallees(Function &function, StringRef kernelName) {
-  // OpenCL C forbids recursion; the bound only turns a malformed module into an error.
-  for (unsigned round = 0; round < 100000; ++round) {
-    CallBase *call = nullptr;
-    for (Instruction &instruction : instructions(function))
-      if (auto *candidate = dyn_cast<CallBase>(&instruction))
-        if (Function *callee = candidate->getCalledFunction())
-          if (!callee->isDeclaration() && callee != &function) {
-            call = candidate;
-            break;
-          }
-    if (!call)
-      return Error::success();
-    std::string calleeName = call->getCalledFunction()->getName().str();
-    InlineFunctionInfo info;
-    InlineResult result = InlineFunction(*call, info);
-    if (!result.isSuccess())
-      return transformError("cannot inline '" + calleeName + "' into kernel '" + kernelName +
-                            "': " + result.getFailureReason());
-  }
-  return transformError("kernel '" + kernelName + "' calls functions recursively, which OpenCL C forbids");
-}
-
-/// The clone's extra parameters, after the kernel's own.
-enum Extra : unsigned {
-  LocalId = 0,
-  GroupId = 3,
-  GlobalSize = 6,
-  LocalSize = 9,
-  GlobalOffset = 12,
-  NumGroups = 15,
-  WorkDim = 18,
-  Scratch = 19,
-  Resume = 20,  ///< The region to run (BarrierRegions.h).
-  Context = 21, ///< The group's storage that survives barriers.
-  ExtraCount = 22,
+/// The work-item function's parameters (lowering::WorkItemParam), with the CPU's own two after them.
+using namespace lowering::WorkItemParam;
+enum : unsigned {
+  Scratch = BackEnd,     ///< The group's __local variables and arguments.
+  Context = BackEnd + 1, ///< The group's storage that survives barriers.
+  ExtraCount = BackEnd + 2,
 };
-
-/// Replaces the work-item builtin calls in `function` by its extra parameters.
-void replaceBuiltins(Function &function, unsigned firstExtra) {
-  LLVMContext &context = function.getContext();
-  Type *i64 = Type::getInt64Ty(context);
-  auto param = [&](unsigned extra) -> Value * { return function.getArg(firstExtra + extra); };
-
-  std::vector<std::pair<CallInst *, Builtin>> calls;
-  for (Instruction &instruction : instructions(function))
-    if (auto *call = dyn_cast<CallInst>(&instruction))
-      if (Function *callee = call->getCalledFunction())
-        if (auto builtin = workItemBuiltin(callee->getName()))
-          calls.emplace_back(call, *builtin);
-
-  for (auto &[call, builtin] : calls) {
-    IRBuilder<> b(call);
-    // One value per dimension, and what the builtin returns for a dimension out of range.
-    auto perDim = [&](auto valueOf, uint64_t outOfRange) -> Value * {
-      Value *dim = call->getArgOperand(0);
-      if (auto *constant = dyn_cast<ConstantInt>(dim)) {
-        uint64_t d = constant->getZExtValue();
-        return d < 3 ? valueOf(unsigned(d)) : ConstantInt::get(i64, outOfRange);
-      }
-      Value *result = ConstantInt::get(i64, outOfRange);
-      for (int d = 2; d >= 0; --d)
-        result = b.CreateSelect(b.CreateICmpEQ(dim, ConstantInt::get(dim->getType(), d)),
-                                valueOf(unsigned(d)), result);
-      return result;
-    };
-    auto localLinearId = [&] {
-      return b.CreateAdd(param(LocalId), b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
-                                                                                   b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
-    };
-    auto groupItems = [&] { return b.CreateMul(b.CreateMul(param(LocalSize), param(LocalSize + 1)), param(LocalSize + 2)); };
-    auto globalId = [&](unsigned d) {
-      return b.CreateAdd(b.CreateAdd(b.CreateMul(param(GroupId + d), param(LocalSize + d)),
-                                     param(LocalId + d)),
-                         param(GlobalOffset + d));
-    };
-    Value *value = nullptr;
-    switch (builtin) {
-    case Builtin::GlobalId:
-      value = perDim(globalId, 0);
-      break;
-    case Builtin::LocalId:
-      value = perDim([&](unsigned d) { return param(LocalId + d); }, 0);
-      break;
-    case Builtin::GroupId:
-      value = perDim([&](unsigned d) { return param(GroupId + d); }, 0);
-      break;
-    case Builtin::GlobalSize:
-      value = perDim([&](unsigned d) { return param(GlobalSize + d); }, 1);
-      break;
-    case Builtin::LocalSize:
-    case Builtin::EnqueuedLocalSize: // Work-groups are uniform: the same size everywhere.
-      value = perDim([&](unsigned d) { return param(LocalSize + d); }, 1);
-      break;
-    case Builtin::NumGroups:
-      value = perDim([&](unsigned d) { return param(NumGroups + d); }, 1);
-      break;
-    case Builtin::GlobalOffset:
-      value = perDim([&](unsigned d) { return param(GlobalOffset + d); }, 0);
-      break;
-    case Builtin::WorkDim:
-      value = param(WorkDim);
-      break;
-    case Builtin::GlobalLinearId: {
-      auto linear = [&](unsigned d) { return b.CreateSub(globalId(d), param(GlobalOffset + d)); };
-      value = b.CreateAdd(linear(0),
-                          b.CreateMul(param(GlobalSize), b.CreateAdd(linear(1), b.CreateMul(param(GlobalSize + 1), linear(2)))));
-      break;
-    }
-    case Builtin::LocalLinearId:
-      value = localLinearId();
-      break;
-    // Sub-groups are runs of SubGroupSize work-items in local linear id order; the last may be short.
-    case Builtin::SubGroupSize:
-      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(SubGroupSize),
-                                      b.CreateSub(groupItems(), b.CreateAnd(localLinearId(), ~uint64_t(SubGroupSize - 1))));
-      break;
-    case Builtin::MaxSubGroupSize:
-      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(SubGroupSize), groupItems());
-      break;
-    case Builtin::NumSubGroups:
-    case Builtin::EnqueuedNumSubGroups: // Work-groups are uniform.
-      value = b.CreateUDiv(b.CreateAdd(groupItems(), b.getInt64(SubGroupSize - 1)), b.getInt64(SubGroupSize));
-      break;
-    case Builtin::SubGroupId:
-      value = b.CreateUDiv(localLinearId(), b.getInt64(SubGroupSize));
-      break;
-    case Builtin::SubGroupLocalId:
-      value = b.CreateURem(localLinearId(), b.getInt64(SubGroupSize));
-      break;
-    }
-    call->replaceAllUsesWith(b.CreateZExtOrTrunc(value, call->getType()));
-    call->eraseFromParent();
-  }
-}
 
 /// Where placeContextSlots put each piece of storage, and the bytes a work-item needs.
 struct ContextLayout {
@@ -358,44 +189,13 @@ struct WorkItemFunction {
 Expected<WorkItemFunction>
 makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &localVariables) {
   Module &module = *kernel.getParent();
-  LLVMContext &context = module.getContext();
-  Type *i64 = Type::getInt64Ty(context);
-  Type *i8 = Type::getInt8Ty(context);
-
-  SmallVector<Type *, 32> params(kernel.getFunctionType()->params().begin(),
-                                 kernel.getFunctionType()->params().end());
-  const unsigned firstExtra = params.size();
-  for (unsigned i = 0; i < WorkDim; ++i)
-    params.push_back(i64);
-  params.push_back(Type::getInt32Ty(context));
-  params.push_back(Type::getInt8PtrTy(context));
-  params.push_back(Type::getInt32Ty(context));
-  params.push_back(Type::getInt8PtrTy(context));
-  auto *type = FunctionType::get(Type::getInt32Ty(context), params, false);
-  Function *clone = Function::Create(type, GlobalValue::InternalLinkage, kernel.getName() + ".loom_wi", module);
-
-  ValueToValueMapTy map;
-  for (Argument &argument : kernel.args()) {
-    map[&argument] = clone->getArg(argument.getArgNo());
-    clone->getArg(argument.getArgNo())->setName(argument.getName());
-  }
-  SmallVector<ReturnInst *, 4> returns;
-  CloneFunctionInto(clone, &kernel, map, CloneFunctionChangeType::LocalChangesOnly, returns);
-  clone->setLinkage(GlobalValue::InternalLinkage);
-  clone->setCallingConv(CallingConv::C);
-  clone->clearMetadata();
-  clone->removeFnAttr(Attribute::NoInline);
-  clone->removeFnAttr(Attribute::OptimizeNone);
-  clone->addFnAttr(Attribute::AlwaysInline);
-  for (BasicBlock &block : *clone)
-    if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator())) {
-      ReturnInst::Create(context, ConstantInt::get(Type::getInt32Ty(context), lowering::FinishedRegion), ret);
-      ret->eraseFromParent();
-    }
-
-  if (Error error = inlineCallees(*clone, kernel.getName()))
-    return std::move(error);
-  replaceBuiltins(*clone, firstExtra);
+  Type *i8 = Type::getInt8Ty(module.getContext());
+  Type *i8p = Type::getInt8PtrTy(module.getContext());
+  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p});
+  if (!cloned)
+    return cloned.takeError();
+  Function *clone = *cloned;
+  const unsigned firstExtra = kernel.arg_size();
 
   // __local variables this kernel uses move to the scratch buffer, one region each.
   SmallPtrSet<GlobalVariable *, 8> used;
@@ -437,23 +237,6 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
                           regions->cutScopes};
 }
 
-/// Calls the work-item function for the work-item at `localId`, resuming at `region`.
-CallInst *emitWorkItemCall(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
-                           MutableArrayRef<Value *> values, std::array<Value *, 3> localId, unsigned region) {
-  for (unsigned d = 0; d < 3; ++d)
-    values[LocalId + d] = localId[d];
-  values[Resume] = b.getInt32(region);
-  SmallVector<Value *, 48> all(callArgs.begin(), callArgs.end());
-  all.append(values.begin(), values.end());
-  CallInst *call = b.CreateCall(&workItem, all);
-  call->setCallingConv(workItem.getCallingConv());
-  for (Argument &argument : kernel.args())
-    if (argument.hasByValAttr())
-      call->addParamAttr(argument.getArgNo(),
-                         Attribute::getWithByValType(b.getContext(), argument.getParamByValType()));
-  return call;
-}
-
 /// Emits a loop over the work-items of local linear ids [first, end) (not empty) calling the
 /// work-item function, resuming at `region`. Leaves `b` after the loop and returns the last
 /// work-item's next region.
@@ -470,62 +253,12 @@ Value *emitLinearItemLoop(IRBuilder<> &b, Function &kernel, Function &workItem, 
   Value *sizeX = values[LocalSize], *sizeY = values[LocalSize + 1];
   Value *x = b.CreateURem(linear, sizeX);
   Value *rest = b.CreateUDiv(linear, sizeX);
-  CallInst *call = emitWorkItemCall(b, kernel, workItem, callArgs, values,
-                                    {x, b.CreateURem(rest, sizeY), b.CreateUDiv(rest, sizeY)}, region);
+  CallInst *call = lowering::emitWorkItemCall(b, kernel, workItem, callArgs, values,
+                                              {x, b.CreateURem(rest, sizeY), b.CreateUDiv(rest, sizeY)},
+                                              b.getInt32(region));
   Value *next = b.CreateAdd(linear, b.getInt64(1), "linear.next", /*HasNUW=*/true);
   linear->addIncoming(next, loop);
   b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
-  b.SetInsertPoint(done);
-  return call;
-}
-
-/// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes are
-/// >= 1) from `b`'s block, with the call the work-item function's, resuming at `region`. Leaves `b`
-/// in the block after the loops and returns the last work-item's next region.
-Value *emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
-                         MutableArrayRef<Value *> values, unsigned region) {
-  LLVMContext &context = b.getContext();
-  Function *group = b.GetInsertBlock()->getParent();
-  Type *i64 = b.getInt64Ty();
-  const std::string prefix = ("r" + Twine(region) + ".").str();
-  auto *zLoop = BasicBlock::Create(context, prefix + "z.loop", group);
-  auto *yLoop = BasicBlock::Create(context, prefix + "y.loop", group);
-  auto *xLoop = BasicBlock::Create(context, prefix + "x.loop", group);
-  auto *yLatch = BasicBlock::Create(context, prefix + "y.latch", group);
-  auto *zLatch = BasicBlock::Create(context, prefix + "z.latch", group);
-  auto *done = BasicBlock::Create(context, prefix + "done", group);
-  Value *zero = ConstantInt::get(i64, 0), *one = ConstantInt::get(i64, 1);
-  BasicBlock *before = b.GetInsertBlock();
-  b.CreateBr(zLoop);
-
-  b.SetInsertPoint(zLoop);
-  PHINode *z = b.CreatePHI(i64, 2, "z");
-  z->addIncoming(zero, before);
-  b.CreateBr(yLoop);
-
-  b.SetInsertPoint(yLoop);
-  PHINode *y = b.CreatePHI(i64, 2, "y");
-  y->addIncoming(zero, zLoop);
-  b.CreateBr(xLoop);
-
-  b.SetInsertPoint(xLoop);
-  PHINode *x = b.CreatePHI(i64, 2, "x");
-  x->addIncoming(zero, yLoop);
-  CallInst *call = emitWorkItemCall(b, kernel, workItem, callArgs, values, {x, y, z}, region);
-  Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
-  x->addIncoming(xNext, xLoop);
-  b.CreateCondBr(b.CreateICmpULT(xNext, values[LocalSize]), xLoop, yLatch);
-
-  b.SetInsertPoint(yLatch);
-  Value *yNext = b.CreateAdd(y, one, "y.next", true);
-  y->addIncoming(yNext, yLatch);
-  b.CreateCondBr(b.CreateICmpULT(yNext, values[LocalSize + 1]), yLoop, zLatch);
-
-  b.SetInsertPoint(zLatch);
-  Value *zNext = b.CreateAdd(z, one, "z.next", true);
-  z->addIncoming(zNext, zLatch);
-  b.CreateCondBr(b.CreateICmpULT(zNext, values[LocalSize + 2]), zLoop, done);
-
   b.SetInsertPoint(done);
   return call;
 }
@@ -668,7 +401,7 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   values[Context] = workItemContext;
 
   if (regions == 1) {
-    emitWorkItemLoops(b, kernel, workItem, callArgs, values, 0);
+    lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, b.getInt32(0), "r0.");
     b.CreateRetVoid();
     return group;
   }
@@ -694,7 +427,9 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
                               {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]}, b.getInt64(0),
                               b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]));
     }
-    Value *reached = emitWorkItemLoops(b, kernel, workItem, callArgs, values, region);
+    Value *reached =
+        lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, b.getInt32(region), "r" + Twine(region) + ".")
+            .call;
     next->addIncoming(reached, b.GetInsertBlock());
     b.CreateBr(dispatch);
   }
@@ -710,7 +445,7 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
     if (!function.isDeclaration() || function.isIntrinsic() || function.use_empty())
       continue;
     StringRef symbol = function.getName();
-    if (workItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isSubGroupBarrier(symbol) ||
+    if (lowering::isWorkItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isSubGroupBarrier(symbol) ||
         lowering::isCollectiveFunction(symbol))
       continue;
     std::string name = sourceName(symbol);

@@ -1842,3 +1842,97 @@ TEST_CASE("computeUnitShares splits the work-groups of the dimension with the mo
   CHECK(shares(4, 1, {0, 0, 0}, {16, 1, 1}, {8, 1, 1}) ==
         std::vector<uint64_t>{0, 0, 0, 8, 1, 1, 8, 0, 0, 8, 1, 1, 16, 0, 0, 0, 1, 1, 16, 0, 0, 0, 1, 1});
 }
+
+TEST_CASE("a kernel with barriers runs whole work-groups: region loops, per-work-item storage") {
+  const std::string kernel = R"(
+declare spir_func void @_Z7barrierj(i32)
+declare spir_func i64 @_Z12get_local_idj(i32)
+@tile = internal addrspace(3) global [64 x i32] undef, align 4
+define spir_kernel void @reverse(i32 addrspace(1)* %a, i32 addrspace(1)* %out) REQD {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %pa, align 4
+  %twice = shl i32 %v, 1
+  %slot = getelementptr inbounds [64 x i32], [64 x i32] addrspace(3)* @tile, i64 0, i64 %lid
+  store i32 %v, i32 addrspace(3)* %slot, align 4
+  call spir_func void @_Z7barrierj(i32 1)
+  %mirror = sub i64 63, %lid
+  %other = getelementptr inbounds [64 x i32], [64 x i32] addrspace(3)* @tile, i64 0, i64 %mirror
+  %w = load i32, i32 addrspace(3)* %other, align 4
+  %sum = add i32 %w, %twice
+  %po = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %sum, i32 addrspace(1)* %po, align 4
+  ret void
+}
+)";
+  auto withSize = [&](const std::string &reqd) {
+    std::string body = kernel;
+    body.replace(body.find("REQD"), 4, reqd);
+    return body;
+  };
+  SECTION("any group size up to the default, the value kept across the barrier in an array of them") {
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(withSize(""), dumps);
+    const auto &hw = program.kernels[0];
+    CHECK(hw.workGroupLoops);
+    CHECK(hw.maxGroupItems == hls::MaxWorkGroupLoopItems);
+    CHECK(hw.workGroupArgs); // the real local sizes
+    hls::HardwareKernel back;
+    llvm::json::Path::Root root;
+    REQUIRE(fromJSON(hls::toJSON(hw), back, root));
+    CHECK(back.workGroupLoops);
+    CHECK(back.maxGroupItems == hw.maxGroupItems);
+    CHECK(program.report.find("barriers: runs one work-group of up to 256 work-items") != std::string::npos);
+    // The region loop and the loops over the local ids; the region loop keeps memory order.
+    const auto &built = dumps["build-dataflow"];
+    CHECK(count(built, "= loop_control") >= 2);
+    bool regionLoopOrdered = false, itemLoopParallel = false;
+    for (const auto &loop : hw.loops) {
+      if (loop.depth == 1)
+        regionLoopOrdered = !loop.ivdep && loop.innerLoopsWaitFor.find("memory") != std::string::npos;
+      if (loop.depth > 1)
+        itemLoopParallel = itemLoopParallel || loop.ivdep;
+    }
+    CHECK(regionLoopOrdered);
+    CHECK(itemLoopParallel);
+    checkLintClean(program.verilog, "loom_kernel_reverse");
+  }
+  SECTION("reqd_work_group_size sizes the storage and the loops") {
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(withSize("!reqd_work_group_size !0") + "!0 = !{i32 64, i32 1, i32 1}\n", dumps);
+    CHECK(program.kernels[0].maxGroupItems == 64);
+  }
+  SECTION("a bad JSON: work-group loops without the work-group arguments") {
+    hls::HardwareKernel hw;
+    hw.kernelName = hw.topModule = "k";
+    hw.workGroupLoops = true;
+    hw.maxGroupItems = 16;
+    hls::HardwareKernel back;
+    llvm::json::Path::Root root;
+    CHECK_FALSE(fromJSON(hls::toJSON(hw), back, root));
+  }
+}
+
+TEST_CASE("work-group and sub-group functions are errors in hardware, named") {
+  CHECK(synthesisError(R"(
+declare spir_func i32 @_Z21work_group_reduce_addi(i32)
+define spir_kernel void @sum(i32 addrspace(1)* %a) {
+entry:
+  %v = load i32, i32 addrspace(1)* %a, align 4
+  %s = call spir_func i32 @_Z21work_group_reduce_addi(i32 %v)
+  store i32 %s, i32 addrspace(1)* %a, align 4
+  ret void
+}
+)").find("error: 'work_group_reduce_add(int)' is not supported by the hardware flow yet (work-group barriers are)") !=
+        std::string::npos);
+  CHECK(synthesisError(R"(
+declare spir_func void @_Z17sub_group_barrierj(i32)
+define spir_kernel void @wait(i32 addrspace(1)* %a) {
+entry:
+  call spir_func void @_Z17sub_group_barrierj(i32 1)
+  ret void
+}
+)").find("'sub_group_barrier(unsigned int)' is not supported by the hardware flow yet") != std::string::npos);
+}

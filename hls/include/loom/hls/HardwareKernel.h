@@ -122,6 +122,12 @@ struct HardwareKernel {
   /// The kernel uses work-group functions (get_local_id, ...): the launch passes the local sizes and
   /// the work dimension as four arguments after the kernel's own.
   bool workGroupArgs = false;
+  /// The kernel has barriers and runs a whole work-group per invocation (FormWorkGroupLoops): the
+  /// launch gives the number of work-groups of each dimension as global_size_<d> (the offset stays),
+  /// the local sizes as the work-group arguments, and no group may have more than maxGroupItems
+  /// work-items (the storage each keeps across barriers is sized for that).
+  bool workGroupLoops = false;
+  unsigned maxGroupItems = 0;
   /// Copies of the kernel's hardware (num_compute_units), each running whole work-groups of one part
   /// of the NDRange, which the launch gives as arguments (computeUnitShares); ports holds unit 0's
   /// memory ports, then unit 1's, and so on.
@@ -132,6 +138,10 @@ struct HardwareKernel {
   AreaEstimate area;
   std::vector<LoopReport> loops;
 };
+
+/// The largest work-group a kernel with barriers takes without reqd_work_group_size, as Intel's aoc
+/// assumes for its kernels: its per-work-item storage across barriers is sized for it.
+constexpr unsigned MaxWorkGroupLoopItems = 256;
 
 /// Arguments a unit's part of the range takes: offset_0..2, then size_0..2.
 constexpr unsigned ComputeUnitShareArgs = 6;

@@ -1,0 +1,75 @@
+//===- WorkItemFunction.h - A kernel as a function of one work-item -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The part of the kernel-lowering stage both back ends use to run a work-group as loops over its
+// work-items: the kernel cloned into a work-item function whose work-item values (ids, sizes) are
+// parameters, and the z/y/x loops that call it for every work-item of a group. The CPU device wraps
+// them in a work-group function it calls per group (runtime/devices/cpu/WorkItemLoops); the hardware
+// flow makes them the body of a kernel that runs once per group (hls/passes/FormWorkGroupLoops).
+//
+//   define internal i32 @k.loom_wi(<k's parameters>, i64 x18 <WorkItemParam values>, i32 %work_dim,
+//                                  i32 %resume, <the back end's parameters>)
+//
+// returns lowering::FinishedRegion once cut by formBarrierRegions (BarrierRegions.h), which the
+// back end calls on it with its `resume` parameter.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+
+namespace loom::lowering {
+
+/// The work-item function's parameters after the kernel's own, as offsets from the first of them.
+namespace WorkItemParam {
+enum : unsigned {
+  LocalId = 0,       ///< [3] i64
+  GroupId = 3,       ///< [3] i64
+  GlobalSize = 6,    ///< [3] i64
+  LocalSize = 9,     ///< [3] i64: the group's (work-groups are uniform: also the enqueued size)
+  GlobalOffset = 12, ///< [3] i64
+  NumGroups = 15,    ///< [3] i64
+  WorkDim = 18,      ///< i32
+  Resume = 19,       ///< i32: the region to run (BarrierRegions.h)
+  BackEnd = 20,      ///< The back end's own parameters, in the order it gave them.
+};
+} // namespace WorkItemParam
+
+/// True for the work-item functions the work-item function takes as parameters (get_global_id, ...,
+/// and the sub-group ones), by mangled name.
+bool isWorkItemBuiltin(llvm::StringRef functionName);
+
+/// Clones `kernel` into `<kernel>.loom_wi` (internal, always inline) with every function it calls
+/// inlined and its work-item builtins replaced by the parameters above. Sub-groups are runs of
+/// `subGroupSize` work-items in local linear id order (the last may be shorter); 0 leaves the
+/// sub-group builtins as calls (a back end without sub-groups). Its returns return FinishedRegion.
+/// Errors: recursion, a callee that cannot be inlined.
+llvm::Expected<llvm::Function *> cloneWorkItemFunction(llvm::Function &kernel, unsigned subGroupSize,
+                                                       llvm::ArrayRef<llvm::Type *> backEndParams);
+
+/// The z/y/x loops emitWorkItemLoops made: the call in the innermost, and each loop's latch branch
+/// (x, y, z), for the back end's loop metadata.
+struct WorkItemLoopNest {
+  llvm::CallInst *call = nullptr;
+  std::array<llvm::BranchInst *, 3> latches{};
+};
+
+/// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes >= 1)
+/// from `b`'s block, the call to `workItem` taking `callArgs` (the kernel's arguments), then
+/// `values` (indexed by WorkItemParam; the local ids and resume are set here) resuming at `resume`.
+/// Leaves `b` in the block after the loops; the call's result is the last work-item's next region.
+WorkItemLoopNest emitWorkItemLoops(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Function &workItem,
+                                   llvm::ArrayRef<llvm::Value *> callArgs, llvm::MutableArrayRef<llvm::Value *> values,
+                                   llvm::Value *resume, const llvm::Twine &prefix);
+
+/// Calls `workItem` for the work-item at `localId`, resuming at `resume` (sets those in `values`).
+llvm::CallInst *emitWorkItemCall(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Function &workItem,
+                                 llvm::ArrayRef<llvm::Value *> callArgs, llvm::MutableArrayRef<llvm::Value *> values,
+                                 std::array<llvm::Value *, 3> localId, llvm::Value *resume);
+
+} // namespace loom::lowering

@@ -1,0 +1,296 @@
+//===- FormWorkGroupLoops.cpp - Barriers: a kernel that runs a work-group at a time ===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: an NDRange kernel calling barrier / work_group_barrier (or wait_group_events) somewhere,
+// which no pipeline of independent work-items can honour. After: the same kernel (name, arguments,
+// metadata) whose body runs one whole work-group: the shared lowering's work-item function
+// (loom/lowering/WorkItemFunction.h), cut at its barriers (BarrierRegions.h), called in z/y/x loops
+// over the group's local ids, region after region:
+//
+//   region = 0; do { for z, y, x: next = k.loom_wi(args, ids, sizes, resume = region); region = next; }
+//   while (region != FinishedRegion)
+//
+// The barrier is the end of a region's loops: the next region's work-items start once the loops
+// have run every work-item of the group. Inside a region the work-items stream through the loop at
+// up to one a cycle; the loop carries no memory order between them (llvm.loop.parallel_accesses)
+// unless the kernel uses atomics, since OpenCL work-items of one region do not race. What a
+// work-item keeps across a barrier (every alloca of the cut function) becomes an array of one
+// element per work-item of the largest group, indexed by the local linear id: an on-chip RAM. The
+// hardware then runs one invocation per work-group (HardwareKernel::workGroupLoops): the launch
+// gives the number of groups as the NDRange and the real local sizes as the work-group arguments, so
+// get_global_id(d) - get_global_offset(d) here is the group id and get_global_size(d) the number of
+// groups. The kernel is then cleaned up as Clang's -O2 would (inlining, SROA, loop canonical form).
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/WorkItemFunction.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/ADT/Triple.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+namespace loom::hls {
+namespace {
+
+using namespace llvm;
+namespace Param = lowering::WorkItemParam;
+
+Error passError(const Twine &message) { return createStringError(inconvertibleErrorCode(), message); }
+
+/// "file:line:col: " of an instruction, or "".
+std::string whereIs(const Instruction &instruction) {
+  if (const DILocation *loc = instruction.getDebugLoc().get())
+    return formatv("{0}:{1}:{2}: ", loc->getFilename(), loc->getLine(), loc->getColumn()).str();
+  return "";
+}
+
+/// The calls `function` makes, and those of the functions it calls (Clang may leave helpers).
+void collectCalls(Function &function, SmallPtrSetImpl<Function *> &seen, std::vector<CallInst *> &calls) {
+  if (!seen.insert(&function).second)
+    return;
+  for (Instruction &instruction : instructions(function))
+    if (auto *call = dyn_cast<CallInst>(&instruction)) {
+      calls.push_back(call);
+      if (Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+        collectCalls(*callee, seen, calls);
+    }
+}
+
+/// A call of `kernel` (or of a function it calls) the hardware flow cuts at, and whether any is a
+/// work-group or sub-group function, which it does not build yet.
+struct Cuts {
+  CallInst *first = nullptr;
+  CallInst *unsupported = nullptr;
+};
+
+Cuts findCuts(Function &kernel) {
+  SmallPtrSet<Function *, 8> seen;
+  std::vector<CallInst *> calls;
+  collectCalls(kernel, seen, calls);
+  Cuts cuts;
+  for (CallInst *call : calls) {
+    Function *callee = call->getCalledFunction();
+    if (!callee)
+      continue;
+    StringRef name = callee->getName();
+    const bool cut = lowering::isWorkGroupBarrier(name) || lowering::isSubGroupBarrier(name) ||
+                     lowering::isCollectiveFunction(name);
+    if (!cut)
+      continue;
+    if (!cuts.first)
+      cuts.first = call;
+    if (!lowering::isWorkGroupBarrier(name) && !cuts.unsupported)
+      cuts.unsupported = call;
+  }
+  return cuts;
+}
+
+/// The i64 value of work-item function `name` (mangled, one i32 dimension operand unless
+/// `dimension` is negative) at `b`.
+Value *askWorkItem(IRBuilder<> &b, StringRef name, int dimension, Type *result) {
+  Module &module = *b.GetInsertBlock()->getModule();
+  SmallVector<Type *, 1> params;
+  SmallVector<Value *, 1> args;
+  if (dimension >= 0) {
+    params.push_back(b.getInt32Ty());
+    args.push_back(b.getInt32(dimension));
+  }
+  FunctionCallee callee = module.getOrInsertFunction(name, FunctionType::get(result, params, false));
+  // What Clang declares them with: the answers unused get deleted.
+  if (auto *function = dyn_cast<Function>(callee.getCallee())) {
+    function->setCallingConv(CallingConv::SPIR_FUNC);
+    function->setDoesNotAccessMemory();
+    function->setDoesNotThrow();
+    function->addFnAttr(Attribute::WillReturn);
+  }
+  CallInst *call = b.CreateCall(callee, args);
+  call->setCallingConv(CallingConv::SPIR_FUNC);
+  return call;
+}
+
+/// reqd_work_group_size(X, Y, Z) of the kernel, if given.
+Optional<std::array<uint64_t, 3>> requiredGroupSize(const Function &kernel) {
+  const MDNode *node = kernel.getMetadata("reqd_work_group_size");
+  if (!node || node->getNumOperands() != 3)
+    return None;
+  std::array<uint64_t, 3> sizes{};
+  for (unsigned d = 0; d < 3; ++d)
+    sizes[d] = mdconst::extract<ConstantInt>(node->getOperand(d))->getZExtValue();
+  return sizes;
+}
+
+/// Gives each piece of storage a work-item keeps across barriers an element per work-item of the
+/// group: `items` of them, indexed by the local linear id.
+void placePerWorkItem(Function &workItem, unsigned firstExtra, ArrayRef<AllocaInst *> storage, uint64_t items) {
+  if (storage.empty())
+    return;
+  IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
+  auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
+  Value *linear = b.CreateAdd(param(Param::LocalId),
+                              b.CreateMul(param(Param::LocalSize),
+                                          b.CreateAdd(param(Param::LocalId + 1),
+                                                      b.CreateMul(param(Param::LocalSize + 1), param(Param::LocalId + 2)))),
+                              "local.linear");
+  for (AllocaInst *slot : storage) {
+    auto *arrayType = ArrayType::get(slot->getAllocatedType(), items);
+    AllocaInst *array = b.CreateAlloca(arrayType, slot->getType()->getAddressSpace(), nullptr,
+                                       slot->getName() + ".items");
+    array->setAlignment(slot->getAlign());
+    Value *element = b.CreateInBoundsGEP(arrayType, array, {b.getInt64(0), linear}, slot->getName());
+    slot->replaceAllUsesWith(element);
+    slot->eraseFromParent();
+  }
+}
+
+bool usesAtomics(const Function &function) {
+  for (const Instruction &instruction : instructions(function))
+    if (isa<AtomicRMWInst>(instruction) || isa<AtomicCmpXchgInst>(instruction))
+      return true;
+  return false;
+}
+
+/// Loop metadata: never unrolled (each copy of a work-item's body would be hardware), and, with
+/// `parallel`, iterations without memory order among the accesses of that access group.
+MDNode *loopMetadata(LLVMContext &context, MDNode *parallel) {
+  SmallVector<Metadata *, 3> operands{nullptr, MDNode::get(context, MDString::get(context, "llvm.loop.unroll.disable"))};
+  if (parallel)
+    operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.parallel_accesses"), parallel}));
+  MDNode *loop = MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  return loop;
+}
+
+/// Clang's -O2 function simplification on the rebuilt kernel, so hls/ sees the IR it expects; no
+/// library functions, as the hardware compile has them (-fno-builtin: loops stay loops).
+void simplify(Function &kernel) {
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager cgsccs;
+  ModuleAnalysisManager modules;
+  TargetLibraryInfoImpl library(Triple(kernel.getParent()->getTargetTriple()));
+  library.disableAllFunctions();
+  functions.registerPass([&] { return TargetLibraryAnalysis(library); });
+  PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgsccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
+  builder.buildFunctionSimplificationPipeline(OptimizationLevel::O2, ThinOrFullLTOPhase::None)
+      .run(kernel, functions);
+}
+
+/// The loop over the regions orders them: region k + 1 reads what region k wrote. Simplification
+/// deletes the loops over a dimension whose local size is 1, and the deleted loop's metadata (its
+/// parallel accesses) may then land on the latch of the region loop, the kernel's outermost.
+void keepRegionsInOrder(Function &kernel) {
+  DominatorTree dominators(kernel);
+  LoopInfo loops(dominators);
+  for (Loop *outermost : loops)
+    outermost->setLoopID(loopMetadata(kernel.getContext(), nullptr));
+}
+
+} // namespace
+
+Expected<unsigned> formWorkGroupLoops(Function &kernel) {
+  const Cuts cuts = findCuts(kernel);
+  if (!cuts.first)
+    return 0u;
+  if (cuts.unsupported)
+    return passError(whereIs(*cuts.unsupported) + "error: '" +
+                     demangle(cuts.unsupported->getCalledFunction()->getName().str()) +
+                     "' is not supported by the hardware flow yet (work-group barriers are)");
+  if (simdWorkItemsOf(kernel) > 1 || computeUnitsOf(kernel) > 1)
+    return passError(whereIs(*cuts.first) + "error: a kernel with barriers cannot use num_simd_work_items or "
+                                            "num_compute_units in the hardware flow yet");
+  auto cloned = lowering::cloneWorkItemFunction(kernel, /*subGroupSize=*/0, {});
+  if (!cloned)
+    return cloned.takeError();
+  Function &workItem = **cloned;
+  const unsigned firstExtra = kernel.arg_size();
+  auto regions = lowering::formBarrierRegions(workItem, *workItem.getArg(firstExtra + Param::Resume));
+  if (!regions)
+    return regions.takeError();
+  const Optional<std::array<uint64_t, 3>> required = requiredGroupSize(kernel);
+  const uint64_t items = required ? (*required)[0] * (*required)[1] * (*required)[2] : MaxWorkGroupLoopItems;
+  placePerWorkItem(workItem, firstExtra, regions->liveAcrossBarriers, items);
+
+  // The kernel's new body; its old one lives on in the work-item function.
+  LLVMContext &context = kernel.getContext();
+  DISubprogram *subprogram = kernel.getSubprogram();
+  std::vector<BasicBlock *> old;
+  for (BasicBlock &block : kernel)
+    old.push_back(&block);
+  for (BasicBlock *block : old)
+    block->dropAllReferences();
+  for (BasicBlock *block : old)
+    block->eraseFromParent();
+  auto *entry = BasicBlock::Create(context, "entry", &kernel);
+  IRBuilder<> b(entry);
+  if (subprogram) // Calls to inlinable functions need a location in a function with debug info.
+    b.SetCurrentDebugLocation(DILocation::get(context, subprogram->getLine(), 0, subprogram));
+  Type *i64 = b.getInt64Ty();
+  Value *values[Param::BackEnd] = {};
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *offset = askWorkItem(b, "_Z17get_global_offsetj", d, i64);
+    Value *groups = askWorkItem(b, "_Z15get_global_sizej", d, i64);
+    Value *local = required ? b.getInt64((*required)[d]) : askWorkItem(b, "_Z14get_local_sizej", d, i64);
+    values[Param::GroupId + d] = b.CreateSub(askWorkItem(b, "_Z13get_global_idj", d, i64), offset, "group.id");
+    values[Param::GlobalOffset + d] = offset;
+    values[Param::NumGroups + d] = groups;
+    values[Param::LocalSize + d] = local;
+    values[Param::GlobalSize + d] = b.CreateMul(groups, local, "global.size");
+  }
+  values[Param::WorkDim] = askWorkItem(b, "_Z12get_work_dimv", -1, b.getInt32Ty());
+  SmallVector<Value *, 16> callArgs;
+  for (Argument &argument : kernel.args())
+    callArgs.push_back(&argument);
+
+  auto *regionLoop = BasicBlock::Create(context, "region", &kernel);
+  b.CreateBr(regionLoop);
+  b.SetInsertPoint(regionLoop);
+  PHINode *region = b.CreatePHI(b.getInt32Ty(), 2, "region");
+  region->addIncoming(b.getInt32(0), entry);
+  lowering::WorkItemLoopNest nest =
+      lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, region, "items.");
+  region->addIncoming(nest.call, b.GetInsertBlock());
+  auto *exit = BasicBlock::Create(context, "exit", &kernel);
+  b.CreateCondBr(b.CreateICmpNE(nest.call, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
+      ->setMetadata(LLVMContext::MD_loop, loopMetadata(context, nullptr));
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+
+  // Work-items of one region are unordered: the inliner gives the call's access group to every
+  // access it inlines, and each loop of the nest names that group.
+  MDNode *group = usesAtomics(workItem) ? nullptr : MDNode::getDistinct(context, {});
+  if (group)
+    nest.call->setMetadata(LLVMContext::MD_access_group, group);
+  for (BranchInst *latch : nest.latches)
+    latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, group));
+
+  // No lifetime markers: the per-work-item storage lives from one region (one pass through the
+  // loops) to the next, which markers around each call would declare dead.
+  InlineFunctionInfo info;
+  if (InlineResult inlined = InlineFunction(*nest.call, info, /*CalleeAAR=*/nullptr, /*InsertLifetime=*/false);
+      !inlined.isSuccess())
+    return passError("cannot inline the work-item function of kernel '" + kernel.getName() +
+                     "': " + inlined.getFailureReason());
+  workItem.eraseFromParent();
+  simplify(kernel);
+  keepRegionsInOrder(kernel);
+  return unsigned(items);
+}
+
+} // namespace loom::hls

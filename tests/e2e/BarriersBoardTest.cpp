@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
+// time): a __local tile reversed per group at several group sizes, a tree reduction with its barrier
+// in a loop, a 2D tile transpose, barriers in a uniform branch exchanging through global memory;
+// the board (one work-group at a time, each region's work-items streaming through loops) == the CPU
+// device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
+// as a launch error.
+#include "DifferentialSupport.h"
+
+using namespace e2e;
+
+namespace {
+
+const Sources Barriers{LOOM_E2E_BARRIERS_LOOM, LOOM_E2E_BARRIERS_CL};
+
+} // namespace
+
+TEST_CASE("barriers: a __local tile reversed per group, several group sizes",
+          "[e2e][board][barriers]") {
+  const size_t items = 768;
+  auto a = randomInts(items, -1000, 1000, 1), b = randomInts(items, -50, 50, 2);
+  for (size_t local : {1u, 16u, 96u, 256u}) {
+    std::vector<int> expected(items);
+    for (size_t g = 0; g < items / local; ++g)
+      for (size_t l = 0; l < local; ++l)
+        expected[g * local + l] = a[g * local + (local - 1 - l)] * 3 + b[g];
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "reverse_groups", a, b, 3, {{items}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
+TEST_CASE("barriers: a tree reduction, barrier in a loop, value kept across",
+          "[e2e][board][barriers]") {
+  const size_t items = 64 * 12;
+  auto a = randomInts(items, -100000, 100000, 3), b = randomInts(items, 0, 1 << 20, 4);
+  std::vector<int> expected(items);
+  for (size_t g = 0; g < items / 64; ++g) {
+    int sum = 0;
+    for (size_t l = 0; l < 64; ++l)
+      sum += a[g * 64 + l] ^ b[g * 64 + l];
+    for (size_t l = 0; l < 64; ++l)
+      expected[g * 64 + l] = sum - (a[g * 64 + l] ^ b[g * 64 + l]);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "tree_sum", a, b, 0, {{items}, {64}}), expected) == -1);
+  }
+}
+
+TEST_CASE("barriers: a 2D tile transpose through __local memory", "[e2e][board][barriers]") {
+  const int width = 48;
+  auto a = randomInts(width * width, -1000, 1000, 5), b = randomInts(width * width, 1, 9, 6);
+  std::vector<int> expected(a.size());
+  for (int y = 0; y < width; ++y)
+    for (int x = 0; x < width; ++x)
+      expected[x * width + y] = a[y * width + x] + b[0];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "transpose_tiles", a, b, width,
+                                          {{size_t(width), size_t(width)}, {8, 8}}),
+                        expected) == -1);
+  }
+}
+
+TEST_CASE("barriers: in a uniform branch, exchanging through global memory",
+          "[e2e][board][barriers]") {
+  const size_t items = 320, local = 32;
+  auto a = randomInts(items, -20, 20, 7), b = randomInts(items, -3, 3, 8);
+  for (int rounds : {0, 3}) {
+    std::vector<int> value(a.begin(), a.end());
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<int> next(value);
+      for (size_t i = 0; i < items; ++i) {
+        size_t base = i - i % local;
+        next[i] = value[i] + value[base + (i % local + 1) % local] * b[r];
+      }
+      value = next;
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", rounds " << rounds);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "neighbours", a, b, rounds, {{items}, {local}}),
+                          value) == -1);
+    }
+  }
+}
+
+TEST_CASE("barriers: the board bounds such a kernel's work-group size",
+          "[e2e][board][barriers]") {
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(Barriers.binary));
+  cl_kernel reverse = kernelNamed(program, "reverse_groups");
+  size_t limit = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(reverse, cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit, &limit, nullptr) ==
+          CL_SUCCESS);
+  CHECK(limit == 256);
+  std::vector<int> data(1024, 1);
+  cl_mem in = buffer(cl, data, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  setArg(reverse, 0, in);
+  setArg(reverse, 1, in);
+  setArg(reverse, 2, in);
+  setArg(reverse, 3, 1);
+  size_t global = 1024, local = 512;
+  CHECK(clEnqueueNDRangeKernel(cl.queue, reverse, 1, nullptr, &global, &local, 0, nullptr, nullptr) ==
+        CL_INVALID_WORK_GROUP_SIZE);
+  clReleaseMemObject(in);
+  clReleaseKernel(reverse);
+  clReleaseProgram(program);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Barriers and __local memory in NDRange kernels, on the board (a work-group at a time, each region
+// between barriers as loops over its work-items) and the CPU device, compared with host references
+// by BarriersBoardTest.cpp. Every kernel is (in a, in b, out, scalar) for the differential runner.
+
+// A __local tile reversed within each work-group, any group size up to the default limit.
+__kernel void reverse_groups(__global const int *a, __global const int *b, __global int *out, int scale) {
+  __local int tile[256];
+  int lid = get_local_id(0), size = get_local_size(0);
+  tile[lid] = a[get_global_id(0)] * scale;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[size - 1 - lid] + b[get_group_id(0)];
+}
+
+// A tree reduction: the barrier inside a loop whose trip count is the group's; a private value kept
+// across the barriers; one result per group.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void tree_sum(__global const int *a, __global const int *b, __global int *out, int unused) {
+  __local int partial[64];
+  int lid = get_local_id(0), gid = get_global_id(0);
+  int mine = a[gid] ^ b[gid];
+  partial[lid] = mine;
+  for (int stride = 32; stride > 0; stride >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < stride)
+      partial[lid] += partial[lid + stride];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[gid] = partial[0] - mine; // every work-item: the group's sum without its own element
+}
+
+// A 2D tile transposed through __local memory: each group of 8 x 8 work-items reads a tile by rows
+// and writes it by columns.
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void transpose_tiles(__global const int *a, __global const int *b, __global int *out, int width) {
+  __local int tile[8][8];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int x = get_global_id(0), y = get_global_id(1);
+  tile[ly][lx] = a[y * width + x];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int tx = get_group_id(1) * 8 + lx, ty = get_group_id(0) * 8 + ly;
+  out[ty * width + tx] = tile[lx][ly] + b[0];
+}
+
+// Barriers in a work-group uniform branch and through global memory: neighbours exchange values
+// written to `out` itself before the barrier.
+__kernel void neighbours(__global const int *a, __global const int *b, __global int *out, int rounds) {
+  int gid = get_global_id(0), lid = get_local_id(0), size = get_local_size(0);
+  int base = gid - lid;
+  int value = a[gid];
+  if (rounds > 0) {
+    for (int r = 0; r < rounds; ++r) {
+      out[gid] = value;
+      barrier(CLK_GLOBAL_MEM_FENCE);
+      value += out[base + (lid + 1) % size] * b[r];
+      barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+  }
+  out[gid] = value;
+}
