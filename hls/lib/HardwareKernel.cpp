@@ -229,8 +229,8 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
   kernel.maxGroupItems = 0;
   if (value.getAsObject()->get("max_group_items") && !mapUnsigned(value, "max_group_items", kernel.maxGroupItems, path))
     return false;
-  if (kernel.workGroupLoops && (!kernel.workGroupArgs || kernel.maxGroupItems == 0)) {
-    path.field("work_group_loops").report("expected the work-group arguments and a positive max_group_items");
+  if (kernel.workGroupLoops && kernel.maxGroupItems == 0) {
+    path.field("work_group_loops").report("expected a positive max_group_items");
     return false;
   }
   kernel.computeUnits = 1;

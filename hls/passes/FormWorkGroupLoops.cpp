@@ -150,8 +150,10 @@ void placePerWorkItem(Function &workItem, unsigned firstExtra, ArrayRef<AllocaIn
     array->setAlignment(slot->getAlign());
     Value *element = b.CreateInBoundsGEP(arrayType, array, {b.getInt64(0), linear}, slot->getName());
     slot->replaceAllUsesWith(element);
-    slot->eraseFromParent();
   }
+  // Erased last: the builder inserts before the first of them.
+  for (AllocaInst *slot : storage)
+    slot->eraseFromParent();
 }
 
 bool usesAtomics(const Function &function) {

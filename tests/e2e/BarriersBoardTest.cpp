@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
 // time): a __local tile reversed per group at several group sizes, a tree reduction with its barrier
-// in a loop, a 2D tile transpose, barriers in a uniform branch exchanging through global memory;
+// in a loop, a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
+// copies in and out of __local memory;
 // the board (one work-group at a time, each region's work-items streaming through loops) == the CPU
 // device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
 // as a launch error.
@@ -84,6 +85,20 @@ TEST_CASE("barriers: in a uniform branch, exchanging through global memory",
       CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "neighbours", a, b, rounds, {{items}, {local}}),
                           value) == -1);
     }
+  }
+}
+
+TEST_CASE("barriers: async copies in and out of __local memory", "[e2e][board][barriers]") {
+  const size_t items = 64 * 10;
+  auto a = randomInts(items, -1000, 1000, 9), b = randomInts(items, -50, 50, 10);
+  std::vector<int> expected(items);
+  for (size_t g = 0; g < items / 64; ++g)
+    for (size_t l = 0; l < 64; ++l)
+      expected[g * 64 + l] = a[g * 64 + 63 - l] * 5 + b[g * 64 + l];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_reverse", a, b, 5, {{items}, {64}}), expected) ==
+          -1);
   }
 }
 

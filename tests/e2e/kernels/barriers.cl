@@ -58,3 +58,17 @@ __kernel void neighbours(__global const int *a, __global const int *b, __global 
   }
   out[gid] = value;
 }
+
+// Async copies between global and __local memory, each completed by wait_group_events (a barrier):
+// a group's 64 elements in, reversed and scaled, and out again.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void async_reverse(__global const int *a, __global const int *b, __global int *out, int scale) {
+  __local int tile[64], result[64];
+  int lid = get_local_id(0), group = get_group_id(0);
+  event_t in = async_work_group_copy(tile, a + group * 64, 64, 0);
+  wait_group_events(1, &in);
+  result[lid] = tile[63 - lid] * scale + b[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t back = async_work_group_copy(out + group * 64, result, 64, 0);
+  wait_group_events(1, &back);
+}

@@ -1903,12 +1903,16 @@ entry:
     std::map<std::string, std::string> dumps;
     auto program = synthesizeOk(withSize("!reqd_work_group_size !0") + "!0 = !{i32 64, i32 1, i32 1}\n", dumps);
     CHECK(program.kernels[0].maxGroupItems == 64);
+    CHECK_FALSE(program.kernels[0].workGroupArgs); // the loops' bounds are constants
+    hls::HardwareKernel back;
+    llvm::json::Path::Root root;
+    CHECK(fromJSON(hls::toJSON(program.kernels[0]), back, root));
   }
-  SECTION("a bad JSON: work-group loops without the work-group arguments") {
+  SECTION("a bad JSON: work-group loops without a group size") {
     hls::HardwareKernel hw;
     hw.kernelName = hw.topModule = "k";
     hw.workGroupLoops = true;
-    hw.maxGroupItems = 16;
+    hw.maxGroupItems = 0;
     hls::HardwareKernel back;
     llvm::json::Path::Root root;
     CHECK_FALSE(fromJSON(hls::toJSON(hw), back, root));
