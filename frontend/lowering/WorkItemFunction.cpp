@@ -124,11 +124,8 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
                                 valueOf(unsigned(d)), result);
       return result;
     };
-    auto localLinearId = [&] {
-      return b.CreateAdd(param(Param::LocalId), b.CreateMul(param(Param::LocalSize), b.CreateAdd(param(Param::LocalId + 1),
-                                                                                   b.CreateMul(param(Param::LocalSize + 1), param(Param::LocalId + 2)))));
-    };
-    auto groupItems = [&] { return b.CreateMul(b.CreateMul(param(Param::LocalSize), param(Param::LocalSize + 1)), param(Param::LocalSize + 2)); };
+    auto localLinearId = [&] { return emitLocalLinearId(b, function, firstExtra); };
+    auto groupItems = [&] { return emitGroupItems(b, function, firstExtra); };
     auto globalId = [&](unsigned d) {
       return b.CreateAdd(b.CreateAdd(b.CreateMul(param(Param::GroupId + d), param(Param::LocalSize + d)),
                                      param(Param::LocalId + d)),
@@ -195,6 +192,21 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
 }
 
 } // namespace
+
+Value *emitLocalLinearId(IRBuilder<> &b, Function &workItem, unsigned firstExtra) {
+  auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
+  return b.CreateAdd(param(Param::LocalId),
+                     b.CreateMul(param(Param::LocalSize),
+                                 b.CreateAdd(param(Param::LocalId + 1),
+                                             b.CreateMul(param(Param::LocalSize + 1), param(Param::LocalId + 2)))),
+                     "local.linear");
+}
+
+Value *emitGroupItems(IRBuilder<> &b, Function &workItem, unsigned firstExtra) {
+  auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
+  return b.CreateMul(b.CreateMul(param(Param::LocalSize), param(Param::LocalSize + 1)), param(Param::LocalSize + 2),
+                     "group.items");
+}
 
 bool isWorkItemBuiltin(StringRef functionName) { return workItemBuiltin(functionName).has_value(); }
 

@@ -27,7 +27,6 @@
 #include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -48,13 +47,6 @@ using namespace llvm;
 namespace Param = lowering::WorkItemParam;
 
 Error passError(const Twine &message) { return createStringError(inconvertibleErrorCode(), message); }
-
-/// "file:line:col: " of an instruction, or "".
-std::string whereIs(const Instruction &instruction) {
-  if (const DILocation *loc = instruction.getDebugLoc().get())
-    return formatv("{0}:{1}:{2}: ", loc->getFilename(), loc->getLine(), loc->getColumn()).str();
-  return "";
-}
 
 /// The calls `function` makes, and those of the functions it calls (Clang may leave helpers).
 void collectCalls(Function &function, SmallPtrSetImpl<Function *> &seen, std::vector<CallInst *> &calls) {
@@ -137,12 +129,7 @@ void placePerWorkItem(Function &workItem, unsigned firstExtra, ArrayRef<AllocaIn
   if (storage.empty())
     return;
   IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
-  auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
-  Value *linear = b.CreateAdd(param(Param::LocalId),
-                              b.CreateMul(param(Param::LocalSize),
-                                          b.CreateAdd(param(Param::LocalId + 1),
-                                                      b.CreateMul(param(Param::LocalSize + 1), param(Param::LocalId + 2)))),
-                              "local.linear");
+  Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
   for (AllocaInst *slot : storage) {
     auto *arrayType = ArrayType::get(slot->getAllocatedType(), items);
     AllocaInst *array = b.CreateAlloca(arrayType, slot->getType()->getAddressSpace(), nullptr,
@@ -211,12 +198,12 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   if (!cuts.first)
     return 0u;
   if (cuts.unsupported)
-    return passError(whereIs(*cuts.unsupported) + "error: '" +
+    return passError(locationOf(*cuts.unsupported, kernel) + ": error: '" +
                      demangle(cuts.unsupported->getCalledFunction()->getName().str()) +
                      "' is not supported by the hardware flow yet (work-group barriers are)");
   if (simdWorkItemsOf(kernel) > 1 || computeUnitsOf(kernel) > 1)
-    return passError(whereIs(*cuts.first) + "error: a kernel with barriers cannot use num_simd_work_items or "
-                                            "num_compute_units in the hardware flow yet");
+    return passError(locationOf(*cuts.first, kernel) + ": error: a kernel with barriers cannot use "
+                                                       "num_simd_work_items or num_compute_units in the hardware flow yet");
   auto cloned = lowering::cloneWorkItemFunction(kernel, /*subGroupSize=*/0, {});
   if (!cloned)
     return cloned.takeError();

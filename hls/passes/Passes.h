@@ -15,6 +15,10 @@
 
 namespace loom::hls {
 
+/// "file:line:col" of `inst` in the kernel's source ("file:line" of the kernel, or its name, without
+/// a line): where the passes' errors and reports point.
+std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel);
+
 /// Whether the kernel asks which work-item it is (an NDRange kernel's work-items differ).
 bool usesWorkItemIds(const llvm::Function &kernel);
 

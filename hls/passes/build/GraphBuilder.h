@@ -43,8 +43,6 @@ enum class WorkItemFn { GlobalId, GlobalSize, GlobalOffset, LocalSize, NumGroups
 /// The work-item function of mangled name `name`; None for any other function.
 llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name);
 
-std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel);
-
 /// Work-items a loop holds at once: enough to hide a carried recurrence of this many cycles behind
 /// other work-items, and the depth of every back-edge FIFO, so a ring can always take its tokens.
 constexpr unsigned LoopWorkItemLimit = 32;

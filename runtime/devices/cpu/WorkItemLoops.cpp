@@ -155,10 +155,8 @@ ContextLayout placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRe
   llvm::stable_sort(slots, [](AllocaInst *a, AllocaInst *b) { return a->getAlign() > b->getAlign(); });
 
   IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
-  Value *groupItems = b.CreateMul(b.CreateMul(param(LocalSize), param(LocalSize + 1)), param(LocalSize + 2));
-  Value *linear = b.CreateAdd(param(LocalId),
-                              b.CreateMul(param(LocalSize), b.CreateAdd(param(LocalId + 1),
-                                                                        b.CreateMul(param(LocalSize + 1), param(LocalId + 2)))));
+  Value *groupItems = lowering::emitGroupItems(b, workItem, firstExtra);
+  Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
   uint64_t offset = 0;
   for (AllocaInst *slot : slots) {
     uint64_t bytes = alignTo(*slot->getAllocationSizeInBits(layout) / 8, slot->getAlign());

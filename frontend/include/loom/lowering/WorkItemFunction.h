@@ -52,6 +52,11 @@ bool isWorkItemBuiltin(llvm::StringRef functionName);
 llvm::Expected<llvm::Function *> cloneWorkItemFunction(llvm::Function &kernel, unsigned subGroupSize,
                                                        llvm::ArrayRef<llvm::Type *> backEndParams);
 
+/// The work-item's local linear id (x + lx * (y + ly * z)) and its group's work-items (lx * ly * lz),
+/// computed at `b` from the parameters of `workItem`, whose first WorkItemParam is `firstExtra`.
+llvm::Value *emitLocalLinearId(llvm::IRBuilder<> &b, llvm::Function &workItem, unsigned firstExtra);
+llvm::Value *emitGroupItems(llvm::IRBuilder<> &b, llvm::Function &workItem, unsigned firstExtra);
+
 /// The z/y/x loops emitWorkItemLoops made: the call in the innermost, and each loop's latch branch
 /// (x, y, z), for the back end's loop metadata.
 struct WorkItemLoopNest {
