@@ -10,6 +10,7 @@
 #include "integer.cl"
 #include "relational.cl"
 #include "atomic.cl"
+#include "atomic_c11.cl"
 #include "synchronization.cl"
 #include "async.cl"
 #include "vector_data.cl"

@@ -45,9 +45,10 @@
   LOOM_BUILTIN T NAME(volatile AS T *p, T v) {                                                     \
     return 1 OP 0 ? __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST) : __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); \
   }
-#define LOOM_NO_MIN_MAX(NAME, T, AS, OP)
+// spir64's: declared for the callers here (atomic_c11.cl), defined in atomic64.spir64.ll.
+#define LOOM_MIN_MAX_DECLARED(NAME, T, AS, OP) LOOM_BUILTIN T NAME(volatile AS T *p, T v);
 #ifdef __SPIR__
-#define LOOM_MIN_MAX_long LOOM_NO_MIN_MAX
+#define LOOM_MIN_MAX_long LOOM_MIN_MAX_DECLARED
 #else
 #define LOOM_MIN_MAX_long LOOM_MIN_MAX_64
 #endif

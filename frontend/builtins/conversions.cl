@@ -8,7 +8,8 @@
 // (NaN to 0); there is no _sat to float. A rounding mode that is the default (or means nothing, as
 // between integers) is the plain conversion; float to integer with _rte, _rtp or _rtn rounds first
 // (rint, ceil, floor: the CPU device's C library, so those are CPU only for now). Integer to float
-// with _rtz, _rtp or _rtn is not provided yet: a kernel calling one gets the undefined-function error.
+// with _rtz, _rtp or _rtn corrects the nearest float by one step where it lies on the wrong side of
+// the integer (integer arithmetic only, so on both devices).
 
 #define LOOM_MIN_char CHAR_MIN
 #define LOOM_MAX_char CHAR_MAX
@@ -72,6 +73,38 @@ LOOM_FROM_ALL(LOOM_TO_ALL, LOOM_CONVERT_PLAIN)
 #define LOOM_ONCE(M, S, SIGNED) M(S, float, SIGNED)
 LOOM_INTEGER_SOURCES(LOOM_TO_INTEGERS, LOOM_CONVERT_MODES_INTEGER)
 LOOM_INTEGER_SOURCES(LOOM_ONCE, LOOM_CONVERT_RTE_FLOAT)
+
+// Whether the float f nearest integer x (an integral value, never 0 unless x is) is above it (1),
+// below it (-1) or x itself (0): compared as long for narrower sources, else as x's type, which f
+// overflows only at 2^63 (long) or 2^64 (ulong), above every x.
+#define LOOM_FLOAT_SIDE(S, SIGNED)                                                                 \
+  static int __attribute__((overloadable, always_inline)) loom_float_side(S x, float f) {         \
+    if (sizeof(S) < 8)                                                                             \
+      return (long)f > (long)x ? 1 : (long)f < (long)x ? -1 : 0;                                   \
+    if (f >= (SIGNED ? 0x1p63f : 0x1p64f))                                                         \
+      return 1;                                                                                    \
+    return (S)f > x ? 1 : (S)f < x ? -1 : 0;                                                       \
+  }
+#define LOOM_FLOAT_SIDE_FROM(S, T, SIGNED) LOOM_FLOAT_SIDE(S, SIGNED)
+LOOM_INTEGER_SOURCES(LOOM_ONCE, LOOM_FLOAT_SIDE_FROM)
+// Integer to float toward zero, up or down: the nearest float, moved one step (one unit of its
+// bits: down in magnitude by -1, up by +1) when it lies on the wrong side.
+#define LOOM_CONVERT_DIRECTED(S, T, SIGNED)                                                        \
+  LOOM_BUILTIN float convert_float_rtz(S x) {                                                      \
+    float f = (float)x;                                                                            \
+    int side = loom_float_side(x, f);                                                              \
+    return side != 0 && (side > 0) == (f > 0) ? LOOM_AS(float, LOOM_AS(int, f) - 1) : f;          \
+  }                                                                                                \
+  LOOM_BUILTIN float convert_float_rtp(S x) {                                                      \
+    float f = (float)x;                                                                            \
+    return loom_float_side(x, f) < 0 ? LOOM_AS(float, LOOM_AS(int, f) + (f > 0 ? 1 : -1)) : f;     \
+  }                                                                                                \
+  LOOM_BUILTIN float convert_float_rtn(S x) {                                                      \
+    float f = (float)x;                                                                            \
+    return loom_float_side(x, f) > 0 ? LOOM_AS(float, LOOM_AS(int, f) + (f > 0 ? -1 : 1)) : f;     \
+  }                                                                                                \
+  LOOM_CONVERT_LANES(S, float, _rtz) LOOM_CONVERT_LANES(S, float, _rtp) LOOM_CONVERT_LANES(S, float, _rtn)
+LOOM_INTEGER_SOURCES(LOOM_ONCE, LOOM_CONVERT_DIRECTED)
 LOOM_CONVERT_NAMED(float, float, _rte)
 LOOM_CONVERT_NAMED(float, float, _rtz)
 LOOM_CONVERT_NAMED(float, float, _rtp)

@@ -35,7 +35,7 @@ LOOM_SHAPES(LOOM_MUL24_MAD24, uint, int, uint)
 
 // The bit and arithmetic functions of section 6.12.3 on every integer gentype, a scalar at a time (a
 // vector lane by lane): clz, ctz (OpenCL C 2.0), popcount, rotate, add_sat, sub_sat, hadd, rhadd,
-// mul_hi, mad_hi, abs_diff (the unsigned type), upsample (twice the width). Overflow checks are
+// mul_hi, mad_hi, mad_sat, abs_diff (the unsigned type), upsample (twice the width). Overflow checks are
 // Clang's __builtin_add/sub_overflow; the 64-bit high product is assembled from 32-bit halves.
 #define LOOM_BITS(S) (8 * (int)sizeof(S))
 #define LOOM_INTEGER_SCALARS(T, S, I, U)                                                           \
@@ -73,7 +73,8 @@ LOOM_SHAPES(LOOM_MUL24_MAD24, uint, int, uint)
   LOOM_BUILTIN S rhadd(S x, S y) { return (S)((x >> 1) + (y >> 1) + ((x | y) & 1)); }             \
   LOOM_BUILTIN U abs_diff(S x, S y) { return x > y ? (U)((U)x - (U)y) : (U)((U)y - (U)x); }       \
   LOOM_BUILTIN S mul_hi(S x, S y) { return loom_mul_hi(x, y); }                                   \
-  LOOM_BUILTIN S mad_hi(S a, S b, S c) { return (S)(mul_hi(a, b) + c); }
+  LOOM_BUILTIN S mad_hi(S a, S b, S c) { return (S)(mul_hi(a, b) + c); }                          \
+  LOOM_BUILTIN S mad_sat(S a, S b, S c) { return loom_mad_sat(a, b, c); }
 
 // The high half of the full product: through the next wider type, or from 32-bit halves for 64 bits.
 #define LOOM_MUL_HI_WIDER(S, W)                                                                    \
@@ -96,6 +97,39 @@ static long __attribute__((overloadable, always_inline)) loom_mul_hi(long x, lon
   ulong high = loom_mul_hi((ulong)x, (ulong)y);
   return (long)(high - (x < 0 ? (ulong)y : 0) - (y < 0 ? (ulong)x : 0));
 }
+
+// mad_sat: a * b + c exactly, then clamped: in the next wider type, or for 64 bits from the 128-bit
+// product (mul_hi's high half, the wrapped low half) plus c, which fits when its high half is the
+// sign extension of its low half.
+#define LOOM_MAD_SAT_SIGNED(S, W, LO, HI)                                                          \
+  static S __attribute__((overloadable, always_inline)) loom_mad_sat(S a, S b, S c) {             \
+    W r = (W)a * (W)b + (W)c;                                                                      \
+    return r > (W)HI ? (S)HI : r < (W)LO ? (S)LO : (S)r;                                           \
+  }
+#define LOOM_MAD_SAT_UNSIGNED(S, W, HI)                                                            \
+  static S __attribute__((overloadable, always_inline)) loom_mad_sat(S a, S b, S c) {             \
+    W r = (W)a * (W)b + (W)c;                                                                      \
+    return r > (W)HI ? (S)HI : (S)r;                                                               \
+  }
+LOOM_MAD_SAT_SIGNED(char, short, CHAR_MIN, CHAR_MAX)
+LOOM_MAD_SAT_UNSIGNED(uchar, ushort, UCHAR_MAX)
+LOOM_MAD_SAT_SIGNED(short, int, SHRT_MIN, SHRT_MAX)
+LOOM_MAD_SAT_UNSIGNED(ushort, uint, USHRT_MAX)
+LOOM_MAD_SAT_SIGNED(int, long, INT_MIN, INT_MAX)
+LOOM_MAD_SAT_UNSIGNED(uint, ulong, UINT_MAX)
+static ulong __attribute__((overloadable, always_inline)) loom_mad_sat(ulong a, ulong b, ulong c) {
+  ulong sum;
+  if (loom_mul_hi(a, b) != 0 || __builtin_add_overflow(a * b, c, &sum))
+    return ULONG_MAX;
+  return sum;
+}
+static long __attribute__((overloadable, always_inline)) loom_mad_sat(long a, long b, long c) {
+  ulong low = (ulong)a * (ulong)b, sumLow = low + (ulong)c;
+  long high = loom_mul_hi(a, b) + (c < 0 ? -1 : 0) + (sumLow < low ? 1 : 0);
+  if (high == ((long)sumLow < 0 ? -1 : 0))
+    return (long)sumLow;
+  return high < 0 ? LONG_MIN : LONG_MAX;
+}
 LOOM_INTEGERS(LOOM_INTEGER_SCALARS, LOOM_SCALAR_ONLY)
 
 #define LOOM_LANES_2(N, R, F, T) LOOM_BUILTIN R##N F(T##N x, T##N y) { R##N r; for (int k = 0; k < N; ++k) r[k] = F(x[k], y[k]); return r; }
@@ -105,7 +139,7 @@ LOOM_INTEGERS(LOOM_INTEGER_SCALARS, LOOM_SCALAR_ONLY)
   LOOM_LANES_1(N, S, clz, S) LOOM_LANES_1(N, S, ctz, S) LOOM_LANES_1(N, S, popcount, S)            \
   LOOM_LANES_2(N, S, rotate, S) LOOM_LANES_2(N, S, add_sat, S) LOOM_LANES_2(N, S, sub_sat, S)      \
   LOOM_LANES_2(N, S, hadd, S) LOOM_LANES_2(N, S, rhadd, S) LOOM_LANES_2(N, U, abs_diff, S)         \
-  LOOM_LANES_2(N, S, mul_hi, S) LOOM_LANES_3(N, S, mad_hi, S)
+  LOOM_LANES_2(N, S, mul_hi, S) LOOM_LANES_3(N, S, mad_hi, S) LOOM_LANES_3(N, S, mad_sat, S)
 #define LOOM_INTEGER_VECTORS(T, S, I, U)                                                           \
   LOOM_INTEGER_VECTORS_N(2, S, U) LOOM_INTEGER_VECTORS_N(3, S, U) LOOM_INTEGER_VECTORS_N(4, S, U) \
   LOOM_INTEGER_VECTORS_N(8, S, U) LOOM_INTEGER_VECTORS_N(16, S, U)

@@ -227,8 +227,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       "-emit-llvm-only",
       "-x", "cl",
       clStd.c_str(),
-      "-finclude-default-header",
-      "-fdeclare-opencl-builtins",
+      "-fdeclare-opencl-builtins", // opencl-c-base.h: the prelude includes it (OpenCLSupport.h)
       "-no-opaque-pointers",
       "-debug-info-kind=line-tables-only",
       "-dwarf-version=4",

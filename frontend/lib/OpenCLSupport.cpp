@@ -78,33 +78,47 @@ std::string OpenCLSupport::extensionString() const {
 }
 
 const OpenCLSupport &openclSupport(Target target) {
-  static const OpenCLSupport board = makeSupport(withAtomics({}), {"__opencl_c_int64"});
-  static const OpenCLSupport cpu =
-      makeSupport(withAtomics({{"cl_khr_subgroups"}}),
-                  {"__opencl_c_int64", "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"});
+  // Sub-groups on both (of different sizes: DeviceInfo::subGroupSize). The CPU's atomics are x86's
+  // locked instructions, sequentially consistent for the whole device and its host; the board's
+  // atomic port promises no order with the other ports' accesses, so only the minimum, relaxed
+  // atomics of a work-group's scope, which every device has.
+  static const std::vector<llvm::StringRef> common = {"__opencl_c_int64", "__opencl_c_subgroups",
+                                                      "__opencl_c_work_group_collective_functions"};
+  static const OpenCLSupport board = makeSupport(withAtomics({{"cl_khr_subgroups"}}), common);
+  static const OpenCLSupport cpu = [] {
+    std::vector<llvm::StringRef> features = common;
+    features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+                                     "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"});
+    return makeSupport(withAtomics({{"cl_khr_subgroups"}}), features);
+  }();
   return target == Target::Host ? cpu : board;
 }
 
 std::string openclPrelude(const OpenCLSupport &support) {
-  std::string prelude = "#define __OPENCL_VERSION__ " +
-                        std::to_string(support.version.major * 100 + support.version.minor * 10) + "\n";
-  for (llvm::StringRef macro : ClangMacros)
-    if (!contains(support.extensions, macro) && !contains(support.features, macro))
-      prelude += "#undef " + macro.str() + "\n";
-  // Clang knows some extensions only from OpenCL C 2.0 (cl_khr_subgroups) and some features only in
-  // its header, for SPIR targets; it declares their builtins (work_group_reduce_add, get_sub_group_id,
-  // ...) only where their macros are defined, the sub-group ones under a macro of its header's own.
+  // Clang 15 predefines the extension macros -cl-ext enables but not the features' (bar
+  // __opencl_c_int64), and its opencl-c-base.h declares what a feature brings (memory_order_seq_cst,
+  // memory_scope_all_devices, ...) only where the feature's macro is defined: the device's macros
+  // come first, then that header, then the #undef of what the header defines for every SPIR target
+  // or OpenCL C 2.0 compile that the device lacks. Clang declares builtins (work_group_reduce_add,
+  // get_sub_group_id, ...) only where their macros are defined, the sub-group ones under a macro of
+  // its header's own.
   auto define = [](llvm::StringRef name) {
     return "#ifndef " + name.str() + "\n#define " + name.str() + " 1\n#endif\n";
   };
+  std::string prelude = "#define __OPENCL_VERSION__ " +
+                        std::to_string(support.version.major * 100 + support.version.minor * 10) + "\n";
   for (const NamedVersion &extension : support.extensions)
     prelude += define(extension.name);
-  if (contains(support.extensions, "cl_khr_subgroups") || contains(support.features, "__opencl_c_subgroups"))
-    prelude += define("__opencl_subgroup_builtins");
   prelude += "#if __OPENCL_C_VERSION__ >= 300\n";
   for (const NamedVersion &feature : support.features)
     prelude += define(feature.name);
-  return prelude + "#endif\n";
+  prelude += "#endif\n#include <opencl-c-base.h>\n";
+  for (llvm::StringRef macro : ClangMacros)
+    if (!contains(support.extensions, macro) && !contains(support.features, macro))
+      prelude += "#undef " + macro.str() + "\n";
+  if (contains(support.extensions, "cl_khr_subgroups") || contains(support.features, "__opencl_c_subgroups"))
+    prelude += define("__opencl_subgroup_builtins");
+  return prelude;
 }
 
 std::string clangExtensionOption(const OpenCLSupport &support) {

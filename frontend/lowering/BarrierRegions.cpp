@@ -158,6 +158,16 @@ bool isCollectiveFunction(StringRef functionName) { return collectiveNamed(funct
 
 bool isSubGroupBarrier(StringRef functionName) { return functionName.startswith("_Z17sub_group_barrierj"); }
 
+std::optional<Scope> cutScope(StringRef functionName) {
+  if (isWorkGroupBarrier(functionName))
+    return Scope::WorkGroup;
+  if (isSubGroupBarrier(functionName))
+    return Scope::SubGroup;
+  if (std::optional<Collective> collective = collectiveNamed(functionName))
+    return collective->scope;
+  return std::nullopt;
+}
+
 bool isWorkGroupBarrier(StringRef functionName) {
   // barrier(cl_mem_fence_flags); work_group_barrier(flags) and (flags, memory_scope);
   // wait_group_events(int, event_t *), whatever the pointer's address space.

@@ -210,6 +210,11 @@ Value *emitGroupItems(IRBuilder<> &b, Function &workItem, unsigned firstExtra) {
 
 bool isWorkItemBuiltin(StringRef functionName) { return workItemBuiltin(functionName).has_value(); }
 
+bool isSubGroupBuiltin(StringRef functionName) {
+  const std::optional<Builtin> builtin = workItemBuiltin(functionName);
+  return builtin && *builtin >= Builtin::SubGroupSize;
+}
+
 Expected<Function *> cloneWorkItemFunction(Function &kernel, unsigned subGroupSize, ArrayRef<Type *> backEndParams) {
   Module &module = *kernel.getParent();
   LLVMContext &context = module.getContext();

@@ -271,6 +271,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     expandMemoryIntrinsics(function);
     combineAdjacentAccesses(function);
     scalarizeVectors(function);
+    splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
     auto built = buildDataflowGraph(function);
     if (!built) {
       errors += llvm::toString(built.takeError()) + "\n";

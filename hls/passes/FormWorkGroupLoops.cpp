@@ -1,11 +1,12 @@
 //===- FormWorkGroupLoops.cpp - Barriers: a kernel that runs a work-group at a time ===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Before: an NDRange kernel calling barrier / work_group_barrier (or wait_group_events) somewhere,
-// which no pipeline of independent work-items can honour. After: the same kernel (name, arguments,
-// metadata) whose body runs one whole work-group: the shared lowering's work-item function
-// (loom/lowering/WorkItemFunction.h), cut at its barriers (BarrierRegions.h), called in z/y/x loops
-// over the group's local ids, region after region:
+// Before: an NDRange kernel calling barrier / work_group_barrier (or wait_group_events) or a
+// work-group function (work_group_reduce_add, ...) somewhere, which no pipeline of independent
+// work-items can honour. After: the same kernel (name, arguments, metadata) whose body runs one
+// whole work-group: the shared lowering's work-item function (loom/lowering/WorkItemFunction.h),
+// cut at its barriers (BarrierRegions.h), called in z/y/x loops over the group's local ids, region
+// after region:
 //
 //   region = 0; do { for z, y, x: next = k.loom_wi(args, ids, sizes, resume = region); region = next; }
 //   while (region != FinishedRegion)
@@ -15,8 +16,11 @@
 // up to one a cycle; the loop carries no memory order between them (llvm.loop.parallel_accesses)
 // unless the kernel uses atomics, since OpenCL work-items of one region do not race. What a
 // work-item keeps across a barrier (every alloca of the cut function) becomes an array of one
-// element per work-item of the largest group, indexed by the local linear id: an on-chip RAM. The
-// hardware then runs one invocation per work-group (HardwareKernel::workGroupLoops): the launch
+// element per work-item of the largest group, indexed by the local linear id: an on-chip RAM. A
+// work-group function is one more pass of the work-items (streamCollectives, below). The work-group
+// is the kernel's one sub-group, whatever its size: sub-group barriers and functions are work-group
+// ones, and the sub-group builtins answer for the whole group. The hardware then runs one
+// invocation per work-group (HardwareKernel::workGroupLoops): the launch
 // gives the number of groups as the NDRange and the real local sizes as the work-group arguments, so
 // get_global_id(d) - get_global_offset(d) here is the group id and get_global_size(d) the number of
 // groups. The kernel is then cleaned up as Clang's -O2 would (inlining, SROA, loop canonical form).
@@ -24,6 +28,7 @@
 #include "passes/Passes.h"
 
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/Collectives.h"
 #include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -31,7 +36,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -59,33 +63,87 @@ void collectCalls(Function &function, SmallPtrSetImpl<Function *> &seen, std::ve
     }
 }
 
-/// A call of `kernel` (or of a function it calls) the hardware flow cuts at, and whether any is a
-/// work-group or sub-group function, which it does not build yet.
-struct Cuts {
-  CallInst *first = nullptr;
-  CallInst *unsupported = nullptr;
-};
-
-Cuts findCuts(Function &kernel) {
+/// The first call of `kernel` (or of a function it calls) that needs the kernel to run a work-group
+/// at a time: a barrier, a work-group or sub-group function, a sub-group builtin (the work-group is
+/// one sub-group); null if none.
+CallInst *firstGroupCall(Function &kernel) {
   SmallPtrSet<Function *, 8> seen;
   std::vector<CallInst *> calls;
   collectCalls(kernel, seen, calls);
-  Cuts cuts;
-  for (CallInst *call : calls) {
-    Function *callee = call->getCalledFunction();
-    if (!callee)
-      continue;
-    StringRef name = callee->getName();
-    const bool cut = lowering::isWorkGroupBarrier(name) || lowering::isSubGroupBarrier(name) ||
-                     lowering::isCollectiveFunction(name);
-    if (!cut)
-      continue;
-    if (!cuts.first)
-      cuts.first = call;
-    if (!lowering::isWorkGroupBarrier(name) && !cuts.unsupported)
-      cuts.unsupported = call;
+  for (CallInst *call : calls)
+    if (Function *callee = call->getCalledFunction();
+        callee && (lowering::cutScope(callee->getName()) || lowering::isSubGroupBuiltin(callee->getName())))
+      return call;
+  return nullptr;
+}
+
+/// The `ret i32 region` of `function`: where a work-item stops before the cut of that region.
+ReturnInst *returnTo(Function &function, unsigned region) {
+  for (BasicBlock &block : function)
+    if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator()))
+      if (auto *value = dyn_cast<ConstantInt>(ret->getReturnValue()); value && value->equalsInt(region))
+        return ret;
+  return nullptr;
+}
+
+/// Work-group functions as one more pass of the group's work-items through the pipeline, in local
+/// linear id order, between the region that gives the operands and the one that uses the results:
+/// a work-item stopping at collective k goes to its step (a new resume value past the regions),
+/// which folds its operand into a total the group shares and then returns k. Reductions, all, any
+/// and broadcast leave their result in that total, which every work-item of region k reads; scans
+/// store each work-item's running value in its own result. The shared total is one private scalar of
+/// the work-group invocation: a register carried from work-item to work-item.
+void streamCollectives(Function &workItem, unsigned firstExtra, lowering::BarrierRegions &regions) {
+  if (regions.collectives.empty())
+    return;
+  auto *dispatch = cast<SwitchInst>(workItem.getEntryBlock().getTerminator());
+  LLVMContext &context = workItem.getContext();
+  unsigned step = regions.regions;
+  for (lowering::Collective &collective : regions.collectives) {
+    ReturnInst *stop = returnTo(workItem, collective.region);
+    stop->setOperand(0, ConstantInt::get(Type::getInt32Ty(context), step));
+    auto *block = BasicBlock::Create(context, "collective" + Twine(collective.region) + ".step", &workItem);
+    dispatch->addCase(ConstantInt::get(Type::getInt32Ty(context), step++), block);
+
+    Type *operandType = collective.operand->getAllocatedType();
+    Type *resultType = collective.result->getAllocatedType();
+    const bool scan = collective.kind == lowering::Collective::Kind::ScanInclusive ||
+                      collective.kind == lowering::Collective::Kind::ScanExclusive;
+    auto *total = new AllocaInst(scan ? operandType : resultType, 0, "collective.total", dispatch);
+    IRBuilder<> b(block);
+    Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
+    Value *operand = b.CreateLoad(operandType, collective.operand);
+    Value *sofar = b.CreateLoad(total->getAllocatedType(), total);
+    if (collective.kind == lowering::Collective::Kind::Broadcast) {
+      Value *ids[3] = {b.getInt64(0), b.getInt64(0), b.getInt64(0)};
+      for (unsigned d = 0; d < collective.source.size(); ++d)
+        ids[d] = b.CreateZExtOrTrunc(b.CreateLoad(collective.source[d]->getAllocatedType(), collective.source[d]),
+                                     b.getInt64Ty());
+      Value *sizeX = workItem.getArg(firstExtra + Param::LocalSize);
+      Value *sizeY = workItem.getArg(firstExtra + Param::LocalSize + 1);
+      Value *source = b.CreateAdd(ids[0], b.CreateMul(sizeX, b.CreateAdd(ids[1], b.CreateMul(sizeY, ids[2]))));
+      b.CreateStore(b.CreateSelect(b.CreateICmpEQ(linear, source), operand, sofar), total);
+    } else {
+      // All and any keep their total as the int result, folded as i1.
+      Value *accumulated = scan || collective.kind == lowering::Collective::Kind::Reduce
+                               ? sofar
+                               : b.CreateIsNotNull(sofar);
+      accumulated = b.CreateSelect(b.CreateICmpEQ(linear, b.getInt64(0)),
+                                   lowering::collectiveIdentity(collective, operandType), accumulated);
+      Value *next = lowering::emitCollectiveCombine(b, collective, accumulated, operand);
+      b.CreateStore(scan ? next : lowering::emitCollectiveResult(b, collective, next, resultType), total);
+      if (scan)
+        b.CreateStore(collective.kind == lowering::Collective::Kind::ScanInclusive ? next : accumulated,
+                      collective.result);
+    }
+    b.CreateRet(b.getInt32(collective.region));
+    if (!scan) { // Everyone's result is the total: no per-work-item copy.
+      llvm::erase_value(regions.liveAcrossBarriers, collective.result);
+      collective.result->replaceAllUsesWith(total);
+      collective.result->eraseFromParent();
+      collective.result = nullptr;
+    }
   }
-  return cuts;
 }
 
 /// The i64 value of work-item function `name` (mangled, one i32 dimension operand unless
@@ -193,17 +251,13 @@ void keepRegionsInOrder(Function &kernel) {
 } // namespace
 
 Expected<unsigned> formWorkGroupLoops(Function &kernel) {
-  const Cuts cuts = findCuts(kernel);
-  if (!cuts.first)
+  CallInst *first = firstGroupCall(kernel);
+  if (!first)
     return 0u;
-  if (cuts.unsupported)
-    return passError(locationOf(*cuts.unsupported, kernel) + ": error: '" +
-                     demangle(cuts.unsupported->getCalledFunction()->getName().str()) +
-                     "' is not supported by the hardware flow yet (work-group barriers are)");
   if (simdWorkItemsOf(kernel) > 1 || computeUnitsOf(kernel) > 1)
-    return passError(locationOf(*cuts.first, kernel) + ": error: a kernel with barriers cannot use "
-                                                       "num_simd_work_items or num_compute_units in the hardware flow yet");
-  auto cloned = lowering::cloneWorkItemFunction(kernel, /*subGroupSize=*/0, {});
+    return passError(locationOf(*first, kernel) + ": error: a kernel with barriers cannot use "
+                                                  "num_simd_work_items or num_compute_units in the hardware flow yet");
+  auto cloned = lowering::cloneWorkItemFunction(kernel, MaxWorkGroupLoopItems, {});
   if (!cloned)
     return cloned.takeError();
   Function &workItem = **cloned;
@@ -211,6 +265,7 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   auto regions = lowering::formBarrierRegions(workItem, *workItem.getArg(firstExtra + Param::Resume));
   if (!regions)
     return regions.takeError();
+  streamCollectives(workItem, firstExtra, *regions);
   const Optional<std::array<uint64_t, 3>> required = requiredGroupSize(kernel);
   const uint64_t items = required ? (*required)[0] * (*required)[1] * (*required)[2] : MaxWorkGroupLoopItems;
   placePerWorkItem(workItem, firstExtra, regions->liveAcrossBarriers, items);

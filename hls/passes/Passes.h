@@ -52,6 +52,7 @@ void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);
+void splitAggregatePhis(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
 void addCompletion(KernelGraph &kernel);

@@ -25,9 +25,15 @@
 namespace loom::hls {
 namespace {
 
-/// Whether `to` is reachable from `from` along forward edges of `from`'s loop.
+/// Whether `to` is reachable from `from` along forward edges inside `from`'s loop, its inner loops
+/// included: a value an outer loop carries through its inner loops (a total kept across a loop
+/// nest) depends on itself as much as one computed in the loop's own body.
 bool reaches(const KernelGraph &kernel, NodeId from, NodeId to) {
   const unsigned loop = kernel.graph[from].loop;
+  auto depthOf = [&](unsigned n) { return n == 0 ? 0u : kernel.loops[n - 1].depth; };
+  // Leaving the loop passes through a node of the enclosing loop, so a deeper node on such a path
+  // lies in one of its inner loops.
+  auto inside = [&](unsigned n) { return n == loop || depthOf(n) > depthOf(loop); };
   std::vector<NodeId> work{from};
   std::set<NodeId> seen{from};
   while (!work.empty()) {
@@ -37,7 +43,7 @@ bool reaches(const KernelGraph &kernel, NodeId from, NodeId to) {
       return true;
     for (auto [e, end] = boost::out_edges(n, kernel.graph); e != end; ++e) {
       NodeId next = boost::target(*e, kernel.graph);
-      if (!kernel.graph[*e].back && kernel.graph[next].loop == loop && seen.insert(next).second)
+      if (!kernel.graph[*e].back && inside(kernel.graph[next].loop) && seen.insert(next).second)
         work.push_back(next);
     }
   }

@@ -259,15 +259,24 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: // Never submitted for conformance.
     value = InfoValue::string("v0000-01-01-00");
     break;
-  // OpenCL 3.0's minimum: relaxed atomics and acquire-release fences within a work-group.
+  // OpenCL 3.0's minimum (relaxed atomics and acquire-release fences within a work-group), and the
+  // orders and scopes whose OpenCL C features the device has.
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    value = InfoValue::of<cl_device_atomic_capabilities>(CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: {
+    cl_device_atomic_capabilities capabilities = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    if (param_name == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)
+      capabilities |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+    const std::pair<const char *, cl_device_atomic_capabilities> optional[] = {
+        {"__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
+        {"__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
+        {"__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
+        {"__opencl_c_atomic_scope_all_devices", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES}};
+    for (const auto &[feature, capability] : optional)
+      if (info.opencl.hasFeature(feature))
+        capabilities |= capability;
+    value = InfoValue::of<cl_device_atomic_capabilities>(capabilities);
     break;
-  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    value = InfoValue::of<cl_device_atomic_capabilities>(
-        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
-    break;
+  }
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_work_group_collective_functions"));
     break;
@@ -286,7 +295,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<cl_device_svm_capabilities>(0);
     break;
   case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    value = InfoValue::of<size_t>(info.subGroupSize ? info.subGroupSize : 1);
+    value = InfoValue::of<size_t>(info.preferredGroupMultiple);
     break;
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:

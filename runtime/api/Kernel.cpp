@@ -276,7 +276,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     value = InfoValue::of<cl_ulong>(0);
     break;
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    value = InfoValue::of<size_t>(info.kind == DeviceKind::Cpu ? 8 : 1);
+    value = InfoValue::of<size_t>(info.preferredGroupMultiple);
     break;
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     return fail(entryPoint, CL_INVALID_VALUE,

@@ -43,6 +43,7 @@ struct DeviceInfo {
   uint64_t maxAllocBytes = 0;
   uint64_t localMemBytes = 0;
   uint32_t subGroupSize = 0;        ///< Work-items per sub-group; 0: no sub-groups.
+  size_t preferredGroupMultiple = 1; ///< CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE.
   bool denormals = true;            ///< CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG.
   bool compilerAvailable = true;    ///< Builds from source (CL_DEVICE_COMPILER_AVAILABLE).
   uint32_t profilingResolutionNs = 1;

@@ -14,7 +14,7 @@ using namespace e2e;
 
 namespace {
 
-const Sources Atomics{LOOM_E2E_ATOMICS_LOOM, LOOM_E2E_ATOMICS_CL};
+const Sources Atomics{LOOM_E2E_ATOMICS_LOOM, LOOM_E2E_ATOMICS_CL, LOOM_E2E_ATOMICS_OPTIONS};
 
 /// Runs kernel `name` of atomics.cl, (data, buffer, n), over `range` on `target`, with `buffer`
 /// starting as given; returns the buffer afterwards and prints the board's cycles.
@@ -167,4 +167,99 @@ TEST_CASE("a single work-item's atomics in loops, on global memory and on __loca
     CHECK(firstMismatch(run(target, "serial_histogram", data, std::vector<int>(16, 0), {{1}, {1}}), bins) == -1);
     CHECK(firstMismatch(run(target, "local_atomics", first, std::vector<int>(20, -1), {{1}, {1}}), local) == -1);
   }
+}
+
+TEST_CASE("the OpenCL C 2.0 atomics, relaxed at work-group scope: board == CPU == host", "[e2e][board][atomics]") {
+  const size_t n = 512;
+  auto data = randomInts(n, -100000, 100000, 17);
+  std::vector<int> start(32 + n, 0);
+  start[16] = INT_MIN;
+  start[17] = INT_MAX;
+  start[21] = -1;
+  start[23] = -1;
+  std::vector<int> want(start.begin(), start.begin() + 23);
+  for (int v : data) {
+    ++want[v & 15];
+    want[16] = std::max(want[16], v);
+    want[17] = std::min(want[17], v);
+    want[18] ^= v;
+    want[19] += v;
+    want[20] |= 1 << (v & 31);
+    want[21] &= ~(1 << ((v >> 5) & 31));
+    want[22] -= v;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    auto got = run(target, "c11_relaxed", data, start, {{n}, {64}});
+    CHECK(firstMismatch(std::vector<int>(got.begin(), got.begin() + 23), want) == -1);
+    // Each exchange took the value the one before it left: the old values and the last one are -1
+    // and every id, once each.
+    std::vector<int> chain(got.begin() + 32, got.end());
+    chain.push_back(got[23]);
+    CHECK(isPermutationFrom(chain, -1));
+  }
+}
+
+TEST_CASE("the OpenCL C 2.0 atomics in every form on the CPU device, not the board", "[e2e][board][atomics]") {
+  const char *source = R"(
+kernel void c11_forms(global int *counters, global long *wide, global float *sum, global int *flag) {
+  int i = get_global_id(0);
+  volatile global atomic_int *c = (volatile global atomic_int *)counters;
+  atomic_fetch_add(&c[0], 1);                                   // seq_cst, device scope
+  atomic_fetch_add_explicit(&c[1], 2, memory_order_acq_rel);    // device scope
+  atomic_store(&c[2 + i], i * 3);
+  atomic_fetch_add_explicit(&c[2 + i], atomic_load_explicit(&c[2 + i], memory_order_acquire), memory_order_release,
+                            memory_scope_all_devices);
+  volatile global atomic_long *w = (volatile global atomic_long *)wide;
+  atomic_fetch_add(&w[0], (long)i << 33);
+  atomic_fetch_max(&w[1], (long)i << 40);
+  volatile global atomic_float *f = (volatile global atomic_float *)sum;
+  float seen = atomic_load(f);
+  while (!atomic_compare_exchange_strong(f, &seen, seen + 1.0f))
+    ;
+  if (!atomic_flag_test_and_set((volatile global atomic_flag *)flag))
+    atomic_fetch_add(&c[1], 1000);                              // one work-item finds the flag clear
+}
+)";
+  const size_t n = 256;
+  Setup cl(cpuDevice());
+  cl_program program = cl.build(source, "-cl-std=CL3.0");
+  cl_kernel kernel = kernelNamed(program, "c11_forms");
+  std::vector<int> counters(2 + n, 0), flag{0};
+  std::vector<long> wide{0, -1};
+  std::vector<float> sum{0.5f};
+  cl_mem buffers[] = {buffer(cl, counters, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, wide, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, sum, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, flag, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR)};
+  for (cl_uint k = 0; k < 4; ++k)
+    setArg(kernel, k, buffers[k]);
+  clReleaseEvent(launch(cl, kernel, {{n}, {32}}));
+  counters = readBack<int>(cl, buffers[0], counters.size());
+  wide = readBack<long>(cl, buffers[1], 2);
+  sum = readBack<float>(cl, buffers[2], 1);
+  flag = readBack<int>(cl, buffers[3], 1);
+  CHECK(counters[0] == int(n));
+  CHECK(counters[1] == int(2 * n + 1000));
+  for (size_t i = 0; i < n; ++i)
+    CHECK(counters[2 + i] == int(6 * i));
+  CHECK(wide[0] == (long(n * (n - 1) / 2) << 33));
+  CHECK(wide[1] == (long(n - 1) << 40));
+  CHECK(sum[0] == 0.5f + float(n));
+  CHECK(flag[0] != 0);
+  for (cl_mem mem : buffers)
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+
+  // The board has only the forms with an order and a scope: the plain ones are not declared there.
+  Setup board(boardDevice());
+  const char *plain = "kernel void k(global int *p) {\n  atomic_fetch_add((volatile global atomic_int *)p, 1);\n}\n";
+  const char *text = plain;
+  cl_int err = CL_SUCCESS;
+  cl_program rejected = clCreateProgramWithSource(board.context, 1, &text, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clBuildProgram(rejected, 1, &board.device, "-cl-std=CL3.0", nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(buildLog(rejected, board.device).find(":2:3: error:") != std::string::npos);
+  clReleaseProgram(rejected);
 }

@@ -7,8 +7,11 @@
 #include "DifferentialSupport.h"
 
 #include <algorithm>
+#include <cfenv>
+#include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -276,4 +279,114 @@ TEST_CASE("builtins on the CPU device match the host (floats bit for bit)", "[e2
 
 TEST_CASE("builtins built with -cl-opt-disable give the same results", "[e2e][builtins]") {
   checkAll("-cl-opt-disable");
+}
+
+TEST_CASE("mad_sat and integer-to-float conversions toward zero, up and down", "[e2e][builtins]") {
+  const char *source = R"(
+__kernel void saturate_and_round(__global const long *a, __global const long *b, __global const long *c,
+                                 __global long *sat, __global float *rounded) {
+  size_t i = get_global_id(0);
+  long x = a[i], y = b[i], z = c[i];
+  __global long *s = sat + 8 * i;
+  s[0] = mad_sat(x, y, z);
+  s[1] = (long)mad_sat((ulong)x, (ulong)y, (ulong)z);
+  s[2] = mad_sat((int)x, (int)y, (int)z);
+  s[3] = mad_sat((uint)x, (uint)y, (uint)z);
+  s[4] = mad_sat((short)x, (short)y, (short)z);
+  s[5] = mad_sat((uchar)x, (uchar)y, (uchar)z);
+  int2 v = mad_sat((int2)((int)x, (int)y), (int2)((int)y, (int)z), (int2)((int)z, (int)x));
+  s[6] = v.s0;
+  s[7] = v.s1;
+  __global float *r = rounded + 12 * i;
+  r[0] = convert_float_rtz(x); r[1] = convert_float_rtp(x); r[2] = convert_float_rtn(x);
+  r[3] = convert_float_rtz((ulong)x); r[4] = convert_float_rtp((ulong)x); r[5] = convert_float_rtn((ulong)x);
+  r[6] = convert_float_rtz((int)x); r[7] = convert_float_rtp((int)x); r[8] = convert_float_rtn((int)x);
+  float4 q = convert_float4_rtp((uint4)((uint)x, (uint)y, (uint)z, (uint)(x >> 32)));
+  r[9] = q.s0; r[10] = q.s1; r[11] = q.s3;
+}
+)";
+  // Random 64-bit values of every magnitude, and the edges.
+  std::mt19937_64 random(41);
+  std::vector<long> values{0, 1, -1, LONG_MIN, LONG_MAX, INT_MIN, INT_MAX, long(UINT_MAX), (1L << 24) + 1,
+                           -(1L << 24) - 1, (1L << 53) + 1, -(1L << 62) - 3, 255, 65535, 32767, -32768};
+  while (values.size() < 3 * 1024)
+    values.push_back(long(random() >> (random() % 64)) * (random() % 2 ? 1 : -1));
+  std::shuffle(values.begin(), values.end(), random);
+  const size_t n = values.size() / 3;
+  std::vector<long> a(values.begin(), values.begin() + n), b(values.begin() + n, values.begin() + 2 * n),
+      c(values.begin() + 2 * n, values.end());
+
+  Setup cl(cpuDevice());
+  cl_program program = cl.build(source);
+  cl_kernel kernel = kernelNamed(program, "saturate_and_round");
+  cl_mem buffers[] = {buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, std::vector<long>(8 * n), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR),
+                      buffer(cl, std::vector<float>(12 * n), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR)};
+  for (cl_uint k = 0; k < 5; ++k)
+    setArg(kernel, k, buffers[k]);
+  clReleaseEvent(launch(cl, kernel, {{n}}));
+  const auto sat = readBack<long>(cl, buffers[3], 8 * n);
+  const auto rounded = readBack<float>(cl, buffers[4], 12 * n);
+
+  // mad_sat: the exact result in 128 bits, clamped.
+  auto clamp = [](__int128 r, __int128 lo, __int128 hi) { return long(std::min(std::max(r, lo), hi)); };
+  auto madSat = [&](auto x, auto y, auto z) {
+    using T = decltype(x);
+    return clamp(__int128(x) * __int128(y) + __int128(z), __int128(std::numeric_limits<T>::min()),
+                 __int128(std::numeric_limits<T>::max()));
+  };
+  auto madSatU64 = [](uint64_t x, uint64_t y, uint64_t z) { // whose product may need all 128 bits
+    const unsigned __int128 r = (unsigned __int128)x * y + z;
+    return long(r > UINT64_MAX ? UINT64_MAX : uint64_t(r));
+  };
+  // The directed conversions: the host's own, under its rounding modes (volatile: at run time).
+  auto directed = [](auto x, int mode) {
+    const int saved = std::fegetround();
+    std::fesetround(mode);
+    volatile long double exact = x; // every 64-bit integer is exact in x87's 64-bit mantissa
+    volatile float result = float(exact);
+    std::fesetround(saved);
+    return float(result);
+  };
+  const int modes[] = {FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD};
+  size_t mismatches = 0;
+  for (size_t i = 0; i < n && mismatches < 10; ++i) {
+    const long x = a[i], y = b[i], z = c[i];
+    const long want[8] = {madSat(x, y, z),
+                          madSatU64(uint64_t(x), uint64_t(y), uint64_t(z)),
+                          madSat(int(x), int(y), int(z)),
+                          madSat(unsigned(x), unsigned(y), unsigned(z)),
+                          madSat(short(x), short(y), short(z)),
+                          madSat((unsigned char)x, (unsigned char)y, (unsigned char)z),
+                          madSat(int(x), int(y), int(z)),
+                          madSat(int(y), int(z), int(x))};
+    for (int k = 0; k < 8; ++k)
+      if (sat[8 * i + k] != want[k]) {
+        ++mismatches;
+        UNSCOPED_INFO("mad_sat form " << k << " of " << x << ", " << y << ", " << z << ": " << sat[8 * i + k]
+                                      << ", want " << want[k]);
+      }
+    float wantRounded[12];
+    for (int m = 0; m < 3; ++m) {
+      wantRounded[m] = directed(x, modes[m]);
+      wantRounded[3 + m] = directed(uint64_t(x), modes[m]);
+      wantRounded[6 + m] = directed(int(x), modes[m]);
+    }
+    wantRounded[9] = directed(unsigned(x), FE_UPWARD);
+    wantRounded[10] = directed(unsigned(y), FE_UPWARD);
+    wantRounded[11] = directed(unsigned(uint64_t(x) >> 32), FE_UPWARD);
+    for (int k = 0; k < 12; ++k)
+      if (std::memcmp(&rounded[12 * i + k], &wantRounded[k], sizeof(float)) != 0) {
+        ++mismatches;
+        UNSCOPED_INFO("conversion " << k << " of " << x << ": " << rounded[12 * i + k] << ", want "
+                                    << wantRounded[k]);
+      }
+  }
+  CHECK(mismatches == 0);
+  for (cl_mem mem : buffers)
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }

@@ -79,10 +79,11 @@ inline const Target Targets[] = {{"board", boardDevice, true}, {"cpu", cpuDevice
 /// A differential program: its source and the .loom loomc made of it at build time.
 struct Sources {
   const char *binary, *source;
+  const char *options = ""; ///< Build options, the same for loomc and clBuildProgram.
 };
 
 inline cl_program programFor(Setup &cl, const Target &target, const Sources &program) {
-  return target.fromBinary ? cl.load(readFile(program.binary)) : cl.build(readFile(program.source));
+  return target.fromBinary ? cl.load(readFile(program.binary)) : cl.build(readFile(program.source), program.options);
 }
 
 inline cl_kernel kernelNamed(cl_program program, const char *name) {

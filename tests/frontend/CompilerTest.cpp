@@ -272,20 +272,21 @@ TEST_CASE("each target defines exactly its device's extension and feature macros
     }
   }
   // A feature's builtins are declared exactly where it is supported (Clang declares them only where
-  // the macro is defined).
+  // the macro is defined): the work-group and sub-group functions on both devices, in OpenCL C 2.0
+  // and 3.0, not 1.2.
   const std::string collectives = "__kernel void k(__global int *o) {\n"
                                   "  o[0] = work_group_reduce_add(o[1]) + sub_group_reduce_add(o[2]);\n}\n";
-  {
+  for (Target target : {Target::Hardware, Target::Host}) {
+    CHECK(openclSupport(target).hasFeature("__opencl_c_subgroups"));
     llvm::LLVMContext context;
-    REQUIRE_OK(compile(context, collectives, "-cl-std=CL3.0", Target::Host));
-    auto board = compile(context, collectives, "-cl-std=CL3.0", Target::Hardware);
-    CHECK(errorMessage(board).find("vector_add.cl:2:10: error: use of undeclared identifier 'work_group_reduce_add'") !=
+    REQUIRE_OK(compile(context, collectives, "-cl-std=CL3.0", target));
+    REQUIRE_OK(compile(context, collectives, "-cl-std=CL2.0", target));
+    auto cl12 = compile(context, collectives, "-cl-std=CL1.2", target);
+    CHECK(errorMessage(cl12).find("vector_add.cl:2:10: error: use of undeclared identifier 'work_group_reduce_add'") !=
           std::string::npos);
   }
-  // The board reports no sub-groups, the CPU device does; neither has double precision, so `double`
-  // is an error at its line, as on any device without cl_khr_fp64.
-  CHECK_FALSE(openclSupport(Target::Hardware).hasFeature("__opencl_c_subgroups"));
-  CHECK(openclSupport(Target::Host).hasFeature("__opencl_c_subgroups"));
+  // Neither device has double precision, so `double` is an error at its line, as on any device
+  // without cl_khr_fp64.
   for (Target target : {Target::Hardware, Target::Host}) {
     llvm::LLVMContext context;
     auto compiled = compile(context, "__kernel void k(__global float *out) {\n  double d = out[0];\n  out[0] = d;\n}\n",

@@ -204,6 +204,9 @@ public:
     info_.compilerAvailable = true;
     info_.computeUnits = 1;
     info_.opencl = frontend::openclSupport(frontend::Target::Hardware);
+    // A kernel using sub-groups runs a work-group at a time (hls FormWorkGroupLoops), its work-items
+    // streaming through in local linear id order: its one sub-group is the whole work-group.
+    info_.subGroupSize = hls::MaxWorkGroupLoopItems;
     auto board = board::loadBoard(name);
     if (!board) {
       unavailable_ = llvm::formatv("board '{0}' is not available: {1}", name,

@@ -84,6 +84,7 @@ public:
     deviceInfo.name = "Loom CPU (" + hostCpuName() + ")";
     deviceInfo.opencl = frontend::openclSupport(frontend::Target::Host);
     deviceInfo.subGroupSize = cpu::SubGroupSize;
+    deviceInfo.preferredGroupMultiple = cpu::SubGroupSize; // the vector width the work-item loops fill
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();
     deviceInfo.maxWorkGroupSize = 4096;

@@ -3,14 +3,12 @@
 //
 // One or two plain loops over the group's work-items: a reduction, all and any combine every operand
 // then give the total to everyone; a scan stores the running value as it goes (before the operand for
-// exclusive, after it for inclusive); a broadcast reads the source work-item's operand. Float sums are
-// taken in local linear id order (the spec leaves the order open). The identities are the spec's:
-// 0 for add, the type's largest value (+inf) for min, its smallest (-inf) for max.
+// exclusive, after it for inclusive); a broadcast reads the source work-item's operand. The folding
+// itself is the shared lowering's (loom/lowering/Collectives.h).
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/GroupCollectives.h"
 
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/Intrinsics.h"
+#include "loom/lowering/Collectives.h"
 
 #include <functional>
 
@@ -19,8 +17,6 @@ namespace {
 
 using namespace llvm;
 using Kind = lowering::Collective::Kind;
-using Operation = lowering::Collective::Operation;
-using Element = lowering::Collective::Element;
 
 Value *slotAddress(IRBuilder<> &b, Value *context, Value *groupItems, const ContextSlot &slot, Value *item) {
   Value *byte = b.CreateAdd(b.CreateMul(groupItems, b.getInt64(slot.offset)), b.CreateMul(item, b.getInt64(slot.bytes)));
@@ -52,60 +48,6 @@ Value *emitLoop(IRBuilder<> &b, Value *count, Value *initial, const std::functio
   return next;
 }
 
-Value *identity(const GroupCollective &collective) {
-  Type *type = collective.operand.type;
-  if (collective.kind == Kind::All)
-    return ConstantInt::getTrue(type->getContext());
-  if (collective.kind == Kind::Any)
-    return ConstantInt::getFalse(type->getContext());
-  const bool isFloat = collective.element == Element::Float;
-  switch (collective.operation) {
-  case Operation::Min:
-    if (isFloat)
-      return ConstantFP::getInfinity(type, /*Negative=*/false);
-    return ConstantInt::get(type, collective.element == Element::Signed
-                                      ? APInt::getSignedMaxValue(type->getIntegerBitWidth())
-                                      : APInt::getMaxValue(type->getIntegerBitWidth()));
-  case Operation::Max:
-    if (isFloat)
-      return ConstantFP::getInfinity(type, /*Negative=*/true);
-    return ConstantInt::get(type, collective.element == Element::Signed
-                                      ? APInt::getSignedMinValue(type->getIntegerBitWidth())
-                                      : APInt::getMinValue(type->getIntegerBitWidth()));
-  default:
-    return Constant::getNullValue(type);
-  }
-}
-
-Value *combine(IRBuilder<> &b, const GroupCollective &collective, Value *accumulated, Value *operand) {
-  switch (collective.kind) {
-  case Kind::All:
-    return b.CreateAnd(accumulated, b.CreateIsNotNull(operand));
-  case Kind::Any:
-    return b.CreateOr(accumulated, b.CreateIsNotNull(operand));
-  default:
-    break;
-  }
-  const Element element = collective.element;
-  switch (collective.operation) {
-  case Operation::Add:
-    return element == Element::Float ? b.CreateFAdd(accumulated, operand) : b.CreateAdd(accumulated, operand);
-  case Operation::Min:
-    return b.CreateBinaryIntrinsic(element == Element::Float    ? Intrinsic::minnum
-                                   : element == Element::Signed ? Intrinsic::smin
-                                                                : Intrinsic::umin,
-                                   accumulated, operand);
-  case Operation::Max:
-    return b.CreateBinaryIntrinsic(element == Element::Float    ? Intrinsic::maxnum
-                                   : element == Element::Signed ? Intrinsic::smax
-                                                                : Intrinsic::umax,
-                                   accumulated, operand);
-  case Operation::None:
-    break;
-  }
-  llvm_unreachable("a reduction or scan without an operation");
-}
-
 } // namespace
 
 void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Value *context,
@@ -128,7 +70,9 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
     });
   };
 
-  switch (collective.kind) {
+  const lowering::Collective &form = collective.form;
+  Type *operandType = collective.operand.type;
+  switch (form.kind) {
   case Kind::Broadcast: {
     // Every work-item passed the same local id; the first one's copy says which.
     Value *zero = b.getInt64(0);
@@ -137,7 +81,7 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
       ids[d] = b.CreateZExtOrTrunc(
           b.CreateLoad(collective.source[d].type, slotAddress(b, context, groupItems, collective.source[d], first)),
           b.getInt64Ty());
-    Value *linear = collective.scope == lowering::Scope::SubGroup
+    Value *linear = form.scope == lowering::Scope::SubGroup
                         ? b.CreateAdd(first, ids[0])
                         : b.CreateAdd(ids[0], b.CreateMul(localSizes[0], b.CreateAdd(ids[1], b.CreateMul(localSizes[1], ids[2]))));
     giveEveryone(operandOf(linear));
@@ -146,19 +90,17 @@ void emitGroupCollective(IRBuilder<> &b, const GroupCollective &collective, Valu
   case Kind::All:
   case Kind::Any:
   case Kind::Reduce: {
-    Value *total = forEachItem(identity(collective), [&](Value *item, Value *accumulated) {
-      return combine(b, collective, accumulated, operandOf(item));
+    Value *total = forEachItem(lowering::collectiveIdentity(form, operandType), [&](Value *item, Value *accumulated) {
+      return lowering::emitCollectiveCombine(b, form, accumulated, operandOf(item));
     });
-    if (collective.kind != Kind::Reduce)
-      total = b.CreateZExt(total, collective.result.type);
-    giveEveryone(total);
+    giveEveryone(lowering::emitCollectiveResult(b, form, total, collective.result.type));
     return;
   }
   case Kind::ScanInclusive:
   case Kind::ScanExclusive:
-    forEachItem(identity(collective), [&](Value *item, Value *accumulated) {
-      Value *next = combine(b, collective, accumulated, operandOf(item));
-      storeResult(collective.kind == Kind::ScanInclusive ? next : accumulated, item);
+    forEachItem(lowering::collectiveIdentity(form, operandType), [&](Value *item, Value *accumulated) {
+      Value *next = lowering::emitCollectiveCombine(b, form, accumulated, operandOf(item));
+      storeResult(form.kind == Kind::ScanInclusive ? next : accumulated, item);
       return next;
     });
     return;

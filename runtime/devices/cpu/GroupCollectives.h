@@ -28,11 +28,7 @@ struct ContextSlot {
 
 /// A lowering::Collective with its storage placed in the context.
 struct GroupCollective {
-  lowering::Collective::Kind kind;
-  lowering::Collective::Operation operation;
-  lowering::Collective::Element element;
-  lowering::Scope scope;
-  unsigned region;
+  lowering::Collective form; ///< What it computes; its allocas are gone, replaced by the slots below.
   ContextSlot operand, result;
   llvm::SmallVector<ContextSlot, 3> source; ///< Broadcast's local id, per dimension given.
 };

@@ -224,9 +224,10 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   // The erased allocas' addresses still key their slots (they are compared, never dereferenced).
   std::vector<GroupCollective> collectives;
   for (const lowering::Collective &collective : regions->collectives) {
-    GroupCollective placed{collective.kind, collective.operation, collective.element, collective.scope,
-                           collective.region, layout.slots.lookup(collective.operand),
+    GroupCollective placed{collective, layout.slots.lookup(collective.operand),
                            layout.slots.lookup(collective.result), {}};
+    placed.form.operand = placed.form.result = nullptr;
+    placed.form.source.clear();
     for (const AllocaInst *source : collective.source)
       placed.source.push_back(layout.slots.lookup(source));
     collectives.push_back(std::move(placed));
@@ -282,7 +283,7 @@ void emitSubGroupSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFuncti
   b.CreateStore(b.getInt32(0), groupRegion);
   auto collectivesBefore = [&](unsigned region, Value *first, Value *count) {
     for (const GroupCollective &collective : workItemFunction.collectives)
-      if (collective.region == region)
+      if (collective.form.region == region)
         emitGroupCollective(b, collective, values[Context], localSizes, first, count);
   };
 
@@ -356,6 +357,7 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   Type *i64 = Type::getInt64Ty(context);
   Type *i32 = Type::getInt32Ty(context);
   Type *i8p = Type::getInt8PtrTy(context);
+  const DataLayout &layout = module.getDataLayout();
   auto *type = FunctionType::get(Type::getVoidTy(context),
                                  {i8p->getPointerTo(), i64->getPointerTo(), i8p, i8p}, false);
   Function *group = Function::Create(type, GlobalValue::ExternalLinkage, kernel.getName() + ".loom_wg", module);
@@ -376,12 +378,21 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   for (Argument &argument : kernel.args()) {
     Value *slot = b.CreateLoad(i8p, b.CreateConstInBoundsGEP1_64(i8p, args, argument.getArgNo()));
     Type *argType = argument.getType();
-    // A byval aggregate is passed by address: the slot already points at its bytes.
-    if (argument.hasByValAttr())
-      callArgs.push_back(b.CreateBitCast(slot, argType));
-    else
-      callArgs.push_back(b.CreateLoad(argType, b.CreateBitCast(slot, argType->getPointerTo()),
-                                      argument.getName()));
+    // The slot points at the value's bytes as clSetKernelArg kept them, aligned for no particular
+    // type: a short16 read with its natural 32-byte alignment would be an aligned vector load that
+    // faults. A byval aggregate is passed by address, so its bytes are copied to storage aligned as
+    // the callee assumes.
+    if (argument.hasByValAttr()) {
+      Type *aggregate = argument.getParamByValType();
+      const Align align = argument.getParamAlign().valueOrOne();
+      AllocaInst *copy = b.CreateAlloca(aggregate, nullptr, argument.getName() + ".byval");
+      copy->setAlignment(std::max(copy->getAlign(), align));
+      b.CreateMemCpy(copy, copy->getAlign(), slot, Align(1), layout.getTypeAllocSize(aggregate));
+      callArgs.push_back(b.CreateBitCast(copy, argType));
+    } else {
+      callArgs.push_back(b.CreateAlignedLoad(argType, b.CreateBitCast(slot, argType->getPointerTo()), Align(1),
+                                             argument.getName()));
+    }
   }
   auto infoAt = [&](unsigned index) {
     return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i64, info, index));
@@ -420,7 +431,7 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
       select->addCase(b.getInt32(region), start);
       b.SetInsertPoint(start);
       for (const GroupCollective &collective : workItemFunction.collectives)
-        if (collective.region == region)
+        if (collective.form.region == region)
           emitGroupCollective(b, collective, workItemContext,
                               {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]}, b.getInt64(0),
                               b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]));

@@ -106,3 +106,25 @@ kernel void local_atomics(global const int *restrict data, volatile global int *
   buffer[18] = last[0];
   buffer[19] = first[0];
 }
+
+// The OpenCL C 2.0 atomics in the forms every OpenCL 3.0 device has (_explicit with an order and a
+// scope; this file is built with -cl-std=CL3.0): buffer[0..15] a histogram, [16] max, [17] min,
+// [18] xor, [19] a sum by compare-exchange retries, [20] or, [21] and, [22] a sum subtracted, [23]
+// exchanged for each work-item's id, the old value landing in buffer[32 + id].
+kernel void c11_relaxed(global const int *data, global int *buffer, int n) {
+  int i = get_global_id(0), v = data[i];
+  volatile global atomic_int *cells = (volatile global atomic_int *)buffer;
+  const memory_order relaxed = memory_order_relaxed;
+  const memory_scope group = memory_scope_work_group;
+  atomic_fetch_add_explicit(&cells[v & 15], 1, relaxed, group);
+  atomic_fetch_max_explicit(&cells[16], v, relaxed, group);
+  atomic_fetch_min_explicit(&cells[17], v, relaxed, group);
+  atomic_fetch_xor_explicit(&cells[18], v, relaxed, group);
+  int expected = atomic_load_explicit(&cells[19], relaxed, group);
+  while (!atomic_compare_exchange_weak_explicit(&cells[19], &expected, expected + v, relaxed, relaxed, group))
+    ;
+  atomic_fetch_or_explicit(&cells[20], 1 << (v & 31), relaxed, group);
+  atomic_fetch_and_explicit(&cells[21], ~(1 << ((v >> 5) & 31)), relaxed, group);
+  atomic_fetch_sub_explicit(&cells[22], v, relaxed, group);
+  buffer[32 + i] = atomic_exchange_explicit(&cells[23], i, relaxed, group);
+}

@@ -1897,6 +1897,7 @@ entry:
     }
     CHECK(regionLoopOrdered);
     CHECK(itemLoopParallel);
+    CHECK(hw.pipelineDepth < 1000); // the region loop's values pass through the item loops
     checkLintClean(program.verilog, "loom_kernel_reverse");
   }
   SECTION("reqd_work_group_size sizes the storage and the loops") {
@@ -1919,24 +1920,93 @@ entry:
   }
 }
 
-TEST_CASE("work-group and sub-group functions are errors in hardware, named") {
-  CHECK(synthesisError(R"(
+TEST_CASE("a work-group function is one more pass of the work-items") {
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
 declare spir_func i32 @_Z21work_group_reduce_addi(i32)
 define spir_kernel void @sum(i32 addrspace(1)* %a) {
 entry:
-  %v = load i32, i32 addrspace(1)* %a, align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
   %s = call spir_func i32 @_Z21work_group_reduce_addi(i32 %v)
-  store i32 %s, i32 addrspace(1)* %a, align 4
+  store i32 %s, i32 addrspace(1)* %p, align 4
   ret void
 }
-)").find("error: 'work_group_reduce_add(int)' is not supported by the hardware flow yet (work-group barriers are)") !=
-        std::string::npos);
-  CHECK(synthesisError(R"(
+)", dumps);
+  const auto &hw = program.kernels[0];
+  CHECK(hw.workGroupLoops);
+  // Each work-item's operand waits in on-chip memory for the pass that folds it; the total is a
+  // register carried through the loops, which every work-item then reads: no copy per work-item.
+  CHECK(count(dumps["build-dataflow"], "= ram_store") == 1);
+  // A value carried through a loop nest is a recurrence of the outer loops too: the scheduler does
+  // not push the nest ever later for it, and no FIFO grows to thousands of entries.
+  CHECK(hw.pipelineDepth < 1000);
+  checkLintClean(program.verilog, "loom_kernel_sum");
+}
+
+TEST_CASE("the board's sub-group is the work-group") {
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
+declare spir_func i64 @_Z22get_sub_group_local_idv()
+declare spir_func i64 @_Z18get_num_sub_groupsv()
 declare spir_func void @_Z17sub_group_barrierj(i32)
-define spir_kernel void @wait(i32 addrspace(1)* %a) {
+declare spir_func i32 @_Z20sub_group_reduce_addi(i32)
+define spir_kernel void @ids(i32 addrspace(1)* %a) {
 entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %local = call spir_func i64 @_Z22get_sub_group_local_idv()
+  %groups = call spir_func i64 @_Z18get_num_sub_groupsv()
+  %sum = add i64 %local, %groups
+  %v = trunc i64 %sum to i32
   call spir_func void @_Z17sub_group_barrierj(i32 1)
+  %s = call spir_func i32 @_Z20sub_group_reduce_addi(i32 %v)
+  store i32 %s, i32 addrspace(1)* %p, align 4
   ret void
 }
-)").find("'sub_group_barrier(unsigned int)' is not supported by the hardware flow yet") != std::string::npos);
+)", dumps);
+  CHECK(program.kernels[0].workGroupLoops);
+  CHECK(program.kernels[0].maxGroupItems == hls::MaxWorkGroupLoopItems);
+  // A kernel that only asks its sub-group local id runs a group at a time too, where that id is the
+  // local linear one.
+  auto idsOnly = synthesizeOk(R"(
+declare spir_func i64 @_Z22get_sub_group_local_idv()
+define spir_kernel void @ids(i64 addrspace(1)* %a) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i64, i64 addrspace(1)* %a, i64 %gid
+  %local = call spir_func i64 @_Z22get_sub_group_local_idv()
+  store i64 %local, i64 addrspace(1)* %p, align 8
+  ret void
+}
+)", dumps);
+  CHECK(idsOnly.kernels[0].workGroupLoops);
+}
+
+TEST_CASE("a compare-exchange retry loop whose pair crosses the back edge") {
+  // What loop rotation leaves of `while (!atomic_compare_exchange_weak(p, &e, e + v));`: a phi of
+  // the cmpxchg's { old, success } pair, which the graph carries field by field.
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
+define spir_kernel void @sum(i32 addrspace(1)* %p, i32 %v) {
+entry:
+  %seen = atomicrmw or i32 addrspace(1)* %p, i32 0 seq_cst, align 4
+  %want = add i32 %seen, %v
+  %first = cmpxchg i32 addrspace(1)* %p, i32 %seen, i32 %want seq_cst seq_cst, align 4
+  %done = extractvalue { i32, i1 } %first, 1
+  br i1 %done, label %exit, label %retry
+retry:
+  %pair = phi { i32, i1 } [ %next, %retry ], [ %first, %entry ]
+  %old = extractvalue { i32, i1 } %pair, 0
+  %sum = add i32 %old, %v
+  %next = cmpxchg i32 addrspace(1)* %p, i32 %old, i32 %sum seq_cst seq_cst, align 4
+  %ok = extractvalue { i32, i1 } %next, 1
+  br i1 %ok, label %exit, label %retry
+exit:
+  ret void
+}
+)", dumps);
+  CHECK(count(dumps["build-dataflow"], "= loop_control") == 1);
+  checkLintClean(program.verilog, "loom_kernel_sum");
 }

@@ -41,9 +41,10 @@ struct OpenCLSupport {
 /// What `target`'s device supports.
 const OpenCLSupport &openclSupport(Target target);
 
-/// The source compileOpenCL includes after Clang's default header: __OPENCL_VERSION__, an #undef of
-/// every extension and feature macro Clang may define that `support` lacks, and (OpenCL C 3.0) a
-/// #define of each of its features.
+/// The source compileOpenCL includes before the kernel, in place of Clang's default header:
+/// __OPENCL_VERSION__, a #define of each of `support`'s extensions and (OpenCL C 3.0) features, Clang's
+/// opencl-c-base.h, then an #undef of every extension and feature macro Clang may define that
+/// `support` lacks.
 std::string openclPrelude(const OpenCLSupport &support);
 
 /// Clang's -cl-ext value: every extension and feature off, then `support`'s on.

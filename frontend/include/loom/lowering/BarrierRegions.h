@@ -38,6 +38,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <vector>
 
 namespace loom::lowering {
@@ -56,6 +57,10 @@ bool isCollectiveFunction(llvm::StringRef functionName);
 
 /// Which work-items a cut synchronises.
 enum class Scope { WorkGroup, SubGroup };
+
+/// The scope of a call of `functionName` if formBarrierRegions cuts there: the work-group barriers
+/// and functions, the sub-group barrier and functions.
+std::optional<Scope> cutScope(llvm::StringRef functionName);
 
 /// A work-group or sub-group function where a region ends: what the back end computes between the
 /// two regions, over the work-items of the scope.

@@ -43,6 +43,8 @@ enum : unsigned {
 /// True for the work-item functions the work-item function takes as parameters (get_global_id, ...,
 /// and the sub-group ones), by mangled name.
 bool isWorkItemBuiltin(llvm::StringRef functionName);
+/// True for the sub-group ones among them (get_sub_group_id, get_max_sub_group_size, ...).
+bool isSubGroupBuiltin(llvm::StringRef functionName);
 
 /// Clones `kernel` into `<kernel>.loom_wi` (internal, always inline) with every function it calls
 /// inlined and its work-item builtins replaced by the parameters above. Sub-groups are runs of

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// The atomics of OpenCL C 2.0 (section 6.13.11), in the forms OpenCL C 3.0 declares without the
+// generic address space: on __global and __local objects, atomic_init, atomic_store, atomic_load,
+// atomic_exchange, atomic_compare_exchange_strong/weak (the expected value in __global, __local or
+// __private memory) and atomic_fetch_add/sub/or/xor/and/min/max, and atomic_flag_test_and_set/clear;
+// each plain, _explicit with an order, and _explicit with an order and a scope. On atomic_int,
+// atomic_uint, atomic_long and atomic_ulong (and the mixed intptr_t/uintptr_t forms), loads, stores,
+// exchanges and compare-exchanges also on atomic_float.
+//
+// Each is the OpenCL 1.x read-modify-write of the same operation (atomic.cl): sequentially
+// consistent, at least as strong as any order and scope asked, so those are not looked at. A load is
+// an `or` of 0 and a store an exchange: spir64 has no atomic load or store Clang 15 emits inline (its
+// __atomic builtins become library calls there), and the hardware's atomic port serves both. A weak
+// compare-exchange never fails spuriously. Clang declares the plain forms only with the features
+// __opencl_c_atomic_order_seq_cst and __opencl_c_atomic_scope_device, the order-only forms only with
+// the latter (OpenCLSupport.cpp says which device has them).
+
+#define LOOM_UNPAREN(...) __VA_ARGS__
+
+// R NAME(PARAMS) and its two _explicit forms, each returning BODY's value (or doing BODY, for void).
+#define LOOM_C11_FORMS(R, NAME, PARAMS, BODY)                                                      \
+  LOOM_BUILTIN R NAME(LOOM_UNPAREN PARAMS) { BODY }                                                \
+  LOOM_BUILTIN R NAME##_explicit(LOOM_UNPAREN PARAMS, memory_order order) { BODY }                 \
+  LOOM_BUILTIN R NAME##_explicit(LOOM_UNPAREN PARAMS, memory_order order, memory_scope scope) { BODY }
+
+// A compare-exchange with its two _explicit forms (orders for success and failure).
+#define LOOM_C11_CAS_FORMS(NAME, PARAMS, BODY)                                                     \
+  LOOM_BUILTIN bool NAME(LOOM_UNPAREN PARAMS) { BODY }                                             \
+  LOOM_BUILTIN bool NAME##_explicit(LOOM_UNPAREN PARAMS, memory_order success, memory_order failure) { BODY } \
+  LOOM_BUILTIN bool NAME##_explicit(LOOM_UNPAREN PARAMS, memory_order success, memory_order failure, \
+                                    memory_scope scope) { BODY }
+
+// Compare-exchange of an object of A (values T, bits B, through PREFIX's cmpxchg), expected in EAS.
+#define LOOM_C11_CAS(A, T, B, AS, EAS, PREFIX)                                                     \
+  LOOM_C11_CAS_FORMS(atomic_compare_exchange_strong, (volatile AS A *p, EAS T *expected, T desired), \
+                     return loom_compare_exchange(p, expected, desired);)                          \
+  LOOM_C11_CAS_FORMS(atomic_compare_exchange_weak, (volatile AS A *p, EAS T *expected, T desired),   \
+                     return loom_compare_exchange(p, expected, desired);)
+
+// What every atomic type has: init, store, load, exchange, compare-exchange.
+#define LOOM_C11_VALUE(A, T, B, AS, PREFIX)                                                        \
+  LOOM_BUILTIN void atomic_init(volatile AS A *p, T v) { *(volatile AS T *)p = v; }               \
+  LOOM_C11_FORMS(void, atomic_store, (volatile AS A *p, T v),                                      \
+                 PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v));)                                 \
+  LOOM_C11_FORMS(T, atomic_load, (volatile AS A *p), return LOOM_AS(T, PREFIX##or((volatile AS B *)p, (B)0));) \
+  LOOM_C11_FORMS(T, atomic_exchange, (volatile AS A *p, T v),                                      \
+                 return LOOM_AS(T, PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v)));)             \
+  LOOM_C11_CAS_BODY(A, T, B, AS, __global, PREFIX)                                                 \
+  LOOM_C11_CAS_BODY(A, T, B, AS, __local, PREFIX)                                                  \
+  LOOM_C11_CAS_BODY(A, T, B, AS, __private, PREFIX)                                                \
+  LOOM_C11_CAS(A, T, B, AS, __global, PREFIX)                                                      \
+  LOOM_C11_CAS(A, T, B, AS, __local, PREFIX)                                                       \
+  LOOM_C11_CAS(A, T, B, AS, __private, PREFIX)
+
+// The values compare as bits (a float's -0 is not its +0), as C11's compare-exchange does.
+#define LOOM_C11_CAS_BODY(A, T, B, AS, EAS, PREFIX)                                                \
+  LOOM_BUILTIN bool loom_compare_exchange(volatile AS A *p, EAS T *expected, T desired) {          \
+    B want = LOOM_AS(B, *expected);                                                                \
+    B old = PREFIX##cmpxchg((volatile AS B *)p, want, LOOM_AS(B, desired));                        \
+    if (old == want)                                                                               \
+      return true;                                                                                 \
+    *expected = LOOM_AS(T, old);                                                                   \
+    return false;                                                                                  \
+  }
+
+// atomic_fetch_OP of an object of A holding R, the operand converted from V to R.
+#define LOOM_C11_FETCH(A, R, V, AS, PREFIX, OP)                                                    \
+  LOOM_C11_FORMS(R, atomic_fetch_##OP, (volatile AS A *p, V v), return PREFIX##OP((volatile AS R *)p, (R)v);)
+
+// The operations the intptr_t / uintptr_t mixes have too.
+#define LOOM_C11_FETCH_BITS_MIN(A, R, V, AS, PREFIX)                                               \
+  LOOM_C11_FETCH(A, R, V, AS, PREFIX, or) LOOM_C11_FETCH(A, R, V, AS, PREFIX, xor)                 \
+  LOOM_C11_FETCH(A, R, V, AS, PREFIX, and) LOOM_C11_FETCH(A, R, V, AS, PREFIX, min)
+
+#define LOOM_C11_INTEGER(A, T, AS, PREFIX)                                                         \
+  LOOM_C11_VALUE(A, T, T, AS, PREFIX)                                                              \
+  LOOM_C11_FETCH(A, T, T, AS, PREFIX, add) LOOM_C11_FETCH(A, T, T, AS, PREFIX, sub)                \
+  LOOM_C11_FETCH_BITS_MIN(A, T, T, AS, PREFIX) LOOM_C11_FETCH(A, T, T, AS, PREFIX, max)
+
+// atomic_flag is an atomic_int: set is 1, clear 0.
+#define LOOM_C11_FLAG(AS)                                                                          \
+  LOOM_C11_FORMS(bool, atomic_flag_test_and_set, (volatile AS atomic_flag *p),                     \
+                 return atomic_xchg((volatile AS int *)p, 1) != 0;)                                \
+  LOOM_C11_FORMS(void, atomic_flag_clear, (volatile AS atomic_flag *p), atomic_xchg((volatile AS int *)p, 0);)
+
+#define LOOM_C11_SPACE(AS)                                                                         \
+  LOOM_C11_INTEGER(atomic_int, int, AS, atomic_)                                                   \
+  LOOM_C11_INTEGER(atomic_uint, uint, AS, atomic_)                                                 \
+  LOOM_C11_INTEGER(atomic_long, long, AS, atom_)                                                   \
+  LOOM_C11_INTEGER(atomic_ulong, ulong, AS, atom_)                                                 \
+  LOOM_C11_VALUE(atomic_float, float, int, AS, atomic_)                                            \
+  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, add)                           \
+  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, sub)                           \
+  LOOM_C11_FETCH_BITS_MIN(atomic_uintptr_t, uintptr_t, intptr_t, AS, atom_)                        \
+  LOOM_C11_FETCH_BITS_MIN(atomic_intptr_t, intptr_t, uintptr_t, AS, atom_)                         \
+  LOOM_C11_FLAG(AS)
+
+LOOM_C11_SPACE(__global)
+LOOM_C11_SPACE(__local)

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// The work-group functions (kernels/collectives.cl, compiled with -cl-std=CL3.0): every kind of
+// reduction and scan and every operation over int at several group sizes, all/any/broadcast,
+// unsigned, long and float elements, a 2D group, work-group functions in a data-dependent loop, and
+// sub-groups of each device's size; the board (one more pass of the group's work-items per
+// function) == the CPU device == a host reference folding in local linear id order.
+#include "DifferentialSupport.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace e2e;
+
+namespace {
+
+const Sources Collectives{LOOM_E2E_COLLECTIVES_LOOM, LOOM_E2E_COLLECTIVES_CL, LOOM_E2E_COLLECTIVES_OPTIONS};
+
+/// What int_folds computes for `op` over each group of `local` consecutive elements.
+std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
+  enum Kind { Reduce, Inclusive, Exclusive };
+  enum Fold { Add, Min, Max };
+  const Kind kinds[] = {Reduce, Reduce, Inclusive, Exclusive};
+  const Fold folds[] = {Add, Min, Max, Add};
+  const Kind kind = kinds[op];
+  const Fold fold = folds[op];
+  auto combine = [&](int x, int y) { return fold == Add ? x + y : fold == Min ? std::min(x, y) : std::max(x, y); };
+  const int identity = fold == Add   ? 0
+                       : fold == Min ? std::numeric_limits<int>::max()
+                                     : std::numeric_limits<int>::min();
+  std::vector<int> out(a.size());
+  for (size_t start = 0; start < a.size(); start += local) {
+    int total = identity;
+    for (size_t l = 0; l < local; ++l) {
+      const int before = total;
+      total = combine(total, a[start + l]);
+      out[start + l] = kind == Inclusive ? total : before;
+    }
+    if (kind == Reduce)
+      std::fill(out.begin() + start, out.begin() + start + local, total);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("collectives: int reductions and scans, several group sizes", "[e2e][board][collectives]") {
+  const size_t items = 768;
+  auto a = randomInts(items, -1000000, 1000000, 21), b = randomInts(items, 0, 1, 22);
+  for (size_t local : {1u, 16u, 96u, 256u})
+    for (int op = 0; op < 4; ++op) {
+      const auto expected = intFolds(a, local, op);
+      for (const Target &target : Targets) {
+        INFO("device: " << target.name << ", local size " << local << ", op " << op);
+        CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "int_folds", a, b, op, {{items}, {local}}),
+                            expected) == -1);
+      }
+    }
+}
+
+TEST_CASE("collectives: all, any and broadcast", "[e2e][board][collectives]") {
+  const size_t items = 640, local = 16;
+  auto a = randomInts(items, -50, 50, 23);
+  std::vector<int> b{-45, 7};
+  b.resize(items);
+  for (int source : {0, 5, 15}) {
+    std::vector<int> expected(items);
+    for (size_t start = 0; start < items; start += local) {
+      bool all = true, any = false;
+      for (size_t l = 0; l < local; ++l) {
+        all = all && a[start + l] > b[0];
+        any = any || a[start + l] == b[1];
+      }
+      for (size_t l = 0; l < local; ++l)
+        expected[start + l] = a[start + source] * 4 + int(all) * 2 + int(any);
+    }
+    // The data must exercise both answers of each vote.
+    bool someAll = false, someAny = false, someNotAny = false;
+    for (size_t start = 0; start < items; start += local) {
+      someAll = someAll || (expected[start] & 2);
+      someAny = someAny || (expected[start] & 1);
+      someNotAny = someNotAny || !(expected[start] & 1);
+    }
+    REQUIRE((someAll && someAny && someNotAny));
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", source " << source);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "votes", a, b, source, {{items}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
+TEST_CASE("collectives: unsigned, long and float elements", "[e2e][board][collectives]") {
+  const size_t items = 512, local = 64;
+  const auto ints = randomInts(items, -1000000, 1000000, 24), eighths = randomInts(items, -4000, 4000, 25);
+  std::vector<float> a(items);
+  for (size_t i = 0; i < items; ++i)
+    a[i] = float(eighths[i]) / 8.0f + 1.0f / 3.0f; // sums round
+  for (int op = 0; op < 4; ++op) {
+    std::vector<float> expected(items);
+    for (size_t start = 0; start < items; start += local) {
+      unsigned minimum = ~0u;
+      long sum = 0;
+      float fsum = 0.0f, fmax = -std::numeric_limits<float>::infinity();
+      for (size_t l = 0; l < local; ++l) {
+        minimum = std::min(minimum, unsigned(ints[start + l]));
+        sum += long(ints[start + l]) * 1000003L;
+        fsum += a[start + l];
+        if (op == 3)
+          expected[start + l] = fmax;
+        fmax = std::max(fmax, a[start + l]);
+      }
+      if (op < 3)
+        for (size_t l = 0; l < local; ++l)
+          expected[start + l] = op == 0 ? float(minimum) : op == 1 ? float(sum % 1000000L) : fsum;
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", op " << op);
+      CHECK(firstMismatch(runTwoInputs<float>(Collectives, target, "typed_folds", a, ints, op, {{items}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
+TEST_CASE("collectives: a 2D group in local linear id order", "[e2e][board][collectives]") {
+  const size_t width = 8, height = 16;
+  auto a = randomInts(width * height, -1000, 1000, 26), b = randomInts(width * height, 0, 0, 27);
+  std::vector<int> expected(a.size());
+  for (size_t gy = 0; gy < height / 8; ++gy)
+    for (size_t gx = 0; gx < width / 4; ++gx) {
+      auto at = [&](size_t lx, size_t ly) { return (gy * 8 + ly) * width + gx * 4 + lx; };
+      int sum = 0;
+      for (size_t l = 0; l < 32; ++l)
+        sum += a[at(l % 4, l / 4)];
+      int running = 0;
+      for (size_t l = 0; l < 32; ++l) {
+        running += a[at(l % 4, l / 4)];
+        expected[at(l % 4, l / 4)] = a[at(1, 2)] + sum * 3 + running * 7;
+      }
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "grid", a, b, 0, {{width, height}, {4, 8}}),
+                        expected) == -1);
+  }
+}
+
+TEST_CASE("collectives: in a loop with a data-dependent trip count", "[e2e][board][collectives]") {
+  const size_t items = 384, local = 32;
+  auto a = randomInts(items, -500, 500, 28), b = randomInts(items, 0, 3, 29);
+  std::vector<int> expected(a);
+  for (size_t g = 0; g < items / local; ++g) {
+    int *v = expected.data() + g * local;
+    for (int r = 0; r < b[g]; ++r) {
+      const int maximum = *std::max_element(v, v + local);
+      int running = 0;
+      for (size_t l = 0; l < local; ++l) {
+        const int before = running;
+        running += v[l];
+        v[l] = (v[l] + maximum + before) % 1009;
+      }
+    }
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "rounds", a, b, 0, {{items}, {local}}), expected) ==
+          -1);
+  }
+}
+
+TEST_CASE("collectives: sub-groups of the device's size", "[e2e][board][collectives]") {
+  const size_t items = 1280;
+  auto a = randomInts(items, -100, 100, 30);
+  std::vector<int> b(items);
+  for (const Target &target : Targets)
+    for (size_t local : {20u, 64u, 256u}) {
+      // Sub-groups are runs of `size` work-items in local linear id order, the last maybe shorter.
+      size_t size = 0;
+      {
+        Setup cl(target.device());
+        cl_program program = programFor(cl, target, Collectives);
+        cl_kernel kernel = kernelNamed(program, "sub_groups");
+        REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
+                                        &local, sizeof size, &size, nullptr) == CL_SUCCESS);
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+      }
+      REQUIRE(size >= 2);
+      const size_t count = (local + size - 1) / size;
+      for (int op = 0; op < 6; ++op) {
+        std::vector<int> expected(items);
+        for (size_t group = 0; group < items; group += local)
+          for (size_t first = group; first < group + local; first += size) {
+            const size_t members = std::min(size, group + local - first), id = (first - group) / size;
+            int sum = 0, maximum = std::numeric_limits<int>::min();
+            for (size_t k = 0; k < members; ++k)
+              sum += a[first + k];
+            for (size_t k = 0; k < members; ++k) {
+              const size_t i = first + k;
+              maximum = std::max(maximum, a[i]);
+              const int results[] = {int(k + 1000 * id + 100000 * count), int(members + 1000 * size + 1000000 * count),
+                                     sum, maximum, a[first + 1], a[i ^ 1] * 2};
+              expected[i] = results[op];
+            }
+          }
+        INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size << ", op " << op);
+        CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_groups", a, b, op, {{items}, {local}}),
+                            expected) == -1);
+      }
+    }
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// The work-group functions of OpenCL C 2.0 (built with -cl-std=CL3.0), on the board (one more pass
+// of a group's work-items through the pipeline per function) and the CPU device, compared with host
+// references by CollectivesBoardTest.cpp. Every kernel is (in a, in b, out, scalar) for the
+// differential runner.
+
+// Reductions and scans over int, picked by `op`, each a work-group function in a uniform branch:
+// every kind (reduce, inclusive, exclusive) and every operation (add, min, max) at least once, as
+// each function is hardware of its own (the CPU device's own tests take every pairing).
+__kernel void int_folds(__global const int *a, __global const int *b, __global int *out, int op) {
+  int v = a[get_global_id(0)], r;
+  switch (op) {
+  case 0: r = work_group_reduce_add(v); break;
+  case 1: r = work_group_reduce_min(v); break;
+  case 2: r = work_group_scan_inclusive_max(v); break;
+  default: r = work_group_scan_exclusive_add(v); break;
+  }
+  out[get_global_id(0)] = r;
+}
+
+// all, any and broadcast from the work-item at local id `source`, in one result:
+// broadcast * 4 + all(v > b[0]) * 2 + any(v == b[1]).
+__kernel void votes(__global const int *a, __global const int *b, __global int *out, int source) {
+  int v = a[get_global_id(0)];
+  int all = work_group_all(v > b[0]), any = work_group_any(v == b[1]);
+  out[get_global_id(0)] = work_group_broadcast(v, (size_t)source) * 4 + all * 2 + any;
+}
+
+// Other element types: unsigned min, long sum, float sum (in local linear id order on both devices)
+// and float exclusive max, whose identity is -inf for the first work-item.
+__kernel void typed_folds(__global const float *a, __global const int *b, __global float *out, int op) {
+  float x = a[get_global_id(0)];
+  int i = b[get_global_id(0)];
+  float r;
+  switch (op) {
+  case 0: r = (float)work_group_reduce_min((uint)i); break;
+  case 1: r = (float)(work_group_reduce_add((long)i * 1000003L) % 1000000L); break;
+  case 2: r = work_group_reduce_add(x); break;
+  default: r = work_group_scan_exclusive_max(x); break;
+  }
+  out[get_global_id(0)] = r;
+}
+
+// A 2D group: the broadcast from local id (1, 2), a sum, and a scan in local linear id order.
+__kernel __attribute__((reqd_work_group_size(4, 8, 1)))
+void grid(__global const int *a, __global const int *b, __global int *out, int unused) {
+  size_t g = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  int v = a[g];
+  out[g] = work_group_broadcast(v, 1, 2) + work_group_reduce_add(v) * 3 + work_group_scan_inclusive_add(v) * 7;
+}
+
+// Work-group functions in a loop whose trip count comes from the data (uniform per group): each
+// round adds the group's maximum and its running sum.
+__kernel void rounds(__global const int *a, __global const int *b, __global int *out, int unused) {
+  int v = a[get_global_id(0)];
+  for (int r = 0; r < b[get_group_id(0)]; ++r)
+    v = (v + work_group_reduce_max(v) + work_group_scan_exclusive_add(v)) % 1009;
+  out[get_global_id(0)] = v;
+}
+
+// Sub-groups, whatever their size on the device (the CPU: runs of 8 work-items in local linear id
+// order; the board: the whole work-group): the ids and sizes, the sub-group functions, and an
+// exchange between neighbours through global memory between sub_group_barriers.
+__kernel void sub_groups(__global const int *a, __global const int *b, __global int *out, int op) {
+  size_t g = get_global_id(0);
+  int v = a[g], r;
+  switch (op) {
+  case 0: r = (int)(get_sub_group_local_id() + 1000 * get_sub_group_id() + 100000 * get_num_sub_groups()); break;
+  case 1: r = (int)(get_sub_group_size() + 1000 * get_max_sub_group_size() + 1000000 * get_enqueued_num_sub_groups()); break;
+  case 2: r = sub_group_reduce_add(v); break;
+  case 3: r = sub_group_scan_inclusive_max(v); break;
+  case 4: r = sub_group_broadcast(v, 1); break;
+  default:
+    out[g] = v;
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+    r = out[g ^ 1] * 2;
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_sub_group);
+    break;
+  }
+  out[g] = r;
+}
