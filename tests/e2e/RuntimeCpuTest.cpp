@@ -256,6 +256,37 @@ __kernel void sums(short16 s, __global long *out, long16 l, char3 c, Wide w) {
   clReleaseProgram(program);
 }
 
+TEST_CASE("__local variables and arguments aligned as their types, up to a long16's 128 bytes", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+typedef struct { char c; long16 v; } Padded;
+__kernel void where(__global ulong *out, __local long16 *argument) {
+  __local char byte;
+  __local Padded padded;
+  byte = 1;
+  out[0] = (ulong)&padded.v % 128;
+  out[1] = (ulong)argument % 128;
+  out[2] = byte;
+}
+)");
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "where", &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 3 * sizeof(cl_ulong), nullptr, &err);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof(cl_mem), &out) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, 3 * sizeof(cl_long16), nullptr) == CL_SUCCESS);
+  const size_t one = 1;
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  cl_ulong result[3] = {};
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, sizeof result, result, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(result[0] == 0);
+  CHECK(result[1] == 0);
+  CHECK(result[2] == 1);
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 TEST_CASE("a program binary from the CPU device loads and runs again", "[e2e][runtime]") {
   CpuSetup cl;
   cl_program built = cl.build(VectorAdd);

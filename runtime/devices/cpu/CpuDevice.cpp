@@ -37,7 +37,9 @@ using cpu::CpuProgram;
 constexpr const char *ProgramFileName = "program.cl";
 constexpr size_t MemoryAlignment = 128; ///< CL_DEVICE_MEM_BASE_ADDR_ALIGN is 1024 bits.
 constexpr size_t HugePageBytes = size_t(2) << 20;
-/// The per-work-item context's arrays are aligned to their values' alignment, at most a float16's.
+/// The largest alignment an OpenCL C type has (a long16's): the base of the per-work-item context,
+/// whose arrays are aligned to their values' alignment, and of the __local scratch, whose variables
+/// and __local arguments are too.
 constexpr size_t ContextAlignment = 128;
 
 llvm::Error deviceError(const llvm::Twine &message) {
@@ -207,12 +209,12 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   info[cpu::WorkGroupInfo::WorkDim] = range.dims;
 
   // Scratch layout: the kernel's __local variables, then each __local argument.
-  uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, 64);
+  uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, ContextAlignment);
   std::vector<uint64_t> localOffsets(args.size(), 0);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].kind == ArgValue::Kind::Local) {
       localOffsets[i] = scratchBytes;
-      scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), 64);
+      scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), ContextAlignment);
     }
   if (scratchBytes > deviceInfo.localMemBytes)
     return deviceError(llvm::formatv("kernel '{0}' needs {1} bytes of local memory; the CPU device "
@@ -247,7 +249,8 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   const uint64_t contextBytes = entry.contextBytesPerItem * groupItems;
   std::vector<ThreadMemory> memory(threads);
   for (ThreadMemory &own : memory) {
-    own.scratch.reset(static_cast<uint8_t *>(std::aligned_alloc(64, llvm::alignTo(std::max<uint64_t>(scratchBytes, 64), 64))));
+    own.scratch.reset(static_cast<uint8_t *>(
+        std::aligned_alloc(ContextAlignment, llvm::alignTo(std::max<uint64_t>(scratchBytes, 1), ContextAlignment))));
     if (contextBytes)
       own.context.reset(static_cast<uint8_t *>(std::aligned_alloc(ContextAlignment, llvm::alignTo(contextBytes, ContextAlignment))));
     if (!own.scratch || (contextBytes && !own.context))
