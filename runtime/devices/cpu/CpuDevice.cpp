@@ -40,7 +40,7 @@ constexpr size_t HugePageBytes = size_t(2) << 20;
 /// The largest alignment an OpenCL C type has (a long16's): the base of the per-work-item context,
 /// whose arrays are aligned to their values' alignment, and of the __local scratch, whose variables
 /// and __local arguments are too.
-constexpr size_t ContextAlignment = 128;
+constexpr size_t LargestTypeAlignment = 128;
 
 llvm::Error deviceError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -209,12 +209,12 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   info[cpu::WorkGroupInfo::WorkDim] = range.dims;
 
   // Scratch layout: the kernel's __local variables, then each __local argument.
-  uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, ContextAlignment);
+  uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, LargestTypeAlignment);
   std::vector<uint64_t> localOffsets(args.size(), 0);
   for (size_t i = 0; i < args.size(); ++i)
     if (args[i].kind == ArgValue::Kind::Local) {
       localOffsets[i] = scratchBytes;
-      scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), ContextAlignment);
+      scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), LargestTypeAlignment);
     }
   if (scratchBytes > deviceInfo.localMemBytes)
     return deviceError(llvm::formatv("kernel '{0}' needs {1} bytes of local memory; the CPU device "
@@ -250,9 +250,9 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   std::vector<ThreadMemory> memory(threads);
   for (ThreadMemory &own : memory) {
     own.scratch.reset(static_cast<uint8_t *>(
-        std::aligned_alloc(ContextAlignment, llvm::alignTo(std::max<uint64_t>(scratchBytes, 1), ContextAlignment))));
+        std::aligned_alloc(LargestTypeAlignment, llvm::alignTo(std::max<uint64_t>(scratchBytes, 1), LargestTypeAlignment))));
     if (contextBytes)
-      own.context.reset(static_cast<uint8_t *>(std::aligned_alloc(ContextAlignment, llvm::alignTo(contextBytes, ContextAlignment))));
+      own.context.reset(static_cast<uint8_t *>(std::aligned_alloc(LargestTypeAlignment, llvm::alignTo(contextBytes, LargestTypeAlignment))));
     if (!own.scratch || (contextBytes && !own.context))
       return deviceError(llvm::formatv("out of host memory for kernel '{0}': {1} bytes of private "
                                        "memory kept across barriers per work-group", kernel.name, contextBytes));
