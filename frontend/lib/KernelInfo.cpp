@@ -295,6 +295,9 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
     }
   }
   kernel.attributes = attributesOf(f, kernel.reqdWorkGroupSize);
+  // Clang says "false" for OpenCL C 2.0 and later without -cl-uniform-work-group-size; SPIR-V
+  // carries no such attribute, and its kernels keep OpenCL 1.2's rule.
+  kernel.uniformWorkGroups = f.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
   return kernel;
 }
 
@@ -392,7 +395,8 @@ llvm::json::Value toJSON(const KernelInfo &kernel) {
                          static_cast<int64_t>(kernel.reqdWorkGroupSize[2])}},
       {"attributes", kernel.attributes},
       {"maxGlobalWorkDim", static_cast<int64_t>(kernel.maxGlobalWorkDim)},
-      {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)}};
+      {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)},
+      {"uniformWorkGroups", kernel.uniformWorkGroups}};
 }
 
 bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Path path) {
@@ -402,7 +406,8 @@ bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Pa
   KernelInfo parsed;
   if (!mapper || !mapper.map("name", parsed.name) || !mapper.map("attributes", parsed.attributes) ||
       !mapper.map("reqdWorkGroupSize", reqd) || !mapper.mapOptional("maxGlobalWorkDim", maxGlobalWorkDim) ||
-      !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize))
+      !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize) ||
+      !mapper.mapOptional("uniformWorkGroups", parsed.uniformWorkGroups))
     return false;
   if (maxGlobalWorkDim < 0 || maxGlobalWorkDim > 3) {
     path.field("maxGlobalWorkDim").report("expected 0, 1, 2 or 3");

@@ -244,6 +244,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   // here, every caller and callee is in this one module (and the builtins are inlined).
   if (target == Target::Host)
     args.push_back("-Wno-psabi");
+  // printf is OpenCL C's (lowering/Printf.h), not the C library's, which LLVM would otherwise
+  // simplify on the host (printf("%s\n", s) into puts(s)).
+  args.push_back("-fno-builtin-printf");
   // In hardware a loop that copies or shifts an array is better left a loop (or, unrolled, a shift
   // register of scalars) than turned into memcpy/memmove/memset calls, which LLVM forms only when
   // they are known library builtins.

@@ -92,6 +92,8 @@ llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, cons
                                    {"source", options.sourceName},
                                    {"options", options.buildOptions},
                                    {"kernels", std::move(kernelEntries)}};
+  if (!synthesized->printfCalls.empty())
+    binary.meta["printf"] = llvm::json::Array(synthesized->printfCalls);
   binary.verilog = synthesized->verilog;
   binary.model = std::move(*model);
   binary.cpuBitcode = std::move(cpuBitcode);

@@ -127,7 +127,7 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
     auto localLinearId = [&] { return emitLocalLinearId(b, function, firstExtra); };
     auto groupItems = [&] { return emitGroupItems(b, function, firstExtra); };
     auto globalId = [&](unsigned d) {
-      return b.CreateAdd(b.CreateAdd(b.CreateMul(param(Param::GroupId + d), param(Param::LocalSize + d)),
+      return b.CreateAdd(b.CreateAdd(b.CreateMul(param(Param::GroupId + d), param(Param::EnqueuedLocalSize + d)),
                                      param(Param::LocalId + d)),
                          param(Param::GlobalOffset + d));
     };
@@ -146,8 +146,10 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
       value = perDim([&](unsigned d) { return param(Param::GlobalSize + d); }, 1);
       break;
     case Builtin::LocalSize:
-    case Builtin::EnqueuedLocalSize: // Work-groups are uniform: the same size everywhere.
       value = perDim([&](unsigned d) { return param(Param::LocalSize + d); }, 1);
+      break;
+    case Builtin::EnqueuedLocalSize:
+      value = perDim([&](unsigned d) { return param(Param::EnqueuedLocalSize + d); }, 1);
       break;
     case Builtin::NumGroups:
       value = perDim([&](unsigned d) { return param(Param::NumGroups + d); }, 1);
@@ -176,9 +178,14 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
       value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(subGroupSize), groupItems());
       break;
     case Builtin::NumSubGroups:
-    case Builtin::EnqueuedNumSubGroups: // Work-groups are uniform.
       value = b.CreateUDiv(b.CreateAdd(groupItems(), b.getInt64(subGroupSize - 1)), b.getInt64(subGroupSize));
       break;
+    case Builtin::EnqueuedNumSubGroups: {
+      Value *enqueuedItems = b.CreateMul(b.CreateMul(param(Param::EnqueuedLocalSize), param(Param::EnqueuedLocalSize + 1)),
+                                         param(Param::EnqueuedLocalSize + 2));
+      value = b.CreateUDiv(b.CreateAdd(enqueuedItems, b.getInt64(subGroupSize - 1)), b.getInt64(subGroupSize));
+      break;
+    }
     case Builtin::SubGroupId:
       value = b.CreateUDiv(localLinearId(), b.getInt64(subGroupSize));
       break;
@@ -206,6 +213,22 @@ Value *emitGroupItems(IRBuilder<> &b, Function &workItem, unsigned firstExtra) {
   auto param = [&](unsigned extra) -> Value * { return workItem.getArg(firstExtra + extra); };
   return b.CreateMul(b.CreateMul(param(Param::LocalSize), param(Param::LocalSize + 1)), param(Param::LocalSize + 2),
                      "group.items");
+}
+
+Value *emitLastGroupSize(IRBuilder<> &b, Value *groups, Value *enqueued, Value *global) {
+  return b.CreateSub(global, b.CreateMul(b.CreateSub(groups, b.getInt64(1)), enqueued), "last.group.size");
+}
+
+Value *emitGroupSize(IRBuilder<> &b, Value *group, Value *groups, Value *enqueued, Value *lastSize) {
+  return b.CreateSelect(b.CreateICmpEQ(group, b.CreateSub(groups, b.getInt64(1))), lastSize, enqueued, "group.size");
+}
+
+bool callsFunction(const Function &function, StringRef callee) {
+  for (const Instruction &instruction : instructions(function))
+    if (const auto *call = dyn_cast<CallInst>(&instruction))
+      if (const Function *called = call->getCalledFunction(); called && called->getName() == callee)
+        return true;
+  return false;
 }
 
 bool isWorkItemBuiltin(StringRef functionName) { return workItemBuiltin(functionName).has_value(); }

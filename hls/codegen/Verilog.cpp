@@ -32,10 +32,10 @@ ExprRef slice(ExprRef base, unsigned hi, unsigned lo) {
 ExprRef bit(ExprRef base, unsigned index) { return slice(std::move(base), index, index); }
 
 ExprRef constant(unsigned width, uint64_t value) {
-  assert(width >= 1 && width <= 64);
+  assert(width >= 1);
   Expr e{Expr::Kind::Constant};
   e.width = width;
-  e.value = width == 64 ? value : value & ((uint64_t(1) << width) - 1);
+  e.value = width >= 64 ? value : value & ((uint64_t(1) << width) - 1); // wider: zero-extended
   return make(std::move(e));
 }
 

@@ -195,6 +195,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"top", kernel.topModule},
       {"args", kernel.numArgs},
       {"work_group_args", kernel.workGroupArgs},
+      {"printf_buffer", kernel.printfBuffer},
       {"work_group_loops", kernel.workGroupLoops},
       {"max_group_items", kernel.maxGroupItems},
       {"compute_units", kernel.computeUnits},
@@ -225,6 +226,7 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     }
   }
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
+  kernel.printfBuffer = value.getAsObject()->getBoolean("printf_buffer").value_or(false);
   kernel.workGroupLoops = value.getAsObject()->getBoolean("work_group_loops").value_or(false);
   kernel.maxGroupItems = 0;
   if (value.getAsObject()->get("max_group_items") && !mapUnsigned(value, "max_group_items", kernel.maxGroupItems, path))
@@ -239,7 +241,8 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
   const unsigned ownPorts = kernel.computeUnits ? kernel.ports.size() / kernel.computeUnits : 0;
   const unsigned shareArgs = kernel.computeUnits > 1 ? ComputeUnitShareArgs * kernel.computeUnits : 0;
   if (!kernel.computeUnits || ownPorts * kernel.computeUnits != kernel.ports.size() ||
-      kernel.numArgs < shareArgs + (kernel.workGroupArgs ? 4 : 0)) {
+      kernel.numArgs < shareArgs + (kernel.workGroupArgs ? WorkGroupArgs : 0) + (kernel.printfBuffer ? 1 : 0) ||
+      (kernel.workGroupLoops && !kernel.workGroupArgs)) {
     path.field("compute_units").report("expected a positive count that divides the ports, with its arguments");
     return false;
   }

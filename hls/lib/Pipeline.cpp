@@ -8,6 +8,8 @@
 
 #include "passes/Passes.h"
 
+#include "loom/lowering/Printf.h"
+
 #include "llvm/IR/Function.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -245,6 +247,11 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                      const board::Board &board,
                                                      const HlsOptions &options) {
   SynthesizedProgram program;
+  // printf calls become stores to a buffer the launch passes (an argument, once the graph is built).
+  auto printfCalls = lowering::lowerPrintfCalls(module);
+  if (!printfCalls)
+    return printfCalls.takeError();
+  program.printfCalls = std::move(*printfCalls);
   std::string errors;
   // Kernels with barriers first: each becomes a kernel running whole work-groups, whose per-work-item
   // storage is sized for its largest group.
@@ -292,6 +299,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.kernelName = kernel.kernelName;
     hw.topModule = "loom_kernel_" + kernel.kernelName;
     hw.workGroupArgs = kernel.workGroupArgs;
+    hw.printfBuffer = kernel.printfBuffer;
     if (auto grouped = groupItems.find(kernel.kernelName); grouped != groupItems.end()) {
       hw.workGroupLoops = true;
       hw.maxGroupItems = grouped->second;

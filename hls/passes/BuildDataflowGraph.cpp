@@ -16,6 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
+#include "loom/lowering/Printf.h"
+#include "loom/lowering/WorkItemFunction.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -65,7 +68,9 @@ std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kern
 GraphBuilder::GraphBuilder(const llvm::Function &kernel)
     : kernel_(kernel), layout_(kernel.getParent()->getDataLayout()) {
   result_.kernelName = kernel.getName().str();
-  result_.numArgs = kernel.arg_size();
+  // A kernel that prints takes its printf buffer after its own arguments (HardwareKernel::printfBuffer).
+  result_.printfBuffer = lowering::callsFunction(kernel, lowering::PrintfBufferFunction);
+  result_.numArgs = kernel.arg_size() + (result_.printfBuffer ? 1 : 0);
   result_.simdWorkItems = simdWorkItemsOf(kernel);
   result_.computeUnits = computeUnitsOf(kernel);
 }
@@ -356,22 +361,39 @@ llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
   llvm::StringRef name = callee ? callee->getName() : "";
   if (auto handled = workItemFunction(call, name))
     return std::move(*handled);
+  if (name == LastGroupSize) {
+    auto *dim = llvm::cast<llvm::ConstantInt>(call.getArgOperand(0));
+    values_[&call] = workGroupArg(4 + unsigned(dim->getZExtValue()));
+    return llvm::Error::success();
+  }
+  if (name == lowering::PrintfBufferFunction) {
+    if (!printfBuffer_) {
+      Node n{OpKind::Argument, 64, true};
+      n.index = kernel_.arg_size();
+      n.name = "printf_buffer";
+      printfBuffer_ = result_.addNode(n);
+    }
+    values_[&call] = *printfBuffer_;
+    return llvm::Error::success();
+  }
   std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
   return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
 }
 
-/// Work-group argument `k` (0-2: local size of that dimension, 3: work dimension), added to the
-/// kernel's arguments on first use.
+/// Work-group argument `k` (0-2: enqueued local size of that dimension, 3: work dimension, 4-6: the
+/// size of that dimension's last, maybe partial, group), added to the kernel's arguments (after the
+/// printf buffer) on first use.
 NodeId GraphBuilder::workGroupArg(unsigned k) {
   if (!result_.workGroupArgs) {
     result_.workGroupArgs = true;
-    for (unsigned i = 0; i < 4; ++i) {
+    const unsigned first = result_.numArgs;
+    for (unsigned i = 0; i < WorkGroupArgs; ++i) {
       Node n{OpKind::Argument, 64, true};
-      n.index = kernel_.arg_size() + i;
-      n.name = i < 3 ? "local_size_" + std::to_string(i) : "work_dim";
+      n.index = first + i;
+      n.name = i < 3 ? "local_size_" + std::to_string(i) : i == 3 ? "work_dim" : "last_group_size_" + std::to_string(i - 4);
       workGroupArgs_[i] = result_.addNode(n);
     }
-    result_.numArgs = kernel_.arg_size() + 4;
+    result_.numArgs = first + WorkGroupArgs;
   }
   return workGroupArgs_[k];
 }
@@ -396,6 +418,7 @@ llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name) {
   static const std::pair<llvm::StringRef, Fn> functions[] = {
       {"_Z13get_global_idj", Fn::GlobalId},   {"_Z15get_global_sizej", Fn::GlobalSize},
       {"_Z17get_global_offsetj", Fn::GlobalOffset}, {"_Z14get_local_sizej", Fn::LocalSize},
+      {"_Z23get_enqueued_local_sizej", Fn::EnqueuedLocalSize},
       {"_Z14get_num_groupsj", Fn::NumGroups}, {"_Z12get_local_idj", Fn::LocalId},
       {"_Z12get_group_idj", Fn::GroupId},     {"_Z12get_work_dimv", Fn::WorkDim}};
   auto found = llvm::find_if(functions, [&](const auto &entry) { return entry.first == name; });
@@ -423,24 +446,41 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
                         "in hardware");
     d = dim->getZExtValue();
   }
+  // The position from the NDRange's origin, split into group and local id by the enqueued size.
+  auto position = [&] {
+    return add(Node{OpKind::Sub, 64}, call,
+               {rangeValue(OpKind::GlobalId, d, call), rangeValue(OpKind::GlobalOffset, d, call)});
+  };
   NodeId value;
   switch (fn) {
   case Fn::GlobalId: value = rangeValue(OpKind::GlobalId, d, call); break;
   case Fn::GlobalSize: value = rangeValue(OpKind::GlobalSize, d, call); break;
   case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
-  case Fn::LocalSize: value = workGroupArg(d); break;
-  case Fn::WorkDim: value = workGroupArg(3); break;
-  case Fn::NumGroups:
-    value = add(Node{OpKind::UDiv, 64}, call, {rangeValue(OpKind::GlobalSize, d, call), workGroupArg(d)});
-    break;
-  case Fn::LocalId:
-  case Fn::GroupId: {
-    // The work-item's position from the NDRange's origin, split into group and local id.
-    NodeId position = add(Node{OpKind::Sub, 64}, call,
-                          {rangeValue(OpKind::GlobalId, d, call), rangeValue(OpKind::GlobalOffset, d, call)});
-    value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position, workGroupArg(d)});
+  case Fn::EnqueuedLocalSize: value = workGroupArg(d); break;
+  case Fn::LocalSize: {
+    // OpenCL 2.0's non-uniform work-groups: the last group has what is left. Where it starts is the
+    // launch's (static wires); a work-item only compares its position.
+    NodeId lastSize = workGroupArg(4 + d);
+    NodeId lastStart = add(Node{OpKind::Sub, 64}, call, {rangeValue(OpKind::GlobalSize, d, call), lastSize});
+    Node inLast{OpKind::ICmp, 1};
+    inLast.predicate = llvm::CmpInst::ICMP_UGE;
+    value = add(Node{OpKind::Select, 64}, call, {add(inLast, call, {position(), lastStart}), lastSize, workGroupArg(d)});
     break;
   }
+  case Fn::WorkDim: value = workGroupArg(3); break;
+  case Fn::NumGroups: {
+    // A partial last group counts.
+    NodeId enqueued = workGroupArg(d);
+    NodeId roundedUp = add(Node{OpKind::Add, 64}, call,
+                           {rangeValue(OpKind::GlobalSize, d, call),
+                            add(Node{OpKind::Sub, 64}, call, {enqueued, constantNode(64, 1)})});
+    value = add(Node{OpKind::UDiv, 64}, call, {roundedUp, enqueued});
+    break;
+  }
+  case Fn::LocalId:
+  case Fn::GroupId:
+    value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position(), workGroupArg(d)});
+    break;
   }
   values_[&call] = *width == 64 ? value : add(Node{OpKind::Trunc, *width}, call, {value});
   return llvm::Error::success();

@@ -288,13 +288,17 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   Value *values[Param::BackEnd] = {};
   for (unsigned d = 0; d < 3; ++d) {
     Value *offset = askWorkItem(b, "_Z17get_global_offsetj", d, i64);
+    Value *enqueued =
+        required ? b.getInt64((*required)[d]) : askWorkItem(b, "_Z23get_enqueued_local_sizej", d, i64);
     Value *groups = askWorkItem(b, "_Z15get_global_sizej", d, i64);
-    Value *local = required ? b.getInt64((*required)[d]) : askWorkItem(b, "_Z14get_local_sizej", d, i64);
+    Value *lastSize = askWorkItem(b, LastGroupSize, d, i64);
     values[Param::GroupId + d] = b.CreateSub(askWorkItem(b, "_Z13get_global_idj", d, i64), offset, "group.id");
     values[Param::GlobalOffset + d] = offset;
     values[Param::NumGroups + d] = groups;
-    values[Param::LocalSize + d] = local;
-    values[Param::GlobalSize + d] = b.CreateMul(groups, local, "global.size");
+    values[Param::EnqueuedLocalSize + d] = enqueued;
+    values[Param::LocalSize + d] = lowering::emitGroupSize(b, values[Param::GroupId + d], groups, enqueued, lastSize);
+    values[Param::GlobalSize + d] =
+        b.CreateAdd(b.CreateMul(b.CreateSub(groups, b.getInt64(1)), enqueued), lastSize, "global.size");
   }
   values[Param::WorkDim] = askWorkItem(b, "_Z12get_work_dimv", -1, b.getInt32Ty());
   SmallVector<Value *, 16> callArgs;

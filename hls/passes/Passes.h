@@ -40,7 +40,10 @@ bool isDoublePumped(const llvm::Value &array);
 /// IR preparation, before the graph exists.
 /// A kernel with barriers becomes one that runs a whole work-group: returns the most work-items a
 /// group may have (its per-work-item storage is sized for them); 0 for a kernel without barriers.
+/// Its NDRange counts work-groups; the size of the launch's last (partial) group of dimension d (an
+/// i32) is the work-group argument LastGroupSize.
 llvm::Expected<unsigned> formWorkGroupLoops(llvm::Function &kernel);
+constexpr const char *LastGroupSize = "__loom_last_group_size";
 void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.

@@ -1,8 +1,10 @@
-//===- Buffer.cpp - clCreateBuffer[WithProperties], clGetMemObjectInfo, retain/release ===//
+//===- Buffer.cpp - clCreate[Sub]Buffer[WithProperties], clGetMemObjectInfo, retain/release ===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Buffer creation (with or without OpenCL 3.0's properties list) checks the flag combinations and host pointer rules of the spec, then allocates
-// through the core (device memory of the context's memory device).
+// through the core (device memory of the context's memory device). A sub-buffer checks its flags
+// against its parent's and its region, and shares the parent's memory. Destructor callbacks run when
+// the core frees a buffer.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
@@ -11,19 +13,21 @@ using namespace loom::runtime::api;
 
 namespace {
 
+constexpr cl_mem_flags DeviceAccess = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags HostAccess = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags HostPointer = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
 int bitsSet(cl_mem_flags flags) { return __builtin_popcountll(flags); }
 
 cl_int checkFlags(const char *entryPoint, cl_mem_flags flags) {
-  constexpr cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                                 CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                                 CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  LOOM_CHECK(!(flags & ~known), CL_INVALID_VALUE, "unknown cl_mem_flags bits");
-  LOOM_CHECK(bitsSet(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) <= 1,
-             CL_INVALID_VALUE, "READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
+  LOOM_CHECK(!(flags & ~(DeviceAccess | HostAccess | HostPointer)), CL_INVALID_VALUE,
+             "unknown cl_mem_flags bits");
+  LOOM_CHECK(bitsSet(flags & DeviceAccess) <= 1, CL_INVALID_VALUE,
+             "READ_WRITE, WRITE_ONLY and READ_ONLY are mutually exclusive");
   LOOM_CHECK(!((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))),
              CL_INVALID_VALUE, "USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
-  LOOM_CHECK(bitsSet(flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) <= 1,
-             CL_INVALID_VALUE, "HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are mutually exclusive");
+  LOOM_CHECK(bitsSet(flags & HostAccess) <= 1, CL_INVALID_VALUE,
+             "HOST_WRITE_ONLY, HOST_READ_ONLY and HOST_NO_ACCESS are mutually exclusive");
   return CL_SUCCESS;
 }
 
@@ -49,7 +53,7 @@ cl_mem createBuffer(const char *entryPoint, cl_context context, const cl_mem_pro
                "USE_HOST_PTR or COPY_HOST_PTR given with a NULL host_ptr");
     LOOM_CHECK(!(!wantsHostPtr && host_ptr), CL_INVALID_HOST_PTR,
                "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR");
-    if (!(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)))
+    if (!(flags & DeviceAccess))
       flags |= CL_MEM_READ_WRITE; // The default, and what CL_MEM_FLAGS reports.
     auto buffer = Buffer::create(*owner, flags, size, host_ptr);
     if (!buffer)
@@ -61,6 +65,23 @@ cl_mem createBuffer(const char *entryPoint, cl_context context, const cl_mem_pro
   }();
   setError(errcode_ret, status);
   return result;
+}
+
+/// clCreateSubBuffer's flags: checked against the parent's, then completed with what a sub-buffer
+/// inherits (the access bits it does not give, the host pointer bits), which CL_MEM_FLAGS reports.
+cl_int subBufferFlags(const char *entryPoint, cl_mem_flags parentFlags, cl_mem_flags &flags) {
+  if (cl_int error = checkFlags(entryPoint, flags))
+    return error;
+  LOOM_CHECK(!(flags & HostPointer), CL_INVALID_VALUE,
+             "USE_HOST_PTR, ALLOC_HOST_PTR and COPY_HOST_PTR are inherited, not given, by a sub-buffer");
+  cl_mem_flags device = flags & DeviceAccess, parentDevice = parentFlags & DeviceAccess;
+  LOOM_CHECK(!device || parentDevice == CL_MEM_READ_WRITE || device == parentDevice, CL_INVALID_VALUE,
+             "the sub-buffer of a READ_ONLY or WRITE_ONLY buffer asks for other device access");
+  cl_mem_flags host = flags & HostAccess, parentHost = parentFlags & HostAccess;
+  LOOM_CHECK(!host || !parentHost || host == parentHost || host == CL_MEM_HOST_NO_ACCESS, CL_INVALID_VALUE,
+             "the sub-buffer's host access contradicts its parent's HOST_* flag");
+  flags |= (device ? 0 : parentDevice) | (host ? 0 : parentHost) | (parentFlags & HostPointer);
+  return CL_SUCCESS;
 }
 
 } // namespace
@@ -76,6 +97,47 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
                                                 cl_int *errcode_ret) {
   LOOM_ENTRY();
   return createBuffer(entryPoint, context, properties, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                     cl_buffer_create_type buffer_create_type,
+                                     const void *buffer_create_info, cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  cl_mem result = nullptr;
+  cl_int status = [&]() -> cl_int {
+    Buffer *parent = lookup<Buffer>(buffer);
+    LOOM_CHECK(parent, CL_INVALID_MEM_OBJECT, "buffer is not valid");
+    LOOM_CHECK(!parent->parent, CL_INVALID_MEM_OBJECT, "buffer is itself a sub-buffer");
+    if (cl_int error = subBufferFlags(entryPoint, parent->flags, flags))
+      return error;
+    LOOM_CHECK(buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE,
+               "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION");
+    LOOM_CHECK(buffer_create_info, CL_INVALID_VALUE, "buffer_create_info is NULL");
+    const auto &region = *static_cast<const cl_buffer_region *>(buffer_create_info);
+    LOOM_CHECK(region.size, CL_INVALID_BUFFER_SIZE, "the region's size is 0");
+    LOOM_CHECK(parent->contains(region.origin, region.size), CL_INVALID_VALUE,
+               "the region (origin " + std::to_string(region.origin) + ", size " +
+                   std::to_string(region.size) + ") is beyond the buffer's " +
+                   std::to_string(parent->size) + " bytes");
+    LOOM_CHECK(region.origin % BaseAddressAlignment == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET,
+               "origin " + std::to_string(region.origin) + " is not a multiple of " +
+                   std::to_string(BaseAddressAlignment) + " bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+    result = handleOf(Buffer::createSub(*parent, flags, region.origin, region.size));
+    return CL_SUCCESS;
+  }();
+  setError(errcode_ret, status);
+  return result;
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj,
+                                                    void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
+                                                    void *user_data) {
+  LOOM_ENTRY();
+  Buffer *buffer = lookup<Buffer>(memobj);
+  LOOM_CHECK(buffer, CL_INVALID_MEM_OBJECT, "memobj is not valid");
+  LOOM_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
+  buffer->addDestructorCallback([pfn_notify, memobj, user_data] { pfn_notify(memobj, user_data); });
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
@@ -125,10 +187,10 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
     value = InfoValue::of(handleOf(buffer->context.get()));
     break;
   case CL_MEM_ASSOCIATED_MEMOBJECT:
-    value = InfoValue::of<cl_mem>(nullptr);
+    value = InfoValue::of(handleOf(buffer->parent.get()));
     break;
   case CL_MEM_OFFSET:
-    value = InfoValue::of<size_t>(0);
+    value = InfoValue::of<size_t>(buffer->origin);
     break;
   case CL_MEM_USES_SVM_POINTER:
     value = InfoValue::of<cl_bool>(CL_FALSE);

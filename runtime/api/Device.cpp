@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
+#include "loom/lowering/Printf.h"
+
 #include "devices/board/ProgramCache.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -147,7 +149,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<size_t>(1024);
     break;
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
-    value = InfoValue::of<cl_uint>(1024); // Bits: buffers are 128-byte aligned.
+    value = InfoValue::of<cl_uint>(BaseAddressAlignment * 8); // In bits.
     break;
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
     value = InfoValue::of<cl_uint>(128);
@@ -280,7 +282,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_work_group_collective_functions"));
     break;
-  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: // Work-groups are uniform (EnqueueKernel.cpp).
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: // Both devices run a last, partial group.
+    value = InfoValue::of<cl_bool>(CL_TRUE);
+    break;
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
     value = InfoValue::of<cl_bool>(CL_FALSE);
@@ -316,8 +320,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     value = InfoValue::of<cl_uint>(0);
     break;
-  case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    value = InfoValue::of<size_t>(0);
+  case CL_DEVICE_PRINTF_BUFFER_SIZE: // What each launch of a kernel that prints gets.
+    value = InfoValue::of<size_t>(loom::lowering::PrintfBufferBytes);
     break;
   case CL_DEVICE_PARENT_DEVICE:
     value = InfoValue::of<cl_device_id>(nullptr);

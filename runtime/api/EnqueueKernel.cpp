@@ -1,14 +1,19 @@
 //===- EnqueueKernel.cpp - clEnqueueNDRangeKernel and clEnqueueTask --------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Checks the launch against the spec (OpenCL 1.2 rules: uniform work-groups, so the local size must
-// divide the global size), picks a local size when none is given, snapshots the arguments and queues
+// Checks the launch against the spec (a kernel built as OpenCL C 2.0 or later may have a last, partial
+// work-group; a 1.x one needs a local size that divides the global size), picks a local size when
+// none is given, snapshots the arguments and queues
 // a Device::launch. A launch error completes the event with CL_OUT_OF_RESOURCES; its diagnosis goes
 // to the context's callback and, with LOOM_DEBUG, to stderr.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
+#include "loom/lowering/Printf.h"
+
 #include "llvm/Support/Error.h"
+
+#include <cstdio>
 
 using namespace loom::runtime;
 using namespace loom::runtime::api;
@@ -51,6 +56,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
   const auto &reqd = object->info.reqdWorkGroupSize;
   const uint64_t maxGroup = object->maxWorkGroupSize(info.maxWorkGroupSize);
   const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
+  const bool uniform = object->info.uniformWorkGroups;
   NDRange range;
   range.dims = work_dim;
   for (cl_uint d = 0; d < work_dim; ++d) {
@@ -77,9 +83,10 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                  "local_work_size[" + std::to_string(d) + "] exceeds CL_DEVICE_MAX_WORK_ITEM_SIZES");
       LOOM_CHECK(!hasReqd || local_work_size[d] == reqd[d], CL_INVALID_WORK_GROUP_SIZE,
                  "local_work_size does not match the kernel's reqd_work_group_size");
-      LOOM_CHECK(range.global[d] % local_work_size[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
-                 "local_work_size[" + std::to_string(d) + "] does not divide global_work_size (OpenCL 1.2 "
-                 "work-groups are uniform)");
+      LOOM_CHECK(!uniform || range.global[d] % local_work_size[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
+                 "local_work_size[" + std::to_string(d) + "] does not divide global_work_size, and kernel '" +
+                     object->info.name +
+                     "' needs uniform work-groups (built as OpenCL C 1.x or with -cl-uniform-work-group-size)");
       range.local[d] = local_work_size[d];
       total *= local_work_size[d];
     }
@@ -89,15 +96,19 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                    (maxGroup < info.maxWorkGroupSize ? " (the kernel's max_work_group_size)" : ""));
   } else if (hasReqd) {
     for (cl_uint d = 0; d < work_dim; ++d) {
-      LOOM_CHECK(range.global[d] % reqd[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
+      LOOM_CHECK(!uniform || range.global[d] % reqd[d] == 0, CL_INVALID_WORK_GROUP_SIZE,
                  "the kernel's reqd_work_group_size does not divide global_work_size");
       range.local[d] = reqd[d];
     }
   } else {
-    // Largest divisors, dimension 0 first, within the device's limits: few, large work-groups.
+    // Largest divisors, dimension 0 first, within the device's limits: few, large work-groups. A
+    // kernel that allows a partial last group gets the limit instead when no divisor comes near it
+    // (a prime global size would otherwise run groups of one work-item).
     uint64_t budget = maxGroup;
     for (cl_uint d = 0; d < work_dim; ++d) {
-      range.local[d] = largestDivisor(range.global[d], std::min<uint64_t>(budget, info.maxWorkItemSizes[d]));
+      const uint64_t limit = std::min<uint64_t>({budget, info.maxWorkItemSizes[d], range.global[d]});
+      const uint64_t divisor = largestDivisor(range.global[d], limit);
+      range.local[d] = !uniform && divisor < limit / 2 ? limit : divisor;
       budget /= range.local[d];
     }
   }
@@ -122,6 +133,13 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                               llvm::toString(launched.takeError());
           return outcome;
         }
+        // printf's output reaches stdout when the command completes, before its event says so.
+        std::fwrite(launched->printed.data(), 1, launched->printed.size(), stdout);
+        std::fflush(stdout);
+        if (launched->printfBufferFull)
+          std::fprintf(stderr, "loom: kernel '%s': the printf buffer (%u bytes) was full: some printf calls "
+                               "printed nothing and returned -1\n",
+                       keep->info.name.c_str(), loom::lowering::PrintfBufferBytes);
         outcome.deviceNs = launched->deviceNs;
         outcome.hasDeviceTime = true;
         return outcome;

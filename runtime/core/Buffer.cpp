@@ -1,7 +1,8 @@
 //===- Buffer.cpp - Buffer allocation and host-pointer flags --------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Allocation through the context's memory device and the initial copy of USE/COPY_HOST_PTR data.
+// Allocation through the context's memory device and the initial copy of USE/COPY_HOST_PTR data;
+// sub-buffers as windows on their parent's allocation; destructor callbacks.
 //===----------------------------------------------------------------------===//
 #include "core/Buffer.h"
 
@@ -34,6 +35,13 @@ llvm::Expected<Buffer *> Buffer::create(Context &context, uint64_t flags, size_t
   return buffer;
 }
 
+Buffer *Buffer::createSub(Buffer &parent, uint64_t flags, size_t origin, size_t size) {
+  void *hostPtr = parent.hostPtr ? static_cast<uint8_t *>(parent.hostPtr) + origin : nullptr;
+  Buffer *buffer = Object::create<Buffer>(*parent.context, flags, size, hostPtr, &parent, origin);
+  buffer->memory = {parent.data() + origin, parent.memory.deviceAddress + origin, size};
+  return buffer; // No owner: the parent frees the allocation.
+}
+
 void Buffer::addMapping(const Mapping &mapping) {
   std::lock_guard<std::mutex> lock(mapMutex);
   mappings.push_back(mapping);
@@ -55,7 +63,15 @@ uint32_t Buffer::mapCount() const {
   return static_cast<uint32_t>(mappings.size());
 }
 
+void Buffer::addDestructorCallback(std::function<void()> callback) {
+  std::lock_guard<std::mutex> lock(destructorMutex);
+  destructorCallbacks.push_back(std::move(callback));
+}
+
 Buffer::~Buffer() {
+  // The spec's order: the callbacks, newest first, then the memory goes.
+  for (auto callback = destructorCallbacks.rbegin(); callback != destructorCallbacks.rend(); ++callback)
+    (*callback)();
   if (owner)
     owner->release(memory);
 }

@@ -5,7 +5,9 @@
 // where reads, writes and maps go (the board's memory is a shared mapping, so these are memcpy).
 // CL_MEM_USE_HOST_PTR on a CPU-only context uses the application's pointer itself; with a board in
 // the context the data lives in device memory and is mirrored to the application's pointer on map
-// and unmap, as the spec allows.
+// and unmap, as the spec allows. A sub-buffer is a window on its parent's allocation (host pointer,
+// device address and USE_HOST_PTR pointer all moved by its origin): it references the parent and
+// never frees memory itself.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -14,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -26,22 +29,37 @@ constexpr uint64_t AllocHostPtr = 1 << 4;
 constexpr uint64_t CopyHostPtr = 1 << 5;
 } // namespace MemFlag
 
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN of both devices, in bytes (the query answers in bits): device
+/// allocations start on it, and a sub-buffer's origin must be a multiple of it.
+constexpr size_t BaseAddressAlignment = 128;
+
 class Buffer : public Object {
 public:
   /// Allocates `size` bytes and applies USE/COPY_HOST_PTR. Errors are allocation failures.
   static llvm::Expected<Buffer *> create(Context &context, uint64_t flags, size_t size, void *hostPtr);
+  /// A sub-buffer of `size` bytes at `origin` in `parent` (not itself a sub-buffer), with `flags`
+  /// already merged with the parent's. The API layer checked the region.
+  static Buffer *createSub(Buffer &parent, uint64_t flags, size_t origin, size_t size);
+  /// Runs the destructor callbacks, newest first, then frees the memory if this buffer owns it.
   ~Buffer();
 
   const Ref<Context> context;
   const uint64_t flags;
   const size_t size;
-  void *const hostPtr; ///< The application's pointer for USE_HOST_PTR, else null.
+  void *const hostPtr; ///< The application's pointer for USE_HOST_PTR (+ origin), else null.
+  const Ref<Buffer> parent; ///< For a sub-buffer, the buffer it is a region of; else null.
+  const size_t origin;      ///< A sub-buffer's offset in its parent; 0 otherwise.
+  /// The buffer that owns the storage (the parent of a sub-buffer, else this one): two ranges
+  /// overlap only if they have the same root, at `origin` + offset in it.
+  const Buffer &root() const { return parent ? *parent : *this; }
   /// The properties list clCreateBufferWithProperties was given, its terminating 0 included
   /// (empty for clCreateBuffer or a NULL list): what CL_MEM_PROPERTIES returns.
   std::vector<uint64_t> rawProperties;
   const Allocation &allocation() const { return memory; }
   /// Where the host reads and writes the contents.
   uint8_t *data() const { return static_cast<uint8_t *>(memory.host); }
+  /// True when [offset, offset + bytes) lies within the buffer.
+  bool contains(size_t offset, size_t bytes) const { return offset <= size && bytes <= size - offset; }
   /// True when USE_HOST_PTR contents live in device memory and must be mirrored on map/unmap.
   bool mirrorsHostPtr() const { return hostPtr && memory.host != hostPtr; }
 
@@ -56,13 +74,21 @@ public:
   bool takeMapping(void *pointer, Mapping &mapping);
   uint32_t mapCount() const;
 
+  /// clSetMemObjectDestructorCallback: `callback` runs when the storage goes, after the last
+  /// release and after queued commands and kernel arguments have let go of the buffer.
+  void addDestructorCallback(std::function<void()> callback);
+
 private:
   friend class Object;
-  Buffer(Context &context, uint64_t flags, size_t size, void *hostPtr)
-      : Object(ObjectKind::Buffer), context(&context), flags(flags), size(size), hostPtr(hostPtr) {}
+  Buffer(Context &context, uint64_t flags, size_t size, void *hostPtr, Buffer *parent = nullptr,
+         size_t origin = 0)
+      : Object(ObjectKind::Buffer), context(&context), flags(flags), size(size), hostPtr(hostPtr),
+        parent(parent), origin(origin) {}
   Allocation memory;
   mutable std::mutex mapMutex;
   std::vector<Mapping> mappings;
+  std::mutex destructorMutex;
+  std::vector<std::function<void()>> destructorCallbacks;
   Device *owner = nullptr; ///< The device that allocated `memory`; null when it is the user's.
 };
 

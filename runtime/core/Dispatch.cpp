@@ -151,13 +151,13 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clEnqueueAcquireD3D10ObjectsKHR);
   LOOM_UNIMPLEMENTED(clEnqueueReleaseD3D10ObjectsKHR);
   t.clSetEventCallback = &::clSetEventCallback;
-  LOOM_UNIMPLEMENTED(clCreateSubBuffer);
-  LOOM_UNIMPLEMENTED(clSetMemObjectDestructorCallback);
+  t.clCreateSubBuffer = &::clCreateSubBuffer;
+  t.clSetMemObjectDestructorCallback = &::clSetMemObjectDestructorCallback;
   t.clCreateUserEvent = &::clCreateUserEvent;
   t.clSetUserEventStatus = &::clSetUserEventStatus;
-  LOOM_UNIMPLEMENTED(clEnqueueReadBufferRect);
-  LOOM_UNIMPLEMENTED(clEnqueueWriteBufferRect);
-  LOOM_UNIMPLEMENTED(clEnqueueCopyBufferRect);
+  t.clEnqueueReadBufferRect = &::clEnqueueReadBufferRect;
+  t.clEnqueueWriteBufferRect = &::clEnqueueWriteBufferRect;
+  t.clEnqueueCopyBufferRect = &::clEnqueueCopyBufferRect;
   LOOM_UNIMPLEMENTED(clCreateSubDevicesEXT);
   LOOM_UNIMPLEMENTED(clRetainDeviceEXT);
   LOOM_UNIMPLEMENTED(clReleaseDeviceEXT);

@@ -76,6 +76,8 @@ struct NDRange {
 struct LaunchResult {
   uint64_t cycles = 0;     ///< Simulated kernel clock cycles (board); 0 on the CPU.
   uint64_t deviceNs = 0;   ///< Device time: simulated on the board, measured on the CPU.
+  std::string printed;     ///< What the kernel's printf calls printed, in order.
+  bool printfBufferFull = false; ///< Some printf calls found the buffer full and printed nothing.
 };
 
 /// A program built or loaded for one device.

@@ -124,3 +124,22 @@ TEST_CASE("barriers: the board bounds such a kernel's work-group size",
   clReleaseKernel(reverse);
   clReleaseProgram(program);
 }
+
+TEST_CASE("barriers: printf after a barrier", "[e2e][board][barriers][printf]") {
+  std::vector<std::string> want;
+  for (int item = 0; item < 128; ++item) {
+    const int group = item / 32, local = item % 32;
+    want.push_back("group " + std::to_string(group) + " item " + std::to_string(local) + " sees " +
+                   std::to_string(group * 32 + 31 - local));
+  }
+  std::sort(want.begin(), want.end());
+  for (const Target &target : Targets) {
+    INFO(target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, Barriers);
+    std::vector<int> results;
+    CHECK(sortedLines(printedBy(cl, program, "print_after_barrier", {{128}, {32}}, results)) == want);
+    CHECK(std::count(results.begin(), results.end(), 0) == 128);
+    clReleaseProgram(program);
+  }
+}

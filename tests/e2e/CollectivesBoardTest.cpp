@@ -15,7 +15,8 @@ namespace {
 
 const Sources Collectives{LOOM_E2E_COLLECTIVES_LOOM, LOOM_E2E_COLLECTIVES_CL, LOOM_E2E_COLLECTIVES_OPTIONS};
 
-/// What int_folds computes for `op` over each group of `local` consecutive elements.
+/// What int_folds computes for `op` over each group of `local` consecutive elements (the last group
+/// takes what is left).
 std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
   enum Kind { Reduce, Inclusive, Exclusive };
   enum Fold { Add, Min, Max };
@@ -29,14 +30,15 @@ std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
                                      : std::numeric_limits<int>::min();
   std::vector<int> out(a.size());
   for (size_t start = 0; start < a.size(); start += local) {
+    const size_t end = std::min(start + local, a.size());
     int total = identity;
-    for (size_t l = 0; l < local; ++l) {
+    for (size_t i = start; i < end; ++i) {
       const int before = total;
-      total = combine(total, a[start + l]);
-      out[start + l] = kind == Inclusive ? total : before;
+      total = combine(total, a[i]);
+      out[i] = kind == Inclusive ? total : before;
     }
     if (kind == Reduce)
-      std::fill(out.begin() + start, out.begin() + start + local, total);
+      std::fill(out.begin() + start, out.begin() + end, total);
   }
   return out;
 }
@@ -55,6 +57,43 @@ TEST_CASE("collectives: int reductions and scans, several group sizes", "[e2e][b
                             expected) == -1);
       }
     }
+}
+
+TEST_CASE("collectives: a partial last work-group", "[e2e][board][collectives]") {
+  // OpenCL 2.0's non-uniform work-groups: 100 work-items in groups of 16, the last one of 4.
+  const size_t items = 100;
+  auto a = randomInts(items, -1000000, 1000000, 31), b = randomInts(items, 0, 1, 32);
+  for (int op = 0; op < 4; ++op) {
+    const auto expected = intFolds(a, 16, op);
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", op " << op);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "int_folds", a, b, op, {{items}, {16}}), expected) ==
+            -1);
+    }
+  }
+}
+
+TEST_CASE("work-item functions with partial work-groups", "[e2e][board][collectives]") {
+  // A 10 x 7 NDRange at offset (1, 2) in groups of 4 x 3: the last column of groups is 2 wide, the
+  // last row 1 high.
+  const size_t width = 10, height = 7;
+  std::vector<int> a(width * height * 4), b(a.size());
+  std::vector<int> expected(a.size());
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      const size_t gx = x / 4, gy = y / 3, lx = x % 4, ly = y % 3;
+      const size_t sizeX = std::min<size_t>(4, width - gx * 4), sizeY = std::min<size_t>(3, height - gy * 3);
+      int *out = &expected[(y * width + x) * 4];
+      out[0] = int(sizeX * 100 + sizeY);
+      out[1] = 4 * 100 + 3;
+      out[2] = 3 * 100 + 3;
+      out[3] = int((ly * sizeX + lx) * 100 + gx * 10 + gy);
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "group_shape", a, b, 0, {{width, height}, {4, 3}, {1, 2}}),
+                        expected) == -1);
+  }
 }
 
 TEST_CASE("collectives: all, any and broadcast", "[e2e][board][collectives]") {

@@ -122,4 +122,23 @@ inline std::vector<Out> runTwoInputs(const Sources &sources, const Target &targe
   return out;
 }
 
+/// Runs kernel `name` of `program`, whose one argument is an int buffer of one element per
+/// work-item (at least 8, all 12345 at first), over `range`; returns what the kernel printed, and
+/// the buffer in `results`.
+inline std::string printedBy(Setup &cl, cl_program program, const char *name, const Range &range,
+                             std::vector<int> &results) {
+  cl_kernel kernel = kernelNamed(program, name);
+  size_t items = 1;
+  for (size_t size : range.global)
+    items *= size;
+  results.assign(std::max<size_t>(items, 8), 12345);
+  cl_mem out = buffer(cl, results, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  setArg(kernel, 0, out);
+  std::string printed = capturedStdout([&] { clReleaseEvent(launch(cl, kernel, range)); });
+  results = readBack<int>(cl, out, results.size());
+  clReleaseMemObject(out);
+  clReleaseKernel(kernel);
+  return printed;
+}
+
 } // namespace e2e

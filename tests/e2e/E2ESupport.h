@@ -13,8 +13,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace e2e {
@@ -157,6 +159,39 @@ inline std::string readFile(const std::string &path) {
     bytes.append(chunk, got);
   std::fclose(file);
   return bytes;
+}
+
+/// What the process wrote to stdout (printf's output of kernels included) while `body` ran.
+template <typename Body> std::string capturedStdout(Body body) {
+  std::fflush(stdout);
+  std::FILE *file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const int saved = dup(1);
+  REQUIRE(dup2(fileno(file), 1) == 1);
+  body();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::string text;
+  std::rewind(file);
+  char chunk[65536];
+  for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;)
+    text.append(chunk, got);
+  std::fclose(file);
+  return text;
+}
+
+/// `text`'s lines, sorted: the output of work-items that ran in no particular order.
+inline std::vector<std::string> sortedLines(const std::string &text) {
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    end = end == std::string::npos ? text.size() : end;
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  std::sort(lines.begin(), lines.end());
+  return lines;
 }
 
 inline const char *VectorAdd = R"(

@@ -98,7 +98,7 @@ TEST_CASE("the platform and both devices report OpenCL 3.0 and answer its querie
     CHECK(hasName(features, "__opencl_c_pipes") == false);
     CHECK(deviceValue<cl_bool>(device, CL_DEVICE_PIPE_SUPPORT) == CL_FALSE);
     CHECK(deviceValue<cl_bool>(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT) == CL_FALSE);
-    CHECK(deviceValue<cl_bool>(device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) == CL_FALSE);
+    CHECK(deviceValue<cl_bool>(device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) == CL_TRUE);
     CHECK(deviceValue<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES) == 0);
     CHECK(deviceValue<cl_device_device_enqueue_capabilities>(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0);
     // The minimum OpenCL 3.0 asks of every device.
@@ -162,6 +162,49 @@ TEST_CASE("a kernel's feature macros are the device's CL_DEVICE_OPENCL_C_FEATURE
     clReleaseKernel(kernel);
     clReleaseProgram(program);
   }
+}
+
+TEST_CASE("non-uniform work-groups follow the program's OpenCL C version", "[e2e][opencl30]") {
+  // A partial last group is OpenCL C 2.0's; 1.x, and -cl-uniform-work-group-size, keep 1.2's rule.
+  const char *source = "#if __OPENCL_C_VERSION__ < 200\n"
+                       "#define get_enqueued_local_size get_local_size\n"
+                       "#endif\n"
+                       "__kernel void sizes(__global int *out) {\n"
+                       "  out[get_global_id(0)] = get_local_size(0) * 1000 + get_enqueued_local_size(0);\n"
+                       "}\n";
+  CpuSetup cl;
+  const size_t global = 101, local = 25;
+  cl_int err = CL_SUCCESS;
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, global * sizeof(cl_int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  auto launchWith = [&](const char *options, const size_t *localSize) {
+    cl_program program = cl.build(source, options);
+    cl_kernel kernel = clCreateKernel(program, "sizes", &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(kernel, 0, sizeof out, &out) == CL_SUCCESS);
+    cl_int status = clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, localSize, 0, nullptr, nullptr);
+    REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    return status;
+  };
+  CHECK(launchWith("", &local) == CL_INVALID_WORK_GROUP_SIZE);
+  CHECK(launchWith("-cl-std=CL2.0 -cl-uniform-work-group-size", &local) == CL_INVALID_WORK_GROUP_SIZE);
+  REQUIRE(launchWith("-cl-std=CL3.0", &local) == CL_SUCCESS);
+  std::vector<cl_int> sizes(global);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, global * sizeof(cl_int), sizes.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  for (size_t i = 0; i < global; ++i) {
+    INFO("work-item " << i);
+    CHECK(sizes[i] == (i < 100 ? 25025 : 1025));
+  }
+  // Without a local size the device may pick a partial last group; a prime global size then still
+  // gets groups larger than one work-item.
+  REQUIRE(launchWith("-cl-std=CL2.0", nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, global * sizeof(cl_int), sizes.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  CHECK(sizes[0] % 1000 > 1);
+  clReleaseMemObject(out);
 }
 
 TEST_CASE("OpenCL 3.0 entry points: buffer properties, context destructor callbacks, cloned kernels",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the simulated board through the ICD loader, on binaries loomc wrote at build
 // time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time,
-// differential runs (board == CPU == host, bit for bit), two programs loaded at once, and the failure
+// differential runs (board == CPU == host, bit for bit), two programs loaded at once, vector_add on
+// sub-buffers with a rect read, and the failure
 // paths (a binary for another board, a truncated binary, building from source, wrong argument sizes,
 // missing arguments, an access outside device memory, a board process killed mid-kernel).
 #include "DifferentialSupport.h"
@@ -470,4 +471,64 @@ TEST_CASE("a board process that dies fails its kernel's event; the application a
   clReleaseMemObject(dsum);
   clReleaseKernel(add);
   clReleaseProgram(reloaded);
+}
+
+TEST_CASE("board sub-buffers and rects", "[e2e][board]") {
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(LOOM_E2E_VECTOR_ADD_LOOM));
+  cl_kernel kernel = kernelNamed(program, "vector_add");
+  // Both inputs in one buffer, b 4 KiB in; the sum 512 bytes into a USE_HOST_PTR buffer, which the
+  // board mirrors in its memory: a map of the sub-buffer brings the sum to the application's memory.
+  const size_t n = 1000, bOrigin = 4096, cOrigin = 512, total = 2048;
+  std::vector<float> inputs(bOrigin / sizeof(float) + n), outputs(total, -1.0f);
+  for (size_t i = 0; i < n; ++i) {
+    inputs[i] = float(i) * 0.25f;
+    inputs[bOrigin / sizeof(float) + i] = float(n - i);
+  }
+  cl_mem in = buffer(cl, inputs, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_int err = CL_SUCCESS;
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, total * sizeof(float),
+                              outputs.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  auto sub = [&](cl_mem parent, size_t origin) {
+    const cl_buffer_region region{origin, n * sizeof(float)};
+    cl_mem mem = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return mem;
+  };
+  cl_mem a = sub(in, 0), b = sub(in, bOrigin), c = sub(out, cOrigin);
+  setArg(kernel, 0, a);
+  setArg(kernel, 1, b);
+  setArg(kernel, 2, c);
+  clReleaseEvent(launch(cl, kernel, {{n}}));
+  auto *sum = static_cast<float *>(
+      clEnqueueMapBuffer(cl.queue, c, CL_TRUE, CL_MAP_READ, 0, n * sizeof(float), 0, nullptr, nullptr, &err));
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(sum == outputs.data() + cOrigin / sizeof(float));
+  size_t wrong = 0;
+  for (size_t i = 0; i < total; ++i) {
+    size_t item = i - cOrigin / sizeof(float);
+    bool written = i >= cOrigin / sizeof(float) && item < n;
+    wrong += outputs[i] != (written ? float(item) * 0.25f + float(n - item) : -1.0f);
+  }
+  CHECK(wrong == 0);
+  REQUIRE(clEnqueueUnmapMemObject(cl.queue, c, sum, 0, nullptr, nullptr) == CL_SUCCESS);
+
+  // A rect read of the board's memory: the output as rows of 64 floats, a 10-float by 9-row window.
+  std::vector<float> all = readBack<float>(cl, out, total), window(10 * 9, 0.0f), want(window.size());
+  const size_t bufferOrigin[3] = {5 * sizeof(float), 6, 0}, hostOrigin[3] = {0, 0, 0};
+  const size_t region[3] = {10 * sizeof(float), 9, 1};
+  for (size_t y = 0; y < 9; ++y)
+    for (size_t x = 0; x < 10; ++x)
+      want[y * 10 + x] = all[(6 + y) * 64 + 5 + x];
+  REQUIRE(clEnqueueReadBufferRect(cl.queue, out, CL_TRUE, bufferOrigin, hostOrigin, region, 64 * sizeof(float), 0, 0,
+                                  0, window.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(firstMismatch(window, want) == -1);
+  const size_t corner = 6 * 64 + 5 - cOrigin / sizeof(float); // The work-item that wrote window[0].
+  CHECK(window[0] == float(corner) * 0.25f + float(n - corner));
+
+  for (cl_mem mem : {a, b, c, in, out})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }

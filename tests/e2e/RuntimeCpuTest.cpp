@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the CPU device through the ICD loader: platform and device queries, vector_add
 // of 1M floats from source against the host result, profiling, 2D/offset launches, binaries,
-// user events and callbacks.
+// user events and callbacks, sub-buffers, memory object destructor callbacks, rect transfers.
 #include "E2ESupport.h"
 
 #include <chrono>
@@ -465,4 +465,445 @@ __kernel void view(__global uint *out) {
   clReleaseMemObject(out);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
+}
+
+namespace {
+
+cl_mem subBuffer(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size, cl_int *err) {
+  const cl_buffer_region region{origin, size};
+  return clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, err);
+}
+
+template <typename T> T memInfo(cl_mem mem, cl_mem_info what) {
+  T value{};
+  REQUIRE(clGetMemObjectInfo(mem, what, sizeof value, &value, nullptr) == CL_SUCCESS);
+  return value;
+}
+
+/// The host's model of a rect copy: `region` from (`from`, its origin and pitches) to `to`.
+struct Pitched {
+  size_t origin[3], rowPitch, slicePitch;
+  size_t at(size_t x, size_t y, size_t z) const {
+    return (origin[2] + z) * slicePitch + (origin[1] + y) * rowPitch + origin[0] + x;
+  }
+};
+void referenceRect(std::vector<unsigned char> &to, const Pitched &target, const std::vector<unsigned char> &from,
+                   const Pitched &source, const size_t region[3]) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      for (size_t x = 0; x < region[0]; ++x)
+        to.at(target.at(x, y, z)) = from.at(source.at(x, y, z));
+}
+
+std::vector<unsigned char> pattern(size_t size, unsigned seed) {
+  std::vector<unsigned char> bytes(size);
+  for (size_t i = 0; i < size; ++i)
+    bytes[i] = static_cast<unsigned char>(i * 7 + seed);
+  return bytes;
+}
+
+/// Destructor callbacks append their user_data's id here.
+std::vector<int> destroyed;
+std::vector<cl_mem> destroyedHandles;
+void CL_CALLBACK recordDestruction(cl_mem memobj, void *id) {
+  destroyed.push_back(static_cast<int>(reinterpret_cast<intptr_t>(id)));
+  destroyedHandles.push_back(memobj);
+}
+void *idOf(intptr_t id) { return reinterpret_cast<void *>(id); }
+
+} // namespace
+
+TEST_CASE("sub-buffer kernel args", "[e2e][runtime][subbuffer]") {
+  CpuSetup cl;
+  cl_program program = cl.build(VectorAdd);
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "vector_add", &err);
+  REQUIRE(err == CL_SUCCESS);
+
+  // Both inputs in one buffer (b at 1024 bytes); the output 512 bytes into a buffer of -1s.
+  const size_t n = 200, bOrigin = 1024, cOrigin = 512, total = 1024;
+  std::vector<float> inputs(bOrigin / sizeof(float) + n);
+  for (size_t i = 0; i < n; ++i) {
+    inputs[i] = float(i);
+    inputs[bOrigin / sizeof(float) + i] = 0.5f * float(i);
+  }
+  cl_mem in = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, inputs.size() * sizeof(float),
+                             inputs.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<float> outputs(total, -1.0f);
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total * sizeof(float),
+                              outputs.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem a = subBuffer(in, 0, 0, n * sizeof(float), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem b = subBuffer(in, 0, bOrigin, n * sizeof(float), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem c = subBuffer(out, CL_MEM_WRITE_ONLY, cOrigin, n * sizeof(float), &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof a, &a) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof b, &b) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 2, sizeof c, &c) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, total * sizeof(float), outputs.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  size_t wrong = 0;
+  for (size_t i = 0; i < total; ++i) {
+    size_t item = i - cOrigin / sizeof(float);
+    wrong += outputs[i] != (i >= cOrigin / sizeof(float) && item < n ? 1.5f * float(item) : -1.0f);
+  }
+  CHECK(wrong == 0);
+
+  // Reads, writes, fills, copies and maps of a sub-buffer land at the parent's origin + offset.
+  const float seven = 7.0f;
+  REQUIRE(clEnqueueFillBuffer(cl.queue, c, &seven, sizeof seven, 4 * sizeof(float), 2 * sizeof(float), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueCopyBuffer(cl.queue, b, c, 0, 0, sizeof(float) * 2, 0, nullptr, nullptr) == CL_SUCCESS);
+  const float nine = 9.0f;
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, c, CL_TRUE, 8 * sizeof(float), sizeof nine, &nine, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  float *mapped = static_cast<float *>(clEnqueueMapBuffer(cl.queue, c, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                                          n * sizeof(float), 0, nullptr, nullptr, &err));
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(mapped[0] == 0.0f);
+  CHECK(mapped[1] == 0.5f);
+  CHECK(mapped[2] == 3.0f);
+  CHECK(mapped[4] == 7.0f);
+  CHECK(mapped[5] == 7.0f);
+  CHECK(mapped[7] == 10.5f);
+  CHECK(mapped[8] == 9.0f);
+  mapped[9] = 42.0f;
+  REQUIRE(clEnqueueUnmapMemObject(cl.queue, c, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+  float parentValue = 0;
+  REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, cOrigin + 9 * sizeof(float), sizeof parentValue, &parentValue,
+                              0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(parentValue == 42.0f);
+  CHECK(clEnqueueReadBuffer(cl.queue, c, CL_TRUE, 4, n * sizeof(float), outputs.data(), 0, nullptr, nullptr) ==
+        CL_INVALID_VALUE); // Bounded by the sub-buffer, not the parent.
+
+  // A sub-buffer outlives its parent's last release.
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  float first = -1;
+  REQUIRE(clEnqueueReadBuffer(cl.queue, c, CL_TRUE, 0, sizeof first, &first, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(first == 0.0f);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("sub-buffer info", "[e2e][runtime][subbuffer]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  std::vector<unsigned char> host(4096);
+  cl_mem parent = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, host.size(), host.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem sub = subBuffer(parent, CL_MEM_HOST_READ_ONLY, 256, 1000, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(memInfo<cl_mem_object_type>(sub, CL_MEM_TYPE) == CL_MEM_OBJECT_BUFFER);
+  CHECK(memInfo<cl_mem_flags>(sub, CL_MEM_FLAGS) == (CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR | CL_MEM_HOST_READ_ONLY));
+  CHECK(memInfo<size_t>(sub, CL_MEM_SIZE) == 1000);
+  CHECK(memInfo<size_t>(sub, CL_MEM_OFFSET) == 256);
+  CHECK(memInfo<cl_mem>(sub, CL_MEM_ASSOCIATED_MEMOBJECT) == parent);
+  CHECK(memInfo<void *>(sub, CL_MEM_HOST_PTR) == host.data() + 256);
+  CHECK(memInfo<cl_context>(sub, CL_MEM_CONTEXT) == cl.context);
+  CHECK(memInfo<cl_uint>(sub, CL_MEM_REFERENCE_COUNT) == 1);
+  CHECK(memInfo<size_t>(parent, CL_MEM_OFFSET) == 0);
+  CHECK(memInfo<cl_mem>(parent, CL_MEM_ASSOCIATED_MEMOBJECT) == nullptr);
+  size_t propertiesSize = 1;
+  REQUIRE(clGetMemObjectInfo(sub, CL_MEM_PROPERTIES, 0, nullptr, &propertiesSize) == CL_SUCCESS);
+  CHECK(propertiesSize == 0);
+  // USE_HOST_PTR on the CPU device: a map of the sub-buffer is the application's memory at origin + offset.
+  void *mapped = clEnqueueMapBuffer(cl.queue, sub, CL_TRUE, CL_MAP_READ, 16, 32, 0, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(mapped == host.data() + 256 + 16);
+  CHECK(memInfo<cl_uint>(sub, CL_MEM_MAP_COUNT) == 1);
+  REQUIRE(clEnqueueUnmapMemObject(cl.queue, sub, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+  // The host access flags it inherited or gave apply to it.
+  const int value = 1;
+  CHECK(clEnqueueWriteBuffer(cl.queue, sub, CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
+        CL_INVALID_OPERATION);
+
+  cl_mem plain = clCreateBuffer(cl.context, CL_MEM_HOST_WRITE_ONLY, 512, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem plainSub = subBuffer(plain, CL_MEM_READ_ONLY, 128, 128, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(memInfo<void *>(plainSub, CL_MEM_HOST_PTR) == nullptr);
+  CHECK(memInfo<cl_mem_flags>(plainSub, CL_MEM_FLAGS) == (CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY));
+  clReleaseMemObject(plainSub);
+  clReleaseMemObject(plain);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(parent);
+}
+
+TEST_CASE("sub-buffer errors", "[e2e][runtime][subbuffer][errors]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  auto make = [&](cl_mem_flags flags) {
+    cl_mem mem = clCreateBuffer(cl.context, flags, 1024, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return mem;
+  };
+  auto failure = [&](cl_mem parent, cl_mem_flags flags, size_t origin, size_t size) {
+    err = CL_SUCCESS;
+    CHECK(subBuffer(parent, flags, origin, size, &err) == nullptr);
+    return err;
+  };
+  cl_mem parent = make(CL_MEM_READ_WRITE);
+  CHECK(failure(nullptr, 0, 0, 128) == CL_INVALID_MEM_OBJECT);
+  cl_mem sub = subBuffer(parent, 0, 128, 256, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(failure(sub, 0, 0, 128) == CL_INVALID_MEM_OBJECT); // No sub-buffers of sub-buffers.
+  CHECK(failure(parent, 0, 4, 128) == CL_MISALIGNED_SUB_BUFFER_OFFSET);
+  CHECK(failure(parent, 0, 0, 0) == CL_INVALID_BUFFER_SIZE);
+  CHECK(failure(parent, 0, 0, 1025) == CL_INVALID_VALUE);
+  CHECK(failure(parent, 0, 896, 129) == CL_INVALID_VALUE);
+  CHECK(failure(parent, 0, 2048, 1) == CL_INVALID_VALUE);
+  CHECK(failure(parent, 0, 128, SIZE_MAX) == CL_INVALID_VALUE);
+  for (cl_mem_flags hostPointer : {CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR, CL_MEM_COPY_HOST_PTR})
+    CHECK(failure(parent, hostPointer, 0, 128) == CL_INVALID_VALUE);
+  CHECK(failure(parent, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 0, 128) == CL_INVALID_VALUE);
+  CHECK(failure(parent, cl_mem_flags(1) << 40, 0, 128) == CL_INVALID_VALUE);
+  const cl_buffer_region region{0, 128};
+  CHECK(clCreateSubBuffer(parent, 0, 0x7fff, &region, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+  CHECK(clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_VALUE);
+
+  // Device access may only narrow a READ_ONLY or WRITE_ONLY parent's; host access likewise.
+  const std::pair<cl_mem_flags, cl_mem_flags> contradictions[] = {
+      {CL_MEM_WRITE_ONLY, CL_MEM_READ_ONLY},          {CL_MEM_WRITE_ONLY, CL_MEM_READ_WRITE},
+      {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY},          {CL_MEM_READ_ONLY, CL_MEM_READ_WRITE},
+      {CL_MEM_HOST_READ_ONLY, CL_MEM_HOST_WRITE_ONLY}, {CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY},
+      {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_READ_ONLY}, {CL_MEM_HOST_NO_ACCESS, CL_MEM_HOST_WRITE_ONLY}};
+  for (auto [parentFlags, flags] : contradictions) {
+    INFO("parent flags " << parentFlags << ", sub-buffer flags " << flags);
+    cl_mem other = make(parentFlags);
+    CHECK(failure(other, flags, 0, 128) == CL_INVALID_VALUE);
+    clReleaseMemObject(other);
+  }
+  cl_mem writeOnly = make(CL_MEM_WRITE_ONLY), hostReadOnly = make(CL_MEM_HOST_READ_ONLY);
+  cl_mem narrowed = subBuffer(writeOnly, CL_MEM_WRITE_ONLY, 0, 128, &err);
+  CHECK(err == CL_SUCCESS);
+  cl_mem noAccess = subBuffer(hostReadOnly, CL_MEM_HOST_NO_ACCESS, 0, 128, &err);
+  CHECK(err == CL_SUCCESS);
+  int value = 0;
+  CHECK(clEnqueueReadBuffer(cl.queue, noAccess, CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
+        CL_INVALID_OPERATION);
+
+  for (cl_mem mem : {noAccess, narrowed, sub, parent, writeOnly, hostReadOnly})
+    clReleaseMemObject(mem);
+}
+
+TEST_CASE("mem destructor callbacks", "[e2e][runtime][subbuffer]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  destroyed.clear();
+  destroyedHandles.clear();
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 256, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clSetMemObjectDestructorCallback(nullptr, recordDestruction, nullptr) == CL_INVALID_MEM_OBJECT);
+  CHECK(clSetMemObjectDestructorCallback(buffer, nullptr, nullptr) == CL_INVALID_VALUE);
+  for (intptr_t id : {1, 2, 3})
+    REQUIRE(clSetMemObjectDestructorCallback(buffer, recordDestruction, idOf(id)) == CL_SUCCESS);
+
+  // A write waiting on a user event, and a kernel argument, hold the buffer past its release.
+  cl_program program = cl.build(VectorAdd);
+  cl_kernel kernel = clCreateKernel(program, "vector_add", &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof buffer, &buffer) == CL_SUCCESS);
+  cl_event gate = clCreateUserEvent(cl.context, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const int value = 5;
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, buffer, CL_FALSE, 0, sizeof value, &value, 1, &gate, nullptr) == CL_SUCCESS);
+  REQUIRE(clReleaseMemObject(buffer) == CL_SUCCESS);
+  CHECK(clSetMemObjectDestructorCallback(buffer, recordDestruction, idOf(4)) == CL_INVALID_MEM_OBJECT);
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+  CHECK(destroyed.empty()); // The kernel still holds it.
+  REQUIRE(clReleaseKernel(kernel) == CL_SUCCESS);
+  CHECK(destroyed == std::vector<int>{3, 2, 1});
+  CHECK(destroyedHandles == std::vector<cl_mem>(3, buffer));
+
+  // A sub-buffer keeps its parent: the sub-buffer's callbacks run first, when it goes.
+  destroyed.clear();
+  cl_mem parent = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 1024, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem sub = subBuffer(parent, 0, 512, 512, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetMemObjectDestructorCallback(parent, recordDestruction, idOf(10)) == CL_SUCCESS);
+  REQUIRE(clSetMemObjectDestructorCallback(sub, recordDestruction, idOf(20)) == CL_SUCCESS);
+  REQUIRE(clRetainMemObject(parent) == CL_SUCCESS);
+  REQUIRE(clReleaseMemObject(parent) == CL_SUCCESS);
+  REQUIRE(clReleaseMemObject(parent) == CL_SUCCESS);
+  CHECK(destroyed.empty());
+  REQUIRE(clReleaseMemObject(sub) == CL_SUCCESS);
+  CHECK(destroyed == std::vector<int>{20, 10});
+  clReleaseEvent(gate);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("rect read and write", "[e2e][runtime][rect]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  const size_t size = 1000;
+  std::vector<unsigned char> device = pattern(size, 3);
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, device.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+
+  SECTION("3D, explicit pitches") {
+    const Pitched inBuffer{{3, 2, 1}, 24, 240}, inHost{{1, 1, 1}, 12, 12 * 7};
+    const size_t region[3] = {8, 5, 2};
+    std::vector<unsigned char> host(12 * 7 * 3, 0xee), want = host;
+    referenceRect(want, inHost, device, inBuffer, region);
+    cl_event read = nullptr;
+    REQUIRE(clEnqueueReadBufferRect(cl.queue, buffer, CL_FALSE, inBuffer.origin, inHost.origin, region, 24, 240, 12,
+                                    12 * 7, host.data(), 0, nullptr, &read) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &read) == CL_SUCCESS);
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(read, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_READ_BUFFER_RECT);
+    clReleaseEvent(read);
+    CHECK(host == want);
+
+    std::vector<unsigned char> source = pattern(host.size(), 100);
+    referenceRect(device, inBuffer, source, inHost, region);
+    REQUIRE(clEnqueueWriteBufferRect(cl.queue, buffer, CL_TRUE, inBuffer.origin, inHost.origin, region, 24, 240, 12,
+                                     12 * 7, source.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  }
+  SECTION("2D, default pitches") {
+    // Pitches of 0 are region[0] and region[1] rows, on both sides.
+    const size_t region[3] = {10, 6, 1}, bufferOrigin[3] = {4, 3, 0}, hostOrigin[3] = {2, 1, 0};
+    const Pitched inBuffer{{4, 3, 0}, 10, 60}, inHost{{2, 1, 0}, 10, 60};
+    std::vector<unsigned char> host(10 * 8, 0xee), want = host;
+    referenceRect(want, inHost, device, inBuffer, region);
+    REQUIRE(clEnqueueReadBufferRect(cl.queue, buffer, CL_TRUE, bufferOrigin, hostOrigin, region, 0, 0, 0, 0,
+                                    host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(host == want);
+
+    std::vector<unsigned char> source = pattern(host.size(), 50);
+    referenceRect(device, inBuffer, source, inHost, region);
+    cl_event write = nullptr;
+    REQUIRE(clEnqueueWriteBufferRect(cl.queue, buffer, CL_FALSE, bufferOrigin, hostOrigin, region, 0, 0, 0, 0,
+                                     source.data(), 0, nullptr, &write) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &write) == CL_SUCCESS);
+    clReleaseEvent(write);
+  }
+  std::vector<unsigned char> got(size);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, size, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(got == device);
+  clReleaseMemObject(buffer);
+}
+
+TEST_CASE("rect copy", "[e2e][runtime][rect]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  std::vector<unsigned char> from = pattern(2000, 1), to = pattern(3000, 2);
+  cl_mem source = clCreateBuffer(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, from.size(), from.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem target = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, to.size(), to.data(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  auto contents = [&](cl_mem mem, size_t size) {
+    std::vector<unsigned char> bytes(size);
+    REQUIRE(clEnqueueReadBuffer(cl.queue, mem, CL_TRUE, 0, size, bytes.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    return bytes;
+  };
+
+  // 3D between two buffers, explicit pitches on one side and defaults on the other.
+  const Pitched src{{5, 1, 2}, 30, 300}, dst{{2, 3, 1}, 9, 9 * 4};
+  const size_t region[3] = {9, 4, 3};
+  referenceRect(to, dst, from, src, region);
+  cl_event copy = nullptr;
+  REQUIRE(clEnqueueCopyBufferRect(cl.queue, source, target, src.origin, dst.origin, region, 30, 300, 0, 0, 0, nullptr,
+                                  &copy) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &copy) == CL_SUCCESS);
+  clReleaseEvent(copy);
+  CHECK(contents(target, to.size()) == to);
+
+  // Within one buffer: rows that interleave without sharing a byte copy; ones that share a byte do not.
+  const Pitched left{{0, 0, 0}, 32, 32 * 8}, right{{16, 1, 1}, 32, 32 * 8};
+  const size_t narrow[3] = {16, 6, 2};
+  referenceRect(to, right, to, left, narrow);
+  REQUIRE(clEnqueueCopyBufferRect(cl.queue, target, target, left.origin, right.origin, narrow, 32, 256, 32, 256, 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+  CHECK(contents(target, to.size()) == to);
+  const size_t shifted[3] = {15, 1, 1}, wide[3] = {17, 6, 2};
+  CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, left.origin, right.origin, wide, 32, 256, 32, 256, 0,
+                                nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
+  CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, left.origin, shifted, narrow, 32, 256, 32, 256, 0, nullptr,
+                                nullptr) == CL_MEM_COPY_OVERLAP);
+  CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, left.origin, right.origin, narrow, 32, 256, 64, 512, 0,
+                                nullptr, nullptr) == CL_INVALID_VALUE); // One buffer, two pitches.
+
+  // Sub-buffers of one buffer overlap where their bytes do, for rect and 1D copies alike.
+  cl_mem low = subBuffer(target, 0, 0, 1024, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem high = subBuffer(target, 0, 512, 1024, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t at512[3] = {512, 0, 0}, at0[3] = {0, 0, 0}, at600[3] = {600, 0, 0}, row[3] = {64, 1, 1};
+  CHECK(clEnqueueCopyBufferRect(cl.queue, low, high, at512, at0, row, 0, 0, 0, 0, 0, nullptr, nullptr) ==
+        CL_MEM_COPY_OVERLAP);
+  CHECK(clEnqueueCopyBuffer(cl.queue, low, high, 520, 0, 64, 0, nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
+  CHECK(clEnqueueCopyBuffer(cl.queue, high, target, 0, 560, 64, 0, nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
+  REQUIRE(clEnqueueCopyBufferRect(cl.queue, low, high, at600, at0, row, 0, 0, 0, 0, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  std::copy(to.begin() + 600, to.begin() + 664, to.begin() + 512);
+  CHECK(contents(target, to.size()) == to);
+
+  clReleaseMemObject(low);
+  clReleaseMemObject(high);
+  clReleaseMemObject(source);
+  clReleaseMemObject(target);
+}
+
+TEST_CASE("rect errors", "[e2e][runtime][rect][errors]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 1000, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<unsigned char> host(4000);
+  const size_t zero[3] = {0, 0, 0}, region[3] = {10, 10, 2};
+  auto read = [&](cl_mem mem, const size_t *origin, const size_t *extent, size_t rowPitch, size_t slicePitch,
+                  size_t hostRowPitch, size_t hostSlicePitch, void *ptr) {
+    return clEnqueueReadBufferRect(cl.queue, mem, CL_TRUE, origin, zero, extent, rowPitch, slicePitch, hostRowPitch,
+                                   hostSlicePitch, ptr, 0, nullptr, nullptr);
+  };
+  CHECK(read(buffer, zero, region, 0, 0, 0, 0, host.data()) == CL_SUCCESS);
+  const size_t flat[3] = {10, 0, 1};
+  CHECK(read(buffer, zero, flat, 0, 0, 0, 0, host.data()) == CL_INVALID_VALUE);
+  CHECK(read(buffer, zero, nullptr, 0, 0, 0, 0, host.data()) == CL_INVALID_VALUE);
+  CHECK(read(buffer, zero, region, 0, 0, 0, 0, nullptr) == CL_INVALID_VALUE);
+  CHECK(read(buffer, zero, region, 9, 0, 0, 0, host.data()) == CL_INVALID_VALUE);    // Row pitch < width.
+  CHECK(read(buffer, zero, region, 0, 0, 8, 0, host.data()) == CL_INVALID_VALUE);    // Host row pitch < width.
+  CHECK(read(buffer, zero, region, 10, 90, 0, 0, host.data()) == CL_INVALID_VALUE);  // Slice < 10 rows.
+  CHECK(read(buffer, zero, region, 10, 105, 0, 0, host.data()) == CL_INVALID_VALUE); // Not a row multiple.
+  CHECK(read(buffer, zero, region, 0, 0, 12, 130, host.data()) == CL_INVALID_VALUE); // Host slice: not a multiple.
+  CHECK(read(buffer, zero, region, 0, 900, 0, 0, host.data()) == CL_SUCCESS);       // Ends at byte 1000.
+  CHECK(read(buffer, zero, region, 0, 910, 0, 0, host.data()) == CL_INVALID_VALUE); // Ends past it.
+  const size_t origin[3] = {0, 0, 9}, huge[3] = {0, SIZE_MAX / 2, 0};
+  CHECK(read(buffer, origin, region, 0, 0, 0, 0, host.data()) == CL_INVALID_VALUE);
+  CHECK(read(buffer, huge, region, 0, 0, 0, 0, host.data()) == CL_INVALID_VALUE); // Wraps around.
+  CHECK(read(nullptr, zero, region, 0, 0, 0, 0, host.data()) == CL_INVALID_MEM_OBJECT);
+  CHECK(clEnqueueReadBufferRect(cl.queue, buffer, CL_TRUE, zero, zero, region, 0, 0, 0, 0, host.data(), 1, nullptr,
+                                nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+  CHECK(clEnqueueCopyBufferRect(cl.queue, buffer, buffer, zero, origin, region, 0, 0, 0, 0, 0, nullptr, nullptr) ==
+        CL_INVALID_VALUE);
+
+  // Host access flags.
+  cl_mem noAccess = clCreateBuffer(cl.context, CL_MEM_HOST_NO_ACCESS, 1000, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem readOnly = clCreateBuffer(cl.context, CL_MEM_HOST_READ_ONLY, 1000, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(read(noAccess, zero, region, 0, 0, 0, 0, host.data()) == CL_INVALID_OPERATION);
+  CHECK(read(readOnly, zero, region, 0, 0, 0, 0, host.data()) == CL_SUCCESS);
+  CHECK(clEnqueueWriteBufferRect(cl.queue, readOnly, CL_TRUE, zero, zero, region, 0, 0, 0, 0, host.data(), 0, nullptr,
+                                 nullptr) == CL_INVALID_OPERATION);
+  // A device-side copy ignores host access.
+  CHECK(clEnqueueCopyBufferRect(cl.queue, noAccess, readOnly, zero, zero, region, 0, 0, 0, 0, 0, nullptr, nullptr) ==
+        CL_SUCCESS);
+  REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+  clReleaseMemObject(noAccess);
+  clReleaseMemObject(readOnly);
+  clReleaseMemObject(buffer);
 }

@@ -163,3 +163,23 @@ TEST_CASE("structs in global memory and a private struct: board == CPU == host",
     CHECK(firstMismatch(got, want) == -1);
   }
 }
+
+TEST_CASE("printf of scalars and vectors: board == CPU == host", "[e2e][board][vectors][printf]") {
+  std::vector<std::string> want;
+  for (int i = 0; i < 64; ++i) {
+    char line[256];
+    std::snprintf(line, sizeof line, "item %d: %5.2f %d,%d,%d,%d %hhx,%hhx ok %c %lu|%-4u|%%", i, i * 0.25, i, -i,
+                  2 * i, 7, (unsigned char)i, (unsigned char)255, 'A' + i, (unsigned long)i << 33, unsigned(i));
+    want.push_back(line);
+  }
+  std::sort(want.begin(), want.end());
+  for (const Target &target : Targets) {
+    INFO(target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, Vectors);
+    std::vector<int> results;
+    CHECK(sortedLines(printedBy(cl, program, "print_values", {{64}}, results)) == want);
+    CHECK(std::count(results.begin(), results.end(), 0) == 64);
+    clReleaseProgram(program);
+  }
+}

@@ -4,32 +4,18 @@
 // arguments recomputed instead, a barrier in a loop, no change without barriers, the error.
 #include "loom/lowering/BarrierRegions.h"
 
+#include "ParseIR.h"
 #include "TestSupport.h"
 
-#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace loom::lowering;
 
 namespace {
-
-std::unique_ptr<llvm::Module> parse(llvm::LLVMContext &context, const char *text) {
-  context.setOpaquePointers(false);
-  llvm::SMDiagnostic diagnostic;
-  auto module = llvm::parseAssemblyString(text, diagnostic, context);
-  if (!module) {
-    std::string message;
-    llvm::raw_string_ostream stream(message);
-    diagnostic.print("test", stream);
-    FAIL(stream.str());
-  }
-  return module;
-}
 
 /// Runs formBarrierRegions on @wi, whose last argument is `resume`, and requires valid IR after it.
 BarrierRegions cut(llvm::Module &module) {
@@ -82,7 +68,7 @@ TEST_CASE("work-group and sub-group function names", "[unit][lowering]") {
 
 TEST_CASE("work-group and sub-group functions cut like barriers: operand stored before, result loaded after", "[unit][lowering]") {
   llvm::LLVMContext context;
-  auto module = parse(context, R"(
+  auto module = parseIR(context, R"(
 declare i32 @_Z29work_group_scan_inclusive_minj(i32)
 declare float @_Z20work_group_broadcastfmm(float, i64, i64)
 declare void @_Z17sub_group_barrierj(i32)
@@ -136,7 +122,7 @@ entry:
 
 TEST_CASE("a barrier cuts the function; only values used after it go through storage", "[unit][lowering]") {
   llvm::LLVMContext context;
-  auto module = parse(context, R"(
+  auto module = parseIR(context, R"(
 declare void @_Z7barrierj(i32)
 define i32 @wi(i32* %p, i64 %lid, i32 %resume) {
 entry:
@@ -180,7 +166,7 @@ entry:
 
 TEST_CASE("a barrier in a loop: the loop's phis cross it", "[unit][lowering]") {
   llvm::LLVMContext context;
-  auto module = parse(context, R"(
+  auto module = parseIR(context, R"(
 declare void @_Z18work_group_barrierj(i32)
 define i32 @wi(i32* %p, i32 %n, i32 %resume) {
 entry:
@@ -211,7 +197,7 @@ exit:
 
 TEST_CASE("without barriers nothing changes", "[unit][lowering]") {
   llvm::LLVMContext context;
-  auto module = parse(context, R"(
+  auto module = parseIR(context, R"(
 define i32 @wi(i32* %p, i32 %resume) {
 entry:
   %a = alloca i32
@@ -229,7 +215,7 @@ entry:
 
 TEST_CASE("private storage of a run-time size is an error with barriers", "[unit][lowering]") {
   llvm::LLVMContext context;
-  auto module = parse(context, R"(
+  auto module = parseIR(context, R"(
 declare void @_Z7barrierj(i32)
 define i32 @wi(i32 %n, i32 %resume) {
 entry:

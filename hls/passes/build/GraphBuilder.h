@@ -39,7 +39,17 @@
 namespace loom::hls {
 
 /// The OpenCL work-item functions the hardware flow computes.
-enum class WorkItemFn { GlobalId, GlobalSize, GlobalOffset, LocalSize, NumGroups, LocalId, GroupId, WorkDim };
+enum class WorkItemFn {
+  GlobalId,
+  GlobalSize,
+  GlobalOffset,
+  LocalSize,
+  EnqueuedLocalSize,
+  NumGroups,
+  LocalId,
+  GroupId,
+  WorkDim
+};
 /// The work-item function of mangled name `name`; None for any other function.
 llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name);
 
@@ -310,7 +320,9 @@ private:
   llvm::Optional<NodeId> workItems_, workItemSlot_;
   /// Copies of each private array: one per work-item in flight (privateArrayCopies).
   unsigned privateCopies_ = 1;
-  NodeId workGroupArgs_[4] = {};
+  /// The work-group arguments: local_size_0..2, work_dim, last_group_size_0..2.
+  NodeId workGroupArgs_[WorkGroupArgs] = {};
+  llvm::Optional<NodeId> printfBuffer_; ///< The printf buffer's argument, once a call asks for it.
   MemoryState memory_;
   /// Forwarding pairs (see forwardingPair): the store's load, and the load's port once placed.
   llvm::DenseMap<const llvm::Instruction *, const llvm::Instruction *> forwardingLoadOf_;

@@ -17,8 +17,10 @@
 #include "loom/board/Board.h"
 #include "loom/frontend/Binary.h"
 #include "loom/hls/HardwareKernel.h"
+#include "loom/lowering/Printf.h"
 #include "loom/sim/BoardProcess.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -139,9 +141,10 @@ private:
 class BoardProgram : public DeviceProgram {
 public:
   BoardProgram(std::string bytes, std::vector<frontend::KernelInfo> kernels,
-               std::vector<hls::HardwareKernel> hardware, std::unique_ptr<sim::BoardProcess> process)
+               std::vector<hls::HardwareKernel> hardware, std::vector<lowering::PrintfCall> printfCalls,
+               std::unique_ptr<sim::BoardProcess> process)
       : bytes_(std::move(bytes)), kernels_(std::move(kernels)), hardware_(std::move(hardware)),
-        process_(std::move(process)) {
+        printfCalls_(std::move(printfCalls)), process_(std::move(process)) {
     // A kernel with barriers keeps per-work-item storage for groups of up to maxGroupItems: that
     // bounds its work-groups as max_work_group_size would (CL_KERNEL_WORK_GROUP_SIZE, launches).
     for (size_t k = 0; k < kernels_.size() && k < hardware_.size(); ++k)
@@ -155,12 +158,14 @@ public:
   const std::vector<frontend::KernelInfo> &kernels() const override { return kernels_; }
   std::string binary() const override { return bytes_; }
   const std::vector<hls::HardwareKernel> &hardware() const { return hardware_; }
+  const std::vector<lowering::PrintfCall> &printfCalls() const { return printfCalls_; }
   sim::BoardProcess &process() { return *process_; }
 
 private:
   std::string bytes_;
   std::vector<frontend::KernelInfo> kernels_;
   std::vector<hls::HardwareKernel> hardware_;
+  std::vector<lowering::PrintfCall> printfCalls_;
   std::unique_ptr<sim::BoardProcess> process_;
 };
 
@@ -317,6 +322,12 @@ public:
                                   llvm::toString(root.getError())));
       kernels.push_back(std::move(info));
     }
+    std::vector<lowering::PrintfCall> printfCalls;
+    if (const llvm::json::Value *calls = binary->meta.get("printf")) {
+      llvm::json::Path::Root root("printf");
+      if (!llvm::json::fromJSON(*calls, printfCalls, root))
+        return fail(llvm::formatv("bad printf table in the binary's metadata: {0}", llvm::toString(root.getError())));
+    }
     if (binary->model.empty())
       return fail("the binary carries no simulation model (.loom.model is empty): recompile with "
                   "loomc");
@@ -333,7 +344,7 @@ public:
       return fail(llvm::toString(std::move(err)));
     log = binary->log;
     return std::unique_ptr<DeviceProgram>(new BoardProgram(
-        bytes.str(), std::move(kernels), std::move(*hardware), std::move(*process)));
+        bytes.str(), std::move(kernels), std::move(*hardware), std::move(printfCalls), std::move(*process)));
   }
 
   llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
@@ -374,17 +385,36 @@ public:
       request.offset[d] = used ? range.offset[d] : 0;
       request.size[d] = used ? range.global[d] : 1;
     }
-    // A kernel that uses work-group functions takes the local sizes and the work dimension after
-    // its own arguments (HardwareKernel::workGroupArgs); one with barriers runs whole work-groups,
-    // so its NDRange counts them.
+    // A kernel that prints takes a zeroed printf buffer after its own arguments, which it appends
+    // records to (lowering/Printf.h); they are printed once it is done.
     const hls::HardwareKernel &hardware = boardProgram->hardware()[kernelIndex];
+    llvm::Optional<Allocation> printfBuffer;
+    auto releasePrintfBuffer = llvm::make_scope_exit([&] {
+      if (printfBuffer)
+        memory_.release(*printfBuffer);
+    });
+    if (hardware.printfBuffer) {
+      auto allocated = memory_.allocate(lowering::PrintfBufferBytes);
+      if (!allocated)
+        return allocated.takeError();
+      printfBuffer = *allocated;
+      std::memset(printfBuffer->host, 0, printfBuffer->size);
+      const uint32_t firstRecord = lowering::PrintfHeaderBytes;
+      std::memcpy(printfBuffer->host, &firstRecord, sizeof(firstRecord));
+      request.args.push_back(printfBuffer->deviceAddress);
+    }
+    // A kernel that uses work-group functions takes the local sizes, the work dimension and the last
+    // groups' sizes after those (HardwareKernel::workGroupArgs); one with barriers runs whole
+    // work-groups, so its NDRange counts them.
     if (hardware.workGroupLoops)
       for (unsigned d = 0; d < range.dims; ++d)
-        request.size[d] = range.global[d] / range.local[d];
+        request.size[d] = llvm::divideCeil(range.global[d], range.local[d]);
     if (hardware.workGroupArgs) {
       for (unsigned d = 0; d < 3; ++d)
         request.args.push_back(d < range.dims ? range.local[d] : 1);
       request.args.push_back(range.dims);
+      for (unsigned d = 0; d < 3; ++d) // the last group's size (OpenCL 2.0: it may be partial)
+        request.args.push_back(d < range.dims ? range.global[d] - (llvm::divideCeil(range.global[d], range.local[d]) - 1) * range.local[d] : 1);
     }
     // With compute units, each unit's part of the range (whole work-groups) follows.
     const std::vector<uint64_t> shares =
@@ -396,6 +426,11 @@ public:
     LaunchResult result;
     result.cycles = stats->cycles;
     result.deviceNs = static_cast<uint64_t>(std::llround(stats->simulatedNs));
+    if (printfBuffer)
+      result.printed = lowering::formatPrintfRecords(
+          boardProgram->printfCalls(),
+          llvm::makeArrayRef(static_cast<const uint8_t *>(printfBuffer->host), lowering::PrintfBufferBytes),
+          result.printfBufferFull);
     return result;
   }
 

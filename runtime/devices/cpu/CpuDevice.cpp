@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -196,17 +197,24 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   for (unsigned d = 0; d < 3; ++d) {
     uint64_t global = d < range.dims ? range.global[d] : 1;
     uint64_t local = d < range.dims ? range.local[d] : 1;
-    if (local == 0 || global % local)
-      return deviceError(llvm::formatv("work-group size {0} does not divide global size {1} in "
-                                       "dimension {2}", local, global, d));
-    groups[d] = global / local;
+    if (local == 0)
+      return deviceError(llvm::formatv("work-group size 0 in dimension {0}", d));
+    groups[d] = llvm::divideCeil(global, local); // the last may be partial (OpenCL 2.0)
     totalGroups *= groups[d];
     info[cpu::WorkGroupInfo::GlobalSize + d] = global;
-    info[cpu::WorkGroupInfo::LocalSize + d] = local;
+    info[cpu::WorkGroupInfo::EnqueuedLocalSize + d] = local;
     info[cpu::WorkGroupInfo::GlobalOffset + d] = d < range.dims ? range.offset[d] : 0;
     info[cpu::WorkGroupInfo::NumGroups + d] = groups[d];
   }
   info[cpu::WorkGroupInfo::WorkDim] = range.dims;
+  // A kernel that prints appends records to a buffer of its launch (lowering/Printf.h).
+  std::vector<uint8_t> printfBuffer;
+  if (entry.prints) {
+    printfBuffer.assign(lowering::PrintfBufferBytes, 0);
+    const uint32_t firstRecord = lowering::PrintfHeaderBytes;
+    std::memcpy(printfBuffer.data(), &firstRecord, sizeof(firstRecord));
+    info[cpu::WorkGroupInfo::PrintfBuffer] = reinterpret_cast<uintptr_t>(printfBuffer.data());
+  }
 
   // Scratch layout: the kernel's __local variables, then each __local argument.
   uint64_t scratchBytes = llvm::alignTo(entry.staticLocalBytes, LargestTypeAlignment);
@@ -236,8 +244,9 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   // cache line bounce between cores on every small group. A run covers some 16K work-items, and there
   // are still several runs per thread to even out the load.
   const uint64_t threads = std::min<uint64_t>(pool.getThreadCount(), totalGroups);
-  const uint64_t groupItems = info[cpu::WorkGroupInfo::LocalSize] * info[cpu::WorkGroupInfo::LocalSize + 1] *
-                              info[cpu::WorkGroupInfo::LocalSize + 2];
+  const uint64_t groupItems = info[cpu::WorkGroupInfo::EnqueuedLocalSize] *
+                              info[cpu::WorkGroupInfo::EnqueuedLocalSize + 1] *
+                              info[cpu::WorkGroupInfo::EnqueuedLocalSize + 2];
   const uint64_t claim = std::clamp<uint64_t>(llvm::divideCeil(16384, groupItems), 1,
                                               std::max<uint64_t>(1, totalGroups / (8 * threads)));
   std::atomic<uint64_t> nextGroup{0};
@@ -295,6 +304,8 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
 
   LaunchResult result;
   result.deviceNs = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();
+  if (entry.prints)
+    result.printed = lowering::formatPrintfRecords(program.printfCalls(), printfBuffer, result.printfBufferFull);
   return result;
 }
 

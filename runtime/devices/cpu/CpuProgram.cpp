@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU device's compile pipeline, in order: kernel metadata, the program binary (the module as
-// bitcode, before any change), the support check (missing builtins), work-item loops, the
+// bitcode, before any change), the support check (missing builtins), printf calls to records,
+// work-item loops, the
 // host CPU's target attributes, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser
 // has the real cost model), then one LLJIT whose lookups give the work-group function pointers.
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/Optimize.h"
+#include "loom/lowering/Printf.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -90,6 +92,10 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
 
   if (Error error = checkSupported(m, processDefines))
     return std::move(error);
+  auto printfCalls = lowering::lowerPrintfCalls(m);
+  if (!printfCalls)
+    return printfCalls.takeError();
+  program->printfCallTable = std::move(*printfCalls);
   auto groups = addWorkGroupFunctions(m, program->kernelInfos);
   if (!groups)
     return groups.takeError();
@@ -140,7 +146,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
                           toString(symbol.takeError()) +
                           " (a function the kernel calls is not available on the CPU device)");
     program->entries.push_back(
-        {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes, group.contextBytesPerItem});
+        {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes, group.contextBytesPerItem, group.prints});
   }
   program->jit = std::move(*jit);
   return std::move(program);

@@ -10,6 +10,8 @@
 #include "devices/Device.h"
 #include "devices/cpu/WorkItemLoops.h"
 
+#include "loom/lowering/Printf.h"
+
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -26,6 +28,7 @@ public:
     WorkGroupFn function = nullptr;
     uint64_t staticLocalBytes = 0;
     uint64_t contextBytesPerItem = 0;
+    bool prints = false; ///< Calls printf: a launch passes a printf buffer.
   };
 
   /// Compiles `module` (owned by `context`); an error's message is what the build log should say.
@@ -38,12 +41,15 @@ public:
   const std::vector<frontend::KernelInfo> &kernels() const override { return kernelInfos; }
   std::string binary() const override { return binaryBytes; }
   const Entry &entry(unsigned kernelIndex) const { return entries[kernelIndex]; }
+  /// The program's printf calls, which its printf buffers' records refer to.
+  const std::vector<lowering::PrintfCall> &printfCalls() const { return printfCallTable; }
 
 private:
   CpuProgram() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<frontend::KernelInfo> kernelInfos;
   std::vector<Entry> entries;
+  std::vector<lowering::PrintfCall> printfCallTable;
   std::string binaryBytes;
 };
 

@@ -11,6 +11,7 @@
 #include "devices/cpu/GroupCollectives.h"
 
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/Printf.h"
 #include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -126,12 +127,13 @@ void replaceInFunction(GlobalVariable *variable, Value *replacement, Function &f
   }
 }
 
-/// The work-item function's parameters (lowering::WorkItemParam), with the CPU's own two after them.
+/// The work-item function's parameters (lowering::WorkItemParam), with the CPU's own after them.
 using namespace lowering::WorkItemParam;
 enum : unsigned {
-  Scratch = BackEnd,     ///< The group's __local variables and arguments.
-  Context = BackEnd + 1, ///< The group's storage that survives barriers.
-  ExtraCount = BackEnd + 2,
+  Scratch = BackEnd,          ///< The group's __local variables and arguments.
+  Context = BackEnd + 1,      ///< The group's storage that survives barriers.
+  PrintfBuffer = BackEnd + 2, ///< The launch's printf buffer.
+  ExtraCount = BackEnd + 3,
 };
 
 /// Where placeContextSlots put each piece of storage, and the bytes a work-item needs.
@@ -180,6 +182,7 @@ struct WorkItemFunction {
   unsigned regions = 1;
   uint64_t staticLocalBytes = 0;
   uint64_t contextBytesPerItem = 0;
+  bool prints = false;
   std::vector<GroupCollective> collectives; ///< Run before the regions they precede.
   std::vector<lowering::Scope> cutScopes;   ///< [k - 1]: the scope of the cut before region k.
 };
@@ -189,11 +192,18 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   Module &module = *kernel.getParent();
   Type *i8 = Type::getInt8Ty(module.getContext());
   Type *i8p = Type::getInt8PtrTy(module.getContext());
-  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p});
+  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p, i8p});
   if (!cloned)
     return cloned.takeError();
   Function *clone = *cloned;
   const unsigned firstExtra = kernel.arg_size();
+  const bool prints = lowering::callsFunction(*clone, lowering::PrintfBufferFunction);
+  if (Function *printfBuffer = module.getFunction(lowering::PrintfBufferFunction))
+    for (User *user : make_early_inc_range(printfBuffer->users()))
+      if (auto *call = dyn_cast<CallInst>(user); call && call->getFunction() == clone) {
+        call->replaceAllUsesWith(clone->getArg(firstExtra + PrintfBuffer));
+        call->eraseFromParent();
+      }
 
   // __local variables this kernel uses move to the scratch buffer, one region each.
   SmallPtrSet<GlobalVariable *, 8> used;
@@ -232,8 +242,8 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
       placed.source.push_back(layout.slots.lookup(source));
     collectives.push_back(std::move(placed));
   }
-  return WorkItemFunction{clone, regions->regions, staticBytes, layout.bytesPerItem, std::move(collectives),
-                          regions->cutScopes};
+  return WorkItemFunction{clone,  regions->regions,        staticBytes, layout.bytesPerItem,
+                          prints, std::move(collectives), regions->cutScopes};
 }
 
 /// Emits a loop over the work-items of local linear ids [first, end) (not empty) calling the
@@ -401,13 +411,17 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   for (unsigned d = 0; d < 3; ++d) {
     values[GroupId + d] = infoAt(WorkGroupInfo::GroupId + d);
     values[GlobalSize + d] = infoAt(WorkGroupInfo::GlobalSize + d);
-    values[LocalSize + d] = infoAt(WorkGroupInfo::LocalSize + d);
-    values[GlobalOffset + d] = infoAt(WorkGroupInfo::GlobalOffset + d);
+    values[EnqueuedLocalSize + d] = infoAt(WorkGroupInfo::EnqueuedLocalSize + d);
     values[NumGroups + d] = infoAt(WorkGroupInfo::NumGroups + d);
+    values[LocalSize + d] = lowering::emitGroupSize(
+        b, values[GroupId + d], values[NumGroups + d], values[EnqueuedLocalSize + d],
+        lowering::emitLastGroupSize(b, values[NumGroups + d], values[EnqueuedLocalSize + d], values[GlobalSize + d]));
+    values[GlobalOffset + d] = infoAt(WorkGroupInfo::GlobalOffset + d);
   }
   values[WorkDim] = b.CreateTrunc(infoAt(WorkGroupInfo::WorkDim), i32);
   values[Scratch] = scratch;
   values[Context] = workItemContext;
+  values[PrintfBuffer] = b.CreateIntToPtr(infoAt(WorkGroupInfo::PrintfBuffer), i8p, "printf.buffer");
 
   if (regions == 1) {
     lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, b.getInt32(0), "r0.");
@@ -479,7 +493,6 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
       localVariables.insert(&variable);
 
   std::vector<WorkGroupFunction> result;
-  std::vector<Function *> originals;
   for (const frontend::KernelInfo &info : kernels) {
     Function *kernel = module.getFunction(info.name);
     if (!kernel || kernel->isDeclaration())
@@ -494,12 +507,16 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
       return workItem.takeError();
     Function *group = makeWorkGroupFunction(*kernel, *workItem);
     result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
-                      workItem->contextBytesPerItem});
-    originals.push_back(kernel);
+                      workItem->contextBytesPerItem, workItem->prints});
   }
-  // The kernels are now only reachable through their clones; let the optimiser drop them.
-  for (Function *kernel : originals)
-    kernel->setLinkage(GlobalValue::InternalLinkage);
+  // The kernels, and the helpers they call, are now only reachable through the clones (which have
+  // them inlined); let the optimiser drop them. A helper that prints still calls the printf buffer
+  // function only the clones bind.
+  for (Function &function : module)
+    if (!function.isDeclaration() && !llvm::any_of(result, [&](const WorkGroupFunction &group) {
+          return group.symbol == function.getName();
+        }))
+      function.setLinkage(GlobalValue::InternalLinkage);
   return result;
 }
 

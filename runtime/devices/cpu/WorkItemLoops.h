@@ -36,11 +36,12 @@ namespace WorkGroupInfo {
 enum : unsigned {
   GroupId = 0,      ///< [3] this work-group's id.
   GlobalSize = 3,   ///< [3]
-  LocalSize = 6,    ///< [3]
+  EnqueuedLocalSize = 6, ///< [3] the launch's; a last, partial group is smaller (the function computes it)
   GlobalOffset = 9, ///< [3]
   NumGroups = 12,   ///< [3]
   WorkDim = 15,     ///< [1]
-  Count = 16,
+  PrintfBuffer = 16, ///< [1] the launch's printf buffer (lowering/Printf.h), for a kernel that prints.
+  Count = 17,
 };
 } // namespace WorkGroupInfo
 
@@ -57,6 +58,7 @@ struct WorkGroupFunction {
   std::string symbol; ///< The work-group function's symbol.
   uint64_t staticLocalBytes = 0; ///< __local variables declared in the kernel, at the scratch start.
   uint64_t contextBytesPerItem = 0; ///< Private storage live across barriers, per work-item.
+  bool prints = false; ///< The kernel calls printf: its launches need a printf buffer.
 };
 
 /// Checks the module for what the CPU device cannot run yet (builtins it does not provide), with file:line:col when the module has line tables. `isDefined` says whether the

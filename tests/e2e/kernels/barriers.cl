@@ -72,3 +72,14 @@ void async_reverse(__global const int *a, __global const int *b, __global int *o
   event_t back = async_work_group_copy(out + group * 64, result, 64, 0);
   wait_group_events(1, &back);
 }
+
+// printf after a barrier, in a kernel that also takes the work-group arguments (after the printf
+// buffer's).
+__kernel void print_after_barrier(__global int *out) {
+  __local int tile[64];
+  int l = get_local_id(0);
+  tile[l] = get_global_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = printf("group %u item %d sees %d\n", (uint)get_group_id(0), l,
+                                 tile[get_local_size(0) - 1 - l]);
+}

@@ -79,3 +79,13 @@ __kernel void sub_groups(__global const int *a, __global const int *b, __global 
   }
   out[g] = r;
 }
+
+// The work-item functions of a launch whose last work-groups are partial (OpenCL 2.0).
+__kernel void group_shape(__global const int *a, __global const int *b, __global int *out, int unused) {
+  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
+  size_t i = (y * get_global_size(0) + x) * 4;
+  out[i] = get_local_size(0) * 100 + get_local_size(1);
+  out[i + 1] = get_enqueued_local_size(0) * 100 + get_enqueued_local_size(1);
+  out[i + 2] = get_num_groups(0) * 100 + get_num_groups(1);
+  out[i + 3] = (get_local_id(1) * get_local_size(0) + get_local_id(0)) * 100 + get_group_id(0) * 10 + get_group_id(1);
+}

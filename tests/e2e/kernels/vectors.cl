@@ -83,3 +83,11 @@ __kernel void particle_step(__global const Particle *in, __global const float *w
   p.count = p.count + t.hits;
   out[i] = p;
 }
+
+// printf of scalars, vectors, a float and a string literal: records in a buffer the host prints.
+__kernel void print_values(__global int *out) {
+  int i = get_global_id(0);
+  float f = i * 0.25f;
+  out[i] = printf("item %d: %5.2f %v4hld %v2hhx %s %c %lu|%-4u|%%\n", i, f, (int4)(i, -i, 2 * i, 7),
+                  (uchar2)(i, 255), "ok", 'A' + i, (ulong)i << 33, (uint)i);
+}

@@ -40,6 +40,9 @@ struct KernelInfo {
   /// in a group (the product of the sizes given); 0 when not given.
   uint64_t maxWorkGroupSize = 0;
   std::string attributes; ///< CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(64,1,1)".
+  /// Launches must have uniform work-groups (OpenCL C 1.x, or -cl-uniform-work-group-size): the
+  /// local size divides the global size. False: OpenCL 2.0's non-uniform groups are allowed.
+  bool uniformWorkGroups = true;
 };
 
 /// Reads every kernel of a module compiled by compileOpenCL or readSpirv.

@@ -28,17 +28,30 @@ namespace loom::lowering {
 /// The work-item function's parameters after the kernel's own, as offsets from the first of them.
 namespace WorkItemParam {
 enum : unsigned {
-  LocalId = 0,       ///< [3] i64
-  GroupId = 3,       ///< [3] i64
-  GlobalSize = 6,    ///< [3] i64
-  LocalSize = 9,     ///< [3] i64: the group's (work-groups are uniform: also the enqueued size)
-  GlobalOffset = 12, ///< [3] i64
-  NumGroups = 15,    ///< [3] i64
-  WorkDim = 18,      ///< i32
-  Resume = 19,       ///< i32: the region to run (BarrierRegions.h)
-  BackEnd = 20,      ///< The back end's own parameters, in the order it gave them.
+  LocalId = 0,            ///< [3] i64
+  GroupId = 3,            ///< [3] i64
+  GlobalSize = 6,         ///< [3] i64
+  LocalSize = 9,          ///< [3] i64: this group's (smaller than enqueued for a last, partial group)
+  EnqueuedLocalSize = 12, ///< [3] i64: the launch's, which every group but a partial last one has
+  GlobalOffset = 15,      ///< [3] i64
+  NumGroups = 18,         ///< [3] i64
+  WorkDim = 21,           ///< i32
+  Resume = 22,            ///< i32: the region to run (BarrierRegions.h)
+  BackEnd = 23,           ///< The back end's own parameters, in the order it gave them.
 };
 } // namespace WorkItemParam
+
+/// OpenCL 2.0's non-uniform work-groups along one dimension, where the launch's groups are
+/// `enqueued` work-items: the last of `groups` takes what is left of the NDRange's `global` work-items
+/// (emitLastGroupSize), and group `group` has emitGroupSize. Only a compare and a select depend on
+/// the group: in hardware the rest is the launch's, computed once.
+llvm::Value *emitLastGroupSize(llvm::IRBuilder<> &b, llvm::Value *groups, llvm::Value *enqueued, llvm::Value *global);
+llvm::Value *emitGroupSize(llvm::IRBuilder<> &b, llvm::Value *group, llvm::Value *groups, llvm::Value *enqueued,
+                           llvm::Value *lastSize);
+
+/// True when `function` calls the function named `callee` (a back end's question about a kernel
+/// after inlining: does it print, does it run work-groups).
+bool callsFunction(const llvm::Function &function, llvm::StringRef callee);
 
 /// True for the work-item functions the work-item function takes as parameters (get_global_id, ...,
 /// and the sub-group ones), by mangled name.

@@ -170,6 +170,7 @@ struct KernelGraph {
   std::string kernelName;
   unsigned numArgs = 0;
   bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
+  bool printfBuffer = false;  ///< See HardwareKernel::printfBuffer.
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store/Atomic nodes' `index`.
   std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.

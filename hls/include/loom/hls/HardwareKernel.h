@@ -8,8 +8,10 @@
 //   input  start                       one-cycle pulse; arguments and NDRange ports hold until done
 //   output done                        high once every work-item has completed, until the next start
 //   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses;
-//                                      with workGroupArgs the next four are not the kernel's own but
-//                                      local_size_0, local_size_1, local_size_2 and work_dim; with
+//                                      after the kernel's own: with printfBuffer the printf buffer's
+//                                      address, then with workGroupArgs the WorkGroupArgs
+//                                      local_size_0, _1, _2 (the enqueued sizes), work_dim and
+//                                      last_group_size_0, _1, _2 (a partial last group's); with
 //                                      computeUnits N > 1 the last 6 * N are each unit's part of
 //                                      the range (computeUnitShares)
 //   input  [63:0] global_offset_<d>, global_size_<d>   d = 0, 1, 2 (unused dimensions: offset 0, size 1)
@@ -119,13 +121,18 @@ struct HardwareKernel {
   std::string kernelName;
   std::string topModule;              ///< Verilog module name of this kernel.
   unsigned numArgs = 0;               ///< Including the work-group and compute-unit arguments.
-  /// The kernel uses work-group functions (get_local_id, ...): the launch passes the local sizes and
-  /// the work dimension as four arguments after the kernel's own.
+  /// The kernel uses work-group functions (get_local_id, ...): the launch passes the enqueued local
+  /// sizes, the work dimension and the sizes of the last groups as WorkGroupArgs arguments after the
+  /// kernel's own (and the printf buffer).
   bool workGroupArgs = false;
+  /// The kernel calls printf: the launch passes a zeroed printf buffer (lowering/Printf.h) as the
+  /// argument right after the kernel's own (before the work-group arguments) and prints its records
+  /// with the program's printf calls.
+  bool printfBuffer = false;
   /// The kernel has barriers and runs a whole work-group per invocation (FormWorkGroupLoops): the
-  /// launch gives the number of work-groups of each dimension as global_size_<d> (the offset stays),
-  /// the local sizes as the work-group arguments, and no group may have more than maxGroupItems
-  /// work-items (the storage each keeps across barriers is sized for that).
+  /// launch gives the number of work-groups of each dimension (a last, partial group included) as
+  /// global_size_<d> (the offset stays) and the work-group arguments, and no group may have more
+  /// than maxGroupItems work-items (the storage each keeps across barriers is sized for that).
   bool workGroupLoops = false;
   unsigned maxGroupItems = 0;
   /// Copies of the kernel's hardware (num_compute_units), each running whole work-groups of one part
@@ -138,6 +145,9 @@ struct HardwareKernel {
   AreaEstimate area;
   std::vector<LoopReport> loops;
 };
+
+/// Work-group arguments (HardwareKernel::workGroupArgs): local_size_0..2, work_dim, last_group_size_0..2.
+constexpr unsigned WorkGroupArgs = 7;
 
 /// The largest work-group a kernel with barriers takes without reqd_work_group_size, as Intel's aoc
 /// assumes for its kernels: its per-work-item storage across barriers is sized for it.

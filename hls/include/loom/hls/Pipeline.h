@@ -7,6 +7,7 @@
 
 #include "loom/board/Board.h"
 #include "loom/hls/HardwareKernel.h"
+#include "loom/lowering/Printf.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -27,6 +28,7 @@ struct SynthesizedProgram {
   std::string verilog;                 ///< Every kernel's top module plus the RTL library modules used.
   std::vector<HardwareKernel> kernels; ///< In the module's kernel order.
   std::string report;                  ///< Human-readable: per kernel II, depth, ports, area estimate.
+  std::vector<lowering::PrintfCall> printfCalls; ///< What the kernels' printf buffers' records refer to.
 };
 
 /// The names of the passes, in pipeline order (for --dump-after).
