@@ -2,10 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Steps, all in one temporary directory: write program.v; run verilator --cc once per kernel
-// (k<i>/Vk<i>*.cpp); write per kernel one translation unit that includes every Verilated .cpp plus
-// that kernel's shim (one compiler process per kernel, as Verilator's own makefile does for small
-// designs: parsing verilated.h dominates); write the dispatch shim; compile up to jobs_ at once; link
-// with -shared. The model's symbols are hidden except the ABI functions.
+// (k<i>/Vk<i>*.cpp); write per kernel two translation units, one that includes every Verilated
+// .cpp of the per-cycle code plus that kernel's shim, one with the run-once code (Verilator's
+// "__Slow" files: constructors, initial settling), compiled unoptimised as Verilator's own makefile
+// does; write the dispatch shim; compile up to jobs_ at once; link with -shared. The model's
+// symbols are hidden except the ABI functions.
+//
+// Verilator splits its functions at SplitFunctionStatements: left whole, one always-block network
+// of a large kernel is a function of thousands of lines, and GCC's optimiser is superlinear in
+// function size (a 33-kernel corpus took 17 minutes to compile, 10x what split functions take).
 //===----------------------------------------------------------------------===//
 #include "loom/sim/ModelBuilder.h"
 
@@ -31,6 +36,9 @@ struct EmbeddedFile {
 const EmbeddedFile EmbeddedAbi[] = {
 #include "EmbeddedModelABI.inc"
 };
+
+/// Statements per Verilated function before Verilator splits it (see the file comment).
+constexpr unsigned SplitFunctionStatements = 500;
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
@@ -372,36 +380,49 @@ llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
 
   Runner runner(log_, jobs_);
 
-  // Verilator is quick next to the C++ compiler; one kernel at a time keeps the log readable.
   if (progress_)
     progress_("verilating");
+  std::vector<Job> verilations;
   for (unsigned i = 0; i < kernels.size(); ++i) {
     Job job;
     job.argv = {*verilator, "--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast",
-                "--noassert", "-Wno-fatal", "--top-module", kernels[i].topModule,
+                "--output-split-cfuncs", std::to_string(SplitFunctionStatements), "--noassert",
+                "-Wno-fatal", "--top-module", kernels[i].topModule,
                 "--prefix", llvm::formatv("Vk{0}", i).str(), "--Mdir", at(llvm::formatv("k{0}", i)),
                 at("program.v")};
     job.outputPath = at(llvm::formatv("verilator-k{0}.log", i));
     job.what = llvm::formatv("verilator (kernel '{0}', module '{1}')", kernels[i].kernelName,
                              kernels[i].topModule)
                    .str();
-    std::vector<Job> one;
-    one.push_back(std::move(job));
-    if (auto err = runner.runAll(std::move(one)))
-      return std::move(err);
+    verilations.push_back(std::move(job));
   }
+  if (auto err = runner.runAll(std::move(verilations)))
+    return std::move(err);
 
   std::vector<std::string> common = {
-      *cxx, "-std=gnu++17", "-O2", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
+      *cxx, "-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
       "-fno-gnu-unique",
       "-faligned-new", "-fcf-protection=none", "-w", "-I" + dir.path.str().str(),
       "-I" + includeDir, "-I" + includeDir + "/vltstd", "-DVM_COVERAGE=0", "-DVM_SC=0",
       "-DVM_TRACE=0", "-DVM_TRACE_FST=0", "-DVM_TRACE_VCD=0", "-c"};
   std::vector<Job> compiles;
   std::vector<std::string> objects;
+  auto compile = [&](const std::string &source, llvm::StringRef optimisation,
+                     llvm::ArrayRef<std::string> includes, const std::string &what) {
+    Job job;
+    job.argv = common;
+    job.argv.push_back(optimisation.str());
+    job.argv.insert(job.argv.end(), includes.begin(), includes.end());
+    job.argv.push_back(source);
+    job.argv.push_back("-o");
+    job.argv.push_back(llvm::StringRef(source).drop_back(4).str() + ".o");
+    objects.push_back(job.argv.back());
+    job.outputPath = llvm::StringRef(source).drop_back(4).str() + ".log";
+    job.what = what;
+    compiles.push_back(std::move(job));
+  };
   for (unsigned i = 0; i < kernels.size(); ++i) {
     std::string mdir = at(llvm::formatv("k{0}", i));
-    std::string tu;
     std::error_code ec;
     std::vector<std::string> sources;
     for (llvm::sys::fs::directory_iterator it(mdir, ec), end; it != end && !ec; it.increment(ec))
@@ -410,36 +431,24 @@ llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
     if (ec)
       return error(llvm::formatv("cannot list {0}: {1}", mdir, ec.message()));
     std::sort(sources.begin(), sources.end());
+    std::string perCycle, runOnce;
     for (const auto &source : sources)
-      tu += "#include \"" + source + "\"\n";
-    tu += generateKernelShim(kernels[i], i);
-    std::string tuPath = at(llvm::formatv("kernel{0}.cpp", i));
-    if (auto err = writeFile(tuPath, tu))
+      (llvm::StringRef(source).endswith("__Slow.cpp") ? runOnce : perCycle) +=
+          "#include \"" + source + "\"\n";
+    perCycle += generateKernelShim(kernels[i], i);
+    std::string perCyclePath = at(llvm::formatv("kernel{0}.cpp", i));
+    std::string runOncePath = at(llvm::formatv("kernel{0}_once.cpp", i));
+    if (auto err = writeFile(perCyclePath, perCycle))
       return std::move(err);
-    Job job;
-    job.argv = common;
-    job.argv.push_back("-I" + mdir);
-    job.argv.push_back(tuPath);
-    job.argv.push_back("-o");
-    job.argv.push_back(at(llvm::formatv("kernel{0}.o", i)));
-    objects.push_back(job.argv.back());
-    job.outputPath = at(llvm::formatv("cxx-k{0}.log", i));
-    job.what = llvm::formatv("the C++ compiler (kernel '{0}')", kernels[i].kernelName).str();
-    compiles.push_back(std::move(job));
-  }
-  {
-    if (auto err = writeFile(at("dispatch.cpp"), generateDispatchShim(kernels)))
+    if (auto err = writeFile(runOncePath, runOnce))
       return std::move(err);
-    Job job;
-    job.argv = common;
-    job.argv.push_back(at("dispatch.cpp"));
-    job.argv.push_back("-o");
-    job.argv.push_back(at("dispatch.o"));
-    objects.push_back(job.argv.back());
-    job.outputPath = at("cxx-dispatch.log");
-    job.what = "the C++ compiler (model dispatch shim)";
-    compiles.push_back(std::move(job));
+    std::string what = llvm::formatv("the C++ compiler (kernel '{0}')", kernels[i].kernelName);
+    compile(perCyclePath, "-O2", {"-I" + mdir}, what);
+    compile(runOncePath, "-O0", {"-I" + mdir}, what + ", run-once code");
   }
+  if (auto err = writeFile(at("dispatch.cpp"), generateDispatchShim(kernels)))
+    return std::move(err);
+  compile(at("dispatch.cpp"), "-O2", {}, "the C++ compiler (model dispatch shim)");
   if (progress_)
     progress_("compiling");
   if (auto err = runner.runAll(std::move(compiles)))
