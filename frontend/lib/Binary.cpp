@@ -34,12 +34,13 @@ constexpr const char *VerilogSection = ".loom.verilog";
 constexpr const char *ModelSection = ".loom.model";
 constexpr const char *CpuSection = ".loom.cpu";
 constexpr const char *LogSection = ".loom.log";
+constexpr const char *HardwareSection = ".loom.hw";
 constexpr const char *SumSection = ".loom.sum";
 constexpr uint64_t DataAlignment = 16;
 
 /// The checksummed sections, in checksum (and file) order.
 constexpr const char *ContentSections[] = {MetaSection, VerilogSection, ModelSection, CpuSection,
-                                           LogSection};
+                                           LogSection, HardwareSection};
 
 llvm::Error binaryError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -71,7 +72,8 @@ std::string writeBinary(const ProgramBinary &binary) {
 
   std::vector<std::pair<std::string, llvm::StringRef>> sections = {
       {MetaSection, metaText}, {VerilogSection, binary.verilog}, {ModelSection, binary.model},
-      {CpuSection, binary.cpuBitcode}, {LogSection, binary.log}};
+      {CpuSection, binary.cpuBitcode}, {LogSection, binary.log},
+      {HardwareSection, binary.hardwareBitcode}};
   std::vector<llvm::StringRef> checksummed;
   for (auto &section : sections)
     checksummed.push_back(section.second);
@@ -108,7 +110,8 @@ std::string writeBinary(const ProgramBinary &binary) {
     out.append(data.data(), data.size());
   };
   for (size_t i = 0; i < sections.size(); ++i) {
-    bool binaryData = sections[i].first == ModelSection || sections[i].first == CpuSection;
+    bool binaryData = sections[i].first == ModelSection || sections[i].first == CpuSection ||
+                      sections[i].first == HardwareSection;
     place(nameOffsets[i], sections[i].second, binaryData ? DataAlignment : 1,
           llvm::ELF::SHT_PROGBITS);
   }
@@ -224,6 +227,7 @@ llvm::Expected<ProgramBinary> readBinary(llvm::StringRef bytes) {
   binary.model = found[ModelSection].str();
   binary.cpuBitcode = found[CpuSection].str();
   binary.log = found[LogSection].str();
+  binary.hardwareBitcode = found[HardwareSection].str();
   return binary;
 }
 

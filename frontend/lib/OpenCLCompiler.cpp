@@ -9,6 +9,7 @@
 // LLVMContexts may run concurrently.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/ObjectCode.h"
 #include "loom/frontend/OpenCLSupport.h"
 
 #include "LoopPragmaBinding.h"
@@ -65,16 +66,25 @@ BuiltinLibrary builtinLibrary(Target target) {
 
 /// Where Clang reads the device's macro prelude (openclPrelude) from the in-memory file system.
 constexpr const char *PreludePath = "/loom/include/loom-device.h";
+/// The include directory of the embedded headers, searched before the user's -I directories.
+constexpr const char *EmbeddedHeaderDir = "/loom/embedded";
 
-/// The real file system (the user's #include files) under an in-memory one holding the library and
-/// the prelude at their paths. One per compile: Clang's FileManager caches what it sees.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystemWith(const BuiltinLibrary &library,
-                                                               const std::string &prelude) {
+/// The real file system (the user's #include files) under an in-memory one holding the library,
+/// the prelude and the embedded headers at their paths. One per compile: Clang's FileManager caches
+/// what it sees.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+fileSystemWith(const BuiltinLibrary &library, const std::string &prelude,
+               const std::vector<EmbeddedHeader> &headers) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   memory->addFile(library.path, /*ModificationTime=*/0,
                   llvm::MemoryBuffer::getMemBuffer(library.bitcode, library.path,
                                                    /*RequiresNullTerminator=*/false));
   memory->addFile(PreludePath, /*ModificationTime=*/0, llvm::MemoryBuffer::getMemBufferCopy(prelude, PreludePath));
+  for (const EmbeddedHeader &header : headers) {
+    const std::string path = std::string(EmbeddedHeaderDir) + "/" + header.name;
+    // addFile refuses a second file at one path: the first header of a name stays, as the spec says.
+    memory->addFile(path, /*ModificationTime=*/0, llvm::MemoryBuffer::getMemBufferCopy(header.text, path));
+  }
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   return overlay;
@@ -130,6 +140,10 @@ llvm::Expected<ParsedOptions> parseOptions(llvm::StringRef options) {
     }
     if (token == "-g")
       continue; // Line tables are always generated.
+    // Hints a device may ignore that Clang's cc1 does not know: Loom's devices compute denormals,
+    // and need no promise that sub-groups do without independent forward progress.
+    if (token == "-cl-denorms-are-zero" || token == "-cl-no-subgroup-ifp")
+      continue;
     if (token == "-cl-mad-enable" || token == "-cl-unsafe-math-optimizations" ||
         token == "-cl-fast-relaxed-math")
       parsed.allowContraction = true;
@@ -153,19 +167,6 @@ std::string targetTriple(Target target) {
     return llvm::sys::getProcessTriple();
   }
   return "spir64-unknown-unknown";
-}
-
-/// Linking the builtin library appends its module-level metadata (its OpenCL C version, its Clang)
-/// after the kernel's own, which Clang wrote first: keep the kernel's.
-void keepKernelModuleMetadata(llvm::Module &module) {
-  for (const char *name : {"opencl.ocl.version", "opencl.spir.version", "llvm.ident"}) {
-    llvm::NamedMDNode *node = module.getNamedMetadata(name);
-    if (!node || node->getNumOperands() <= 1)
-      continue;
-    llvm::MDNode *kernels = node->getOperand(0);
-    node->clearOperands();
-    node->addOperand(kernels);
-  }
 }
 
 /// Clang's LLVM IR generation with the FPGA vendors' loop pragmas understood.
@@ -240,6 +241,10 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       extensionOption.c_str(),
       "-include", PreludePath,
   };
+  if (!input.headers.empty()) {
+    args.push_back("-I");
+    args.push_back(EmbeddedHeaderDir);
+  }
   // Calls with 8- and 16-lane vectors warn that their x86-64 ABI depends on AVX: it does not matter
   // here, every caller and callee is in this one module (and the builtins are inlined).
   if (target == Target::Host)
@@ -293,7 +298,7 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   compiler.setInvocation(invocation);
   compiler.createDiagnostics(createDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
-  compiler.createFileManager(fileSystemWith(builtins, openclPrelude(support)));
+  compiler.createFileManager(fileSystemWith(builtins, openclPrelude(support), input.headers));
   compiler.setVerboseOutputStream(logStream);
 
   // The module is created in `context`, which must be in typed-pointer mode.
@@ -307,7 +312,8 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
       log = "error: compiling " + fileName + " failed without a diagnostic\n";
     return buildError(log);
   }
-  keepKernelModuleMetadata(*module);
+  // Linking the builtin library appended its metadata after the kernel's own.
+  keepFirstUnitMetadata(*module);
   moveVendorAnnotationsToMetadata(*module);
   action.loopPragmas().applyTo(*module);
   logStream.flush();

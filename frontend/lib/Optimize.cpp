@@ -24,4 +24,13 @@ void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::T
   builder.buildPerModuleDefaultPipeline(level).run(module, modules);
 }
 
+void inlineDefinedFunctions(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
+      function.removeFnAttr(llvm::Attribute::NoInline);
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  optimizeModule(module, llvm::OptimizationLevel::O2);
+}
+
 } // namespace loom::frontend

@@ -31,7 +31,7 @@
 namespace loom::frontend {
 namespace {
 
-enum class AppliesTo { Kernel, Variable };
+enum class AppliesTo { Kernel, Variable, LocalArgument };
 
 struct VendorAttribute {
   const char *name;
@@ -85,6 +85,9 @@ const VendorAttribute VendorAttributes[] = {
      "reach II 1; use xcl_array_partition to split the array into banks"},
     {"memory", AppliesTo::Variable,
      "Loom puts an array indexed at run time in an on-chip RAM already"},
+    // A __local pointer argument's on-chip memory, in bytes (hls/ builds it that large; the launch
+    // checks clSetKernelArg's size against it).
+    {"local_mem_size", AppliesTo::LocalArgument, nullptr, nullptr, 1, 1, 1u << 24},
 };
 
 const VendorAttribute *findAttribute(llvm::StringRef name) {
@@ -122,6 +125,13 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
     }
     if (attribute->appliesTo == AppliesTo::Variable && !llvm::isa<clang::VarDecl, clang::FieldDecl>(decl)) {
       diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' applies to variables and struct fields only");
+      return false;
+    }
+    const auto *parameter = llvm::dyn_cast<clang::ParmVarDecl>(decl);
+    if (attribute->appliesTo == AppliesTo::LocalArgument &&
+        (!parameter || !parameter->getType()->isPointerType() ||
+         parameter->getType()->getPointeeType().getAddressSpace() != clang::LangAS::opencl_local)) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error, "'%0' applies to __local pointer arguments only");
       return false;
     }
     return true;
@@ -513,6 +523,39 @@ void removeUnusedAnnotationStrings(llvm::Module &module) {
     }
 }
 
+/// An argument's annotations are calls on the alloca Clang copies it into: they become string
+/// attributes of the argument ("loom.local_mem_size" = "1024"), and the copy goes. False when
+/// `alloca` holds no argument.
+bool moveArgumentAnnotation(llvm::AllocaInst &alloca, llvm::StringRef annotation) {
+  llvm::Argument *argument = nullptr;
+  for (llvm::User *user : alloca.users())
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user); store && store->getPointerOperand() == &alloca)
+      argument = llvm::dyn_cast<llvm::Argument>(store->getValueOperand());
+  if (!argument)
+    return false;
+  auto [name, rest] = annotation.split('(');
+  argument->getParent()->addParamAttr(
+      argument->getArgNo(), llvm::Attribute::get(alloca.getContext(), ("loom." + name).str(), rest.drop_back()));
+  // The copy only ever holds the argument (the annotation kept -O2 from forwarding it past calls
+  // such as a barrier): its loads are the argument.
+  const bool onlyCopies = llvm::all_of(alloca.users(), [&](llvm::User *user) {
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user))
+      return store->getValueOperand() == argument;
+    auto *load = llvm::dyn_cast<llvm::LoadInst>(user);
+    return load && load->getType() == argument->getType();
+  });
+  if (onlyCopies) {
+    for (llvm::User *user : llvm::make_early_inc_range(alloca.users())) {
+      auto *instruction = llvm::cast<llvm::Instruction>(user);
+      if (llvm::isa<llvm::LoadInst>(instruction))
+        instruction->replaceAllUsesWith(argument);
+      instruction->eraseFromParent();
+    }
+    alloca.eraseFromParent();
+  }
+  return true;
+}
+
 /// A private array's annotations are llvm.var.annotation calls on its alloca.
 void moveVariableAnnotations(llvm::Module &module) {
   llvm::Function *intrinsic = module.getFunction("llvm.var.annotation");
@@ -524,11 +567,12 @@ void moveVariableAnnotations(llvm::Module &module) {
     const llvm::StringRef annotation = call ? vendorAnnotation(call->getArgOperand(1)) : "";
     if (!alloca || annotation.empty())
       continue;
-    addVendorAttribute(*alloca, annotation);
     llvm::Value *pointer = call->getArgOperand(0);
     call->eraseFromParent();
     if (auto *cast = llvm::dyn_cast<llvm::Instruction>(pointer); cast && cast->use_empty())
       cast->eraseFromParent();
+    if (!moveArgumentAnnotation(*alloca, annotation))
+      addVendorAttribute(*alloca, annotation);
   }
 }
 

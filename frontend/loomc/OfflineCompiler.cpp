@@ -5,11 +5,12 @@
 
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/ObjectCode.h"
 #include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/Optimize.h"
 #include "loom/hls/Pipeline.h"
 #include "loom/sim/ModelBuilder.h"
 
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,29 +22,13 @@ llvm::Error withLog(const std::string &log, llvm::Error error) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-} // namespace
-
-llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, const board::Board &board) {
+/// The hardware flow from a spir64 module on: synthesis, the simulation model, the .loom binary
+/// with `hostBitcode` as its CPU code. `log` holds what the frontend said so far.
+llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hostBitcode, std::string log,
+                                         const OfflineOptions &options, const board::Board &board) {
   OfflineResult result;
-  llvm::LLVMContext context;
-  frontend::SourceInput input{options.source, options.sourceName, options.buildOptions};
-  const bool spirv = frontend::isSpirv(options.source);
-
-  // Hardware path: spir64 IR -> HLS.
-  std::unique_ptr<llvm::Module> hardware;
-  if (spirv) {
-    auto module = frontend::readSpirv(context, options.source);
-    if (!module)
-      return module.takeError();
-    hardware = std::move(*module);
-  } else {
-    auto compiled = frontend::compileOpenCL(context, input, frontend::Target::Hardware);
-    if (!compiled)
-      return compiled.takeError();
-    hardware = std::move(compiled->module);
-    result.log += compiled->log;
-  }
-  auto kernels = frontend::extractKernels(*hardware);
+  result.log = std::move(log);
+  auto kernels = frontend::extractKernels(hardware);
   if (!kernels)
     return withLog(result.log, kernels.takeError());
 
@@ -53,7 +38,7 @@ llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, cons
       if (options.dumpAfter == "all" || options.dumpAfter == pass)
         options.dump(pass, kernel, text);
     };
-  auto synthesized = hls::synthesizeProgram(*hardware, board, hlsOptions);
+  auto synthesized = hls::synthesizeProgram(hardware, board, hlsOptions);
   if (!synthesized)
     return withLog(result.log, synthesized.takeError());
   result.verilog = synthesized->verilog;
@@ -66,17 +51,6 @@ llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, cons
   auto model = modelBuilder.build(synthesized->verilog, synthesized->kernels);
   if (!model)
     return withLog(result.log + modelBuilder.log(), model.takeError());
-
-  // CPU path: the same source for the host triple (SPIR-V input carries no CPU code).
-  std::string cpuBitcode;
-  if (!spirv) {
-    llvm::LLVMContext hostContext;
-    auto host = frontend::compileOpenCL(hostContext, input, frontend::Target::Host);
-    if (!host)
-      return withLog(result.log, host.takeError());
-    llvm::raw_string_ostream os(cpuBitcode);
-    llvm::WriteBitcodeToFile(*host->module, os);
-  }
 
   llvm::json::Array kernelEntries;
   for (size_t i = 0; i < kernels->size(); ++i) {
@@ -96,10 +70,74 @@ llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, cons
     binary.meta["printf"] = llvm::json::Array(synthesized->printfCalls);
   binary.verilog = synthesized->verilog;
   binary.model = std::move(*model);
-  binary.cpuBitcode = std::move(cpuBitcode);
+  binary.cpuBitcode = std::move(hostBitcode);
   binary.log = result.log;
   result.binary = frontend::writeBinary(binary);
   return result;
+}
+
+} // namespace
+
+llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, const board::Board &board) {
+  llvm::LLVMContext context;
+  if (frontend::isSpirv(options.source)) {
+    // SPIR-V input carries no CPU code.
+    auto module = frontend::readSpirv(context, options.source);
+    if (!module)
+      return module.takeError();
+    return synthesize(**module, "", "", options, board);
+  }
+  auto object = compileObject(options, board);
+  if (!object)
+    return object.takeError();
+  auto hardware = frontend::linkUnits(context, {object->hardwareBitcode}, frontend::LinkResult::Executable);
+  if (!hardware)
+    return withLog(object->log, hardware.takeError());
+  return synthesize(**hardware, std::move(object->hostBitcode), object->log, options, board);
+}
+
+llvm::Expected<frontend::ObjectCode> compileObject(const OfflineOptions &options, const board::Board &board) {
+  frontend::ObjectCode object;
+  object.board = board.name;
+  object.options = options.buildOptions;
+  frontend::SourceInput input{options.source, options.sourceName, options.buildOptions, options.headers};
+  for (auto [target, bitcode] : {std::pair{frontend::Target::Hardware, &object.hardwareBitcode},
+                                 std::pair{frontend::Target::Host, &object.hostBitcode}}) {
+    llvm::LLVMContext context;
+    auto compiled = frontend::compileOpenCL(context, input, target);
+    if (!compiled)
+      return withLog(object.log, compiled.takeError());
+    // Both targets warn alike: keep one copy.
+    if (target == frontend::Target::Hardware)
+      object.log += compiled->log;
+    *bitcode = frontend::bitcodeOf(*compiled->module);
+  }
+  return object;
+}
+
+llvm::Expected<OfflineResult> linkOffline(llvm::ArrayRef<frontend::ObjectCode> objects,
+                                          const OfflineOptions &options, const board::Board &board) {
+  std::vector<llvm::StringRef> hardwareUnits, hostUnits;
+  for (const frontend::ObjectCode &object : objects) {
+    if (object.hardwareBitcode.empty() || object.board != board.name)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "error: a linked object was compiled for " +
+              (object.board.empty() ? std::string("the CPU device") : "board '" + object.board + "'") +
+              ", not for board '" + board.name + "'");
+    hardwareUnits.push_back(object.hardwareBitcode);
+    hostUnits.push_back(object.hostBitcode);
+  }
+  llvm::LLVMContext context;
+  auto hardware = frontend::linkUnits(context, hardwareUnits, frontend::LinkResult::Executable);
+  if (!hardware)
+    return hardware.takeError();
+  frontend::inlineDefinedFunctions(**hardware);
+  llvm::LLVMContext hostContext;
+  auto host = frontend::linkUnits(hostContext, hostUnits, frontend::LinkResult::Executable);
+  if (!host)
+    return host.takeError();
+  return synthesize(**hardware, frontend::bitcodeOf(**host), "", options, board);
 }
 
 } // namespace loom

@@ -8,19 +8,23 @@
 #pragma once
 
 #include "loom/board/Board.h"
+#include "loom/frontend/ObjectCode.h"
+#include "loom/frontend/OpenCLCompiler.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace loom {
 
 struct OfflineOptions {
   std::string sourceName;   ///< Shown in diagnostics.
   std::string source;       ///< OpenCL C text or SPIR-V bytes.
-  std::string buildOptions; ///< -D, -I, -cl-std=...
+  std::string buildOptions; ///< -D, -I, -cl-std=... (link options for linkOffline)
+  std::vector<frontend::EmbeddedHeader> headers; ///< clCompileProgram's embedded headers.
   /// Progress of the slow steps ("verilating", "compiling the simulation model").
   std::function<void(llvm::StringRef)> progress;
   /// Receives the dataflow graph after each hardware pass whose name matches `dumpAfter`
@@ -38,5 +42,14 @@ struct OfflineResult {
 
 /// Compiles a program for `board`. On failure, the error's message is the build log.
 llvm::Expected<OfflineResult> compileOffline(const OfflineOptions &options, const board::Board &board);
+
+/// clCompileProgram for `board`: the source compiled for the hardware flow and for the host, not
+/// synthesised.
+llvm::Expected<frontend::ObjectCode> compileObject(const OfflineOptions &options, const board::Board &board);
+
+/// clLinkProgram for `board`: objects and libraries compiled for it linked, then synthesised as
+/// compileOffline does. A function no unit defines is a link error.
+llvm::Expected<OfflineResult> linkOffline(llvm::ArrayRef<frontend::ObjectCode> objects,
+                                          const OfflineOptions &options, const board::Board &board);
 
 } // namespace loom

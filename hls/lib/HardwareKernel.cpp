@@ -190,6 +190,9 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
 }
 
 llvm::json::Value toJSON(const HardwareKernel &kernel) {
+  llvm::json::Array localArgs;
+  for (const auto &[index, bytes] : kernel.localArgBytes)
+    localArgs.push_back(llvm::json::Array{int64_t(index), int64_t(bytes)});
   return llvm::json::Object{
       {"kernel", kernel.kernelName},
       {"top", kernel.topModule},
@@ -199,6 +202,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"work_group_loops", kernel.workGroupLoops},
       {"max_group_items", kernel.maxGroupItems},
       {"compute_units", kernel.computeUnits},
+      {"local_args", std::move(localArgs)},
       {"ports", kernel.ports},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
@@ -248,6 +252,18 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
   }
   if (value.getAsObject()->get("loops") && !map.map("loops", kernel.loops))
     return false;
+  kernel.localArgBytes.clear();
+  if (const llvm::json::Array *localArgs = value.getAsObject()->getArray("local_args"))
+    for (size_t i = 0; i < localArgs->size(); ++i) {
+      const llvm::json::Array *pair = (*localArgs)[i].getAsArray();
+      llvm::Optional<int64_t> index = pair && pair->size() == 2 ? (*pair)[0].getAsInteger() : llvm::None;
+      llvm::Optional<int64_t> bytes = pair && pair->size() == 2 ? (*pair)[1].getAsInteger() : llvm::None;
+      if (!index || !bytes || *index < 0 || *index >= kernel.numArgs || *bytes <= 0) {
+        path.field("local_args").index(i).report("expected [argument number, bytes]");
+        return false;
+      }
+      kernel.localArgBytes[unsigned(*index)] = uint64_t(*bytes);
+    }
   if (const auto *area = value.getAsObject()->getObject("area")) {
     kernel.area.luts = area->getInteger("luts").value_or(0);
     kernel.area.ffs = area->getInteger("ffs").value_or(0);

@@ -305,6 +305,9 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
       hw.maxGroupItems = grouped->second;
     }
     hw.computeUnits = kernel.computeUnits;
+    for (const OnChipMemory &memory : kernel.memories)
+      if (memory.argument >= 0)
+        hw.localArgBytes[unsigned(memory.argument)] = memory.depth * memory.elementBytes;
     const unsigned units = kernel.computeUnits;
     hw.numArgs = kernel.numArgs + (units > 1 ? ComputeUnitShareArgs * units : 0);
     for (unsigned u = 0; u < units; ++u)

@@ -77,6 +77,11 @@ GraphBuilder::GraphBuilder(const llvm::Function &kernel)
 
 llvm::Expected<KernelGraph> GraphBuilder::build() {
   for (const auto &arg : kernel_.args()) {
+    if (isLocalArgument(&arg)) {
+      // Its on-chip memory starts at address 0; the launch's value for it is unused.
+      values_[&arg] = constantNode(64, 0);
+      continue;
+    }
     auto width = widthOf(arg.getType(), nullptr);
     if (!width)
       return width.takeError();

@@ -1,8 +1,9 @@
 //===- Program.cpp - Programs from source or binaries, builds, queries -----===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Program source compiles on devices with a compiler (the CPU device; its diagnostics name the file
-// "program.cl"); the board takes binaries from loomc. A bad binary gives CL_INVALID_BINARY, its
+// Program source compiles on both devices (diagnostics name the file "program.cl"), in one step
+// (clBuildProgram) or two (clCompileProgram, then clLinkProgram: core/Program.h); the board also
+// takes binaries from loomc. A bad binary gives CL_INVALID_BINARY, its
 // binary_status entries, and (unlike the spec's NULL) the program object too, so the application can
 // read why from CL_PROGRAM_BUILD_LOG; it must release that object.
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,46 @@
 
 using namespace loom::runtime;
 using namespace loom::runtime::api;
+
+namespace {
+
+/// The devices of device_list, each checked to be one of `own` (clBuildProgram, clCompileProgram,
+/// clLinkProgram); none listed leaves `devices` empty, which means all.
+cl_int listedDevices(const char *entryPoint, const std::vector<PlatformDevice *> &own, cl_uint num_devices,
+                     const cl_device_id *device_list, std::vector<PlatformDevice *> &devices) {
+  LOOM_CHECK(!(device_list == nullptr && num_devices > 0), CL_INVALID_VALUE,
+             "device_list is NULL but num_devices is not 0");
+  LOOM_CHECK(!(device_list != nullptr && num_devices == 0), CL_INVALID_VALUE,
+             "device_list is not NULL but num_devices is 0");
+  for (cl_uint i = 0; i < num_devices; ++i) {
+    PlatformDevice *device = lookup<PlatformDevice>(device_list[i]);
+    LOOM_CHECK(device && std::find(own.begin(), own.end(), device) != own.end(), CL_INVALID_DEVICE,
+               "device_list[" + std::to_string(i) + "] is not a device of the " +
+                   (std::string(entryPoint) == "clLinkProgram" ? "context" : "program"));
+    devices.push_back(device);
+  }
+  return CL_SUCCESS;
+}
+
+/// The CL code of a failed build, compile or link (`step`), with its message.
+cl_int reportFailure(const char *entryPoint, BuildFailure failure, cl_int invalidOptions, cl_int failed,
+                     const std::string &step) {
+  switch (failure) {
+  case BuildFailure::None:
+    return CL_SUCCESS;
+  case BuildFailure::CompilerNotAvailable:
+    return fail(entryPoint, CL_COMPILER_NOT_AVAILABLE,
+                "a device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is false): load a "
+                "loomc binary with clCreateProgramWithBinary");
+  case BuildFailure::InvalidOptions:
+    return fail(entryPoint, invalidOptions, "the " + step + " options are not valid (see the build log)");
+  case BuildFailure::BuildFailed:
+    break;
+  }
+  return fail(entryPoint, failed, "the " + step + " failed (see CL_PROGRAM_BUILD_LOG)");
+}
+
+} // namespace
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
                                                  const char **strings, const size_t *lengths,
@@ -130,38 +171,104 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
   LOOM_ENTRY();
   Program *object = lookup<Program>(program);
   LOOM_CHECK(object, CL_INVALID_PROGRAM, "program is not valid");
-  LOOM_CHECK(!(device_list == nullptr && num_devices > 0), CL_INVALID_VALUE,
-             "device_list is NULL but num_devices is not 0");
-  LOOM_CHECK(!(device_list != nullptr && num_devices == 0), CL_INVALID_VALUE,
-             "device_list is not NULL but num_devices is 0");
   LOOM_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
   std::vector<PlatformDevice *> devices;
-  std::vector<PlatformDevice *> own = object->devices();
-  for (cl_uint i = 0; i < num_devices; ++i) {
-    PlatformDevice *device = lookup<PlatformDevice>(device_list[i]);
-    LOOM_CHECK(device && std::find(own.begin(), own.end(), device) != own.end(), CL_INVALID_DEVICE,
-               "device_list[" + std::to_string(i) + "] is not a device of the program");
-    devices.push_back(device);
-  }
+  if (cl_int status = listedDevices(entryPoint, object->devices(), num_devices, device_list, devices))
+    return status;
   LOOM_CHECK(object->attachedKernels.load() == 0, CL_INVALID_OPERATION,
              "kernel objects are attached to the program");
   BuildFailure failure = object->build(devices, options ? options : "");
   if (pfn_notify)
     pfn_notify(program, user_data);
-  switch (failure) {
-  case BuildFailure::None:
-    return CL_SUCCESS;
-  case BuildFailure::CompilerNotAvailable:
-    return fail(entryPoint, CL_COMPILER_NOT_AVAILABLE,
-                "a device has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is false): load a "
-                "loomc binary with clCreateProgramWithBinary");
-  case BuildFailure::InvalidOptions:
-    return fail(entryPoint, CL_INVALID_BUILD_OPTIONS, "the build options are not valid (see the build log)");
-  case BuildFailure::BuildFailed:
-    break;
+  LOOM_CHECK(failure != BuildFailure::BuildFailed || object->fromSource, CL_INVALID_BINARY,
+             "a device has no valid binary loaded");
+  return reportFailure(entryPoint, failure, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE, "build");
+}
+
+cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                                    const char *options, cl_uint num_input_headers,
+                                    const cl_program *input_headers, const char **header_include_names,
+                                    void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data) {
+  LOOM_ENTRY();
+  Program *object = lookup<Program>(program);
+  LOOM_CHECK(object, CL_INVALID_PROGRAM, "program is not valid");
+  LOOM_CHECK(num_input_headers ? input_headers && header_include_names : !input_headers && !header_include_names,
+             CL_INVALID_VALUE,
+             num_input_headers ? "input_headers or header_include_names is NULL"
+                               : "num_input_headers is 0 but input_headers or header_include_names is not NULL");
+  LOOM_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
+  std::vector<PlatformDevice *> devices;
+  if (cl_int status = listedDevices(entryPoint, object->devices(), num_devices, device_list, devices))
+    return status;
+  std::vector<loom::frontend::EmbeddedHeader> headers;
+  for (cl_uint i = 0; i < num_input_headers; ++i) {
+    Program *header = lookup<Program>(input_headers[i]);
+    LOOM_CHECK(header && header->fromSource, CL_INVALID_PROGRAM,
+               "input_headers[" + std::to_string(i) + "] is not a program created with clCreateProgramWithSource");
+    LOOM_CHECK(header_include_names[i], CL_INVALID_VALUE, "header_include_names[" + std::to_string(i) + "] is NULL");
+    headers.push_back({header_include_names[i], header->source});
   }
-  LOOM_CHECK(object->fromSource, CL_INVALID_BINARY, "a device has no valid binary loaded");
-  return fail(entryPoint, CL_BUILD_PROGRAM_FAILURE, "the build failed (see CL_PROGRAM_BUILD_LOG)");
+  LOOM_CHECK(object->fromSource, CL_INVALID_OPERATION,
+             "the program was not created with clCreateProgramWithSource: it has no source to compile");
+  LOOM_CHECK(object->attachedKernels.load() == 0, CL_INVALID_OPERATION,
+             "kernel objects are attached to the program");
+  BuildFailure failure = object->compile(devices, options ? options : "", headers);
+  if (pfn_notify)
+    pfn_notify(program, user_data);
+  return reportFailure(entryPoint, failure, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE, "compile");
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                                     const char *options, cl_uint num_input_programs,
+                                     const cl_program *input_programs,
+                                     void(CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data,
+                                     cl_int *errcode_ret) {
+  LOOM_ENTRY();
+  cl_program result = nullptr;
+  cl_int status = [&]() -> cl_int {
+    Context *owner = lookup<Context>(context);
+    LOOM_CHECK(owner, CL_INVALID_CONTEXT, "context is not valid");
+    std::vector<PlatformDevice *> devices;
+    if (cl_int status = listedDevices(entryPoint, owner->devices, num_devices, device_list, devices))
+      return status;
+    if (devices.empty())
+      devices = owner->devices;
+    LOOM_CHECK(num_input_programs && input_programs, CL_INVALID_VALUE,
+               "num_input_programs is 0 or input_programs is NULL");
+    std::vector<Program *> inputs;
+    for (cl_uint i = 0; i < num_input_programs; ++i) {
+      Program *input = lookup<Program>(input_programs[i]);
+      LOOM_CHECK(input && input->context.get() == owner, CL_INVALID_PROGRAM,
+                 "input_programs[" + std::to_string(i) + "] is not a program of the context");
+      inputs.push_back(input);
+    }
+    LOOM_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
+    auto linkOptions = loom::frontend::parseLinkOptions(options ? options : "");
+    if (!linkOptions)
+      return fail(entryPoint, CL_INVALID_LINKER_OPTIONS, llvm::toString(linkOptions.takeError()));
+    // Per device, all inputs have a compiled object or library for it, or none has.
+    for (PlatformDevice *device : devices) {
+      size_t having = 0;
+      for (Program *input : inputs) {
+        std::lock_guard<std::mutex> lock(input->mutex);
+        Program::PerDevice *entry = input->find(device);
+        LOOM_CHECK(!entry || entry->status != BuildStatus::InProgress, CL_INVALID_OPERATION,
+                   "an input program is being built");
+        having += entry && entry->object ? 1 : 0;
+      }
+      LOOM_CHECK(having == 0 || having == inputs.size(), CL_INVALID_OPERATION,
+                 "some input programs have a compiled object or library for " + device->info().name +
+                     " and some do not (compile them all with clCompileProgram)");
+    }
+    Program *linked = Object::create<Program>(*owner, std::move(devices));
+    result = handleOf(linked);
+    BuildFailure failure = linked->link(inputs, *linkOptions);
+    if (pfn_notify)
+      pfn_notify(result, user_data);
+    return reportFailure(entryPoint, failure, CL_INVALID_LINKER_OPTIONS, CL_LINK_PROGRAM_FAILURE, "link");
+  }();
+  setError(errcode_ret, status);
+  return result;
 }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_name,
@@ -196,7 +303,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
   case CL_PROGRAM_BINARY_SIZES: {
     std::vector<size_t> sizes;
     for (const auto &entry : entries)
-      sizes.push_back(entry.program ? entry.program->binary().size() : 0);
+      sizes.push_back(entry.binary().size());
     value = InfoValue::array(sizes);
     break;
   }
@@ -208,8 +315,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     if (param_value) {
       auto **out = static_cast<unsigned char **>(param_value);
       for (size_t i = 0; i < entries.size(); ++i)
-        if (out[i] && entries[i].program) {
-          std::string bytes = entries[i].program->binary();
+        if (out[i]) {
+          std::string bytes = entries[i].binary();
           std::memcpy(out[i], bytes.data(), bytes.size());
         }
     }
@@ -274,8 +381,12 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     value = InfoValue::string(entry->log);
     break;
   case CL_PROGRAM_BINARY_TYPE:
-    value = InfoValue::of<cl_program_binary_type>(entry->program ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
-                                                                 : CL_PROGRAM_BINARY_TYPE_NONE);
+    switch (entry->binaryType()) {
+    case BinaryType::None: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_NONE); break;
+    case BinaryType::Object: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT); break;
+    case BinaryType::Library: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_LIBRARY); break;
+    case BinaryType::Executable: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE); break;
+    }
     break;
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     value = InfoValue::of<size_t>(0);

@@ -167,8 +167,8 @@ cl_icd_dispatch makeTable() {
   t.clReleaseDevice = &::clReleaseDevice;
   LOOM_UNIMPLEMENTED(clCreateImage);
   t.clCreateProgramWithBuiltInKernels = &::clCreateProgramWithBuiltInKernels;
-  LOOM_UNIMPLEMENTED(clCompileProgram);
-  LOOM_UNIMPLEMENTED(clLinkProgram);
+  t.clCompileProgram = &::clCompileProgram;
+  t.clLinkProgram = &::clLinkProgram;
   t.clUnloadPlatformCompiler = &::clUnloadPlatformCompiler;
   t.clGetKernelArgInfo = &::clGetKernelArgInfo;
   t.clEnqueueFillBuffer = &::clEnqueueFillBuffer;

@@ -1,8 +1,10 @@
 //===- Program.cpp - Building and loading programs per device -------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Source goes to Device::buildFromSource, binaries to Device::loadBinary; the log of each device is
-// kept for CL_PROGRAM_BUILD_LOG whatever the outcome.
+// Source goes to Device::buildFromSource (clBuildProgram) or Device::compileObject
+// (clCompileProgram), executable binaries to Device::loadBinary, compiled objects and libraries to
+// Device::link (clLinkProgram); the log of each device is kept for CL_PROGRAM_BUILD_LOG whatever
+// the outcome.
 //===----------------------------------------------------------------------===//
 #include "core/Program.h"
 
@@ -16,6 +18,24 @@ namespace {
 bool isOptionError(llvm::StringRef message) {
   return message.startswith("unsupported build option") || message.startswith("invalid build options") ||
          message.startswith("build option '") || message.startswith("unsupported OpenCL C version");
+}
+
+/// `sofar` after one more device failed with `message`: option errors outrank failed builds.
+BuildFailure worse(BuildFailure sofar, llvm::StringRef message) {
+  if (isOptionError(message))
+    return BuildFailure::InvalidOptions;
+  return sofar == BuildFailure::InvalidOptions ? sofar : BuildFailure::BuildFailed;
+}
+
+/// Marks `entry` failed when its device has no compiler; true then.
+bool lacksCompiler(Program::PerDevice &entry, BuildFailure &failure) {
+  if (entry.device->info().compilerAvailable)
+    return false;
+  entry.status = BuildStatus::Error;
+  entry.log = entry.device->info().name + " has no OpenCL C compiler";
+  if (failure == BuildFailure::None)
+    failure = BuildFailure::CompilerNotAvailable;
+  return true;
 }
 
 } // namespace
@@ -40,10 +60,57 @@ Program::Program(Context &context, std::vector<PlatformDevice *> devices,
   }
 }
 
+Program::Program(Context &context, std::vector<PlatformDevice *> devices)
+    : Object(ObjectKind::Program), context(&context), fromSource(false) {
+  for (PlatformDevice *device : devices) {
+    PerDevice entry;
+    entry.device = device;
+    perDevice.push_back(std::move(entry));
+  }
+}
+
+BinaryType Program::PerDevice::binaryType() const {
+  if (object)
+    return object->kind == frontend::ObjectKind::Library ? BinaryType::Library : BinaryType::Object;
+  return program ? BinaryType::Executable : BinaryType::None;
+}
+
+std::string Program::PerDevice::binary() const {
+  if (object)
+    return frontend::writeObject(*object);
+  return program ? program->binary() : std::string();
+}
+
+/// The compiled object or library in `bytes`, if they hold one; an error if they do but `device`
+/// cannot link it.
+static llvm::Expected<llvm::Optional<frontend::ObjectCode>> objectIn(llvm::StringRef bytes, const Device &device) {
+  auto binary = frontend::readBinary(bytes);
+  if (!binary || !frontend::objectKindOf(*binary)) {
+    llvm::consumeError(binary.takeError()); // The device's loader says what is wrong with it.
+    return llvm::None;
+  }
+  auto object = frontend::readObject(*binary);
+  if (!object)
+    return object.takeError();
+  if (llvm::Error error = device.checkObject(*object))
+    return std::move(error);
+  return llvm::Optional<frontend::ObjectCode>(std::move(*object));
+}
+
 std::vector<std::string> Program::loadBinaries() {
   std::lock_guard<std::mutex> lock(mutex);
   std::vector<std::string> errors;
   for (PerDevice &entry : perDevice) {
+    auto object = objectIn(entry.inputBinary, entry.device->device);
+    if (!object || *object) {
+      std::string message = object ? "" : llvm::toString(object.takeError());
+      entry.status = message.empty() ? BuildStatus::Success : BuildStatus::Error;
+      entry.log = message.empty() ? (*object)->log : message;
+      if (message.empty())
+        entry.object = std::move(**object);
+      errors.push_back(message);
+      continue;
+    }
     std::string log;
     auto loaded = entry.device->device.loadBinary(entry.inputBinary, log);
     if (!loaded) {
@@ -72,36 +139,100 @@ BuildFailure Program::build(const std::vector<PlatformDevice *> &devices, const 
       continue;
     entry.options = options;
     if (!fromSource) {
-      // Binaries were loaded at creation; one that failed to load stays failed.
-      if (entry.status != BuildStatus::Success)
+      // Binaries were loaded at creation; one that failed to load stays failed, and an object or
+      // library is linked, not built (the spec wants an executable binary here).
+      if (entry.status != BuildStatus::Success || entry.object) {
+        if (entry.object)
+          entry.log = "the binary is a compiled " +
+                      std::string(entry.object->kind == frontend::ObjectKind::Object ? "object" : "library") +
+                      ": link it with clLinkProgram";
         failure = BuildFailure::BuildFailed;
+      }
       continue;
     }
-    const DeviceInfo &info = entry.device->info();
     entry.status = BuildStatus::InProgress;
     entry.program.reset();
-    std::string log;
-    if (!info.compilerAvailable) {
-      entry.status = BuildStatus::Error;
-      entry.log = info.name + " has no OpenCL C compiler";
-      if (failure == BuildFailure::None)
-        failure = BuildFailure::CompilerNotAvailable;
+    entry.object.reset();
+    if (lacksCompiler(entry, failure))
       continue;
-    }
+    std::string log;
     auto built = entry.device->device.buildFromSource(source, options, log);
     if (!built) {
       std::string message = llvm::toString(built.takeError());
       entry.status = BuildStatus::Error;
       entry.log = log.empty() ? message : log;
-      if (isOptionError(message))
-        failure = BuildFailure::InvalidOptions;
-      else if (failure != BuildFailure::InvalidOptions)
-        failure = BuildFailure::BuildFailed;
+      failure = worse(failure, message);
       continue;
     }
     entry.program = std::move(*built);
     entry.status = BuildStatus::Success;
     entry.log = log;
+  }
+  return failure;
+}
+
+BuildFailure Program::compile(const std::vector<PlatformDevice *> &devices, const std::string &options,
+                              const std::vector<frontend::EmbeddedHeader> &headers) {
+  std::lock_guard<std::mutex> lock(mutex);
+  BuildFailure failure = BuildFailure::None;
+  for (PerDevice &entry : perDevice) {
+    if (!devices.empty() && std::find(devices.begin(), devices.end(), entry.device) == devices.end())
+      continue;
+    entry.options = options;
+    entry.program.reset();
+    entry.object.reset();
+    if (lacksCompiler(entry, failure))
+      continue;
+    std::string log;
+    auto object = entry.device->device.compileObject({source, "program.cl", options, headers}, log);
+    if (!object) {
+      std::string message = llvm::toString(object.takeError());
+      entry.status = BuildStatus::Error;
+      entry.log = log.empty() ? message : log;
+      failure = worse(failure, message);
+      continue;
+    }
+    entry.log = log;
+    entry.object = std::move(*object);
+    entry.status = BuildStatus::Success;
+  }
+  return failure;
+}
+
+BuildFailure Program::link(const std::vector<Program *> &inputs, const frontend::LinkOptions &options) {
+  std::lock_guard<std::mutex> lock(mutex);
+  BuildFailure failure = BuildFailure::None;
+  for (PerDevice &entry : perDevice) {
+    std::vector<frontend::ObjectCode> objects;
+    for (Program *input : inputs) {
+      std::lock_guard<std::mutex> inputLock(input->mutex);
+      if (PerDevice *from = input->find(entry.device); from && from->object)
+        objects.push_back(*from->object);
+    }
+    if (objects.empty())
+      continue; // No input has code for this device: no executable for it, as the spec says.
+    entry.options = options.text;
+    std::string log;
+    if (options.createLibrary) {
+      auto library = frontend::linkLibrary(objects, options);
+      if (library)
+        entry.object = std::move(*library);
+      else
+        log = llvm::toString(library.takeError());
+    } else {
+      auto program = entry.device->device.link(objects, options.text, log);
+      if (program) {
+        entry.program = std::move(*program);
+      } else {
+        std::string message = llvm::toString(program.takeError());
+        if (log.empty())
+          log = message;
+      }
+    }
+    entry.log = log;
+    entry.status = entry.object || entry.program ? BuildStatus::Success : BuildStatus::Error;
+    if (entry.status == BuildStatus::Error)
+      failure = BuildFailure::BuildFailed;
   }
   return failure;
 }

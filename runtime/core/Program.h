@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // A program keeps, for each of its devices, the input binary (if created from binaries), the
-// DeviceProgram once built or loaded, the build status, options and log. The kernels a program
-// exposes come from the first device with a built program.
+// DeviceProgram once built or loaded, or the compiled object or library (clCompileProgram,
+// clLinkProgram -create-library, or such a binary loaded), the build status, options and log. The
+// kernels a program exposes come from the first device with a built program.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "core/Context.h"
+
+#include "llvm/ADT/Optional.h"
 
 #include <atomic>
 #include <memory>
@@ -19,8 +22,11 @@ namespace loom::runtime {
 
 enum class BuildStatus { None, Error, Success, InProgress };
 
-/// Why a build did not succeed; the API maps each to its CL code.
+/// Why a build, compile or link did not succeed; the API maps each to its CL code.
 enum class BuildFailure { None, CompilerNotAvailable, InvalidOptions, BuildFailed };
+
+/// What a device's binary is (CL_PROGRAM_BINARY_TYPE).
+enum class BinaryType { None, Object, Library, Executable };
 
 class Program : public Object {
 public:
@@ -28,15 +34,22 @@ public:
     PlatformDevice *device = nullptr;
     std::string inputBinary;                ///< From clCreateProgramWithBinary.
     std::unique_ptr<DeviceProgram> program; ///< Built or loaded.
+    llvm::Optional<frontend::ObjectCode> object; ///< Compiled, linked as a library, or loaded.
     BuildStatus status = BuildStatus::None;
     std::string options;
     std::string log;
+
+    BinaryType binaryType() const;
+    /// What clGetProgramInfo(CL_PROGRAM_BINARIES) returns: "" when there is nothing.
+    std::string binary() const;
   };
 
   /// From source, for every device of the context.
   Program(Context &context, std::string source);
   /// From binaries, one per device; call loadBinaries() next.
   Program(Context &context, std::vector<PlatformDevice *> devices, std::vector<std::string> binaries);
+  /// clLinkProgram's result, for `devices`; call link() next.
+  Program(Context &context, std::vector<PlatformDevice *> devices);
 
   const Ref<Context> context;
   const bool fromSource;
@@ -47,6 +60,12 @@ public:
   std::vector<std::string> loadBinaries();
   /// clBuildProgram for `devices` (all program devices if empty).
   BuildFailure build(const std::vector<PlatformDevice *> &devices, const std::string &options);
+  /// clCompileProgram for `devices` (all program devices if empty).
+  BuildFailure compile(const std::vector<PlatformDevice *> &devices, const std::string &options,
+                       const std::vector<frontend::EmbeddedHeader> &headers);
+  /// clLinkProgram: for each device of this program, links the objects `inputs` hold for it (the
+  /// API checked that all or none of them have one). Only a link error fails.
+  BuildFailure link(const std::vector<Program *> &inputs, const frontend::LinkOptions &options);
 
   std::vector<PlatformDevice *> devices() const;
   /// Null if `device` is not one of the program's devices. Lock `mutex` while reading fields that a

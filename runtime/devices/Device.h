@@ -11,6 +11,8 @@
 #pragma once
 
 #include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/ObjectCode.h"
+#include "loom/frontend/OpenCLCompiler.h"
 #include "loom/frontend/OpenCLSupport.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -100,9 +102,18 @@ public:
   /// Builds OpenCL C source. `log` receives the build log on success and failure.
   virtual llvm::Expected<std::unique_ptr<DeviceProgram>>
   buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) = 0;
-  /// Loads a binary (a .loom file). A bad binary is an error whose message is the log.
+  /// Loads an executable binary (a .loom file). A bad binary is an error whose message is the log.
   virtual llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
                                                                     std::string &log) = 0;
+  /// clCompileProgram: source (with its embedded headers) to a compiled object for this device.
+  virtual llvm::Expected<frontend::ObjectCode> compileObject(const frontend::SourceInput &source,
+                                                             std::string &log) = 0;
+  /// clLinkProgram: compiled objects and libraries (each passed checkObject) to an executable.
+  virtual llvm::Expected<std::unique_ptr<DeviceProgram>>
+  link(llvm::ArrayRef<frontend::ObjectCode> objects, llvm::StringRef options, std::string &log) = 0;
+  /// Whether this device can link `object` (loaded with clCreateProgramWithBinary); the error says
+  /// why not.
+  virtual llvm::Error checkObject(const frontend::ObjectCode &object) const = 0;
   /// Runs one kernel to completion. Called from a queue's worker thread; may block for long.
   virtual llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
                                               llvm::ArrayRef<ArgValue> args,

@@ -2,10 +2,10 @@
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
 // time): a __local tile reversed per group at several group sizes, a tree reduction with its barrier
 // in a loop, a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
-// copies in and out of __local memory;
+// copies in and out of __local memory, __local pointer arguments;
 // the board (one work-group at a time, each region's work-items streaming through loops) == the CPU
 // device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
-// as a launch error.
+// as a launch error, and a __local argument larger than the memory the board built for it.
 #include "DifferentialSupport.h"
 
 using namespace e2e;
@@ -13,6 +13,38 @@ using namespace e2e;
 namespace {
 
 const Sources Barriers{LOOM_E2E_BARRIERS_LOOM, LOOM_E2E_BARRIERS_CL};
+
+/// Enqueues reverse_local_args over `items` in groups of `local`, its __local arguments `local`
+/// ints each unless `signsBytes` says otherwise; returns the event (the caller releases it) and the
+/// output in `out`.
+cl_event reverseLocalArgs(Setup &cl, cl_program program, const std::vector<int> &a, const std::vector<int> &b,
+                          size_t local, size_t signsBytes, std::vector<int> &out) {
+  cl_kernel kernel = kernelNamed(program, "reverse_local_args");
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dout = buffer(cl, out, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  setArg(kernel, 0, da);
+  setArg(kernel, 1, db);
+  setArg(kernel, 2, dout);
+  setArg(kernel, 3, 3);
+  REQUIRE(clSetKernelArg(kernel, 4, local * sizeof(int), nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 5, signsBytes, nullptr) == CL_SUCCESS);
+  size_t global = a.size();
+  cl_event event = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event) == CL_SUCCESS);
+  clWaitForEvents(1, &event);
+  clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0, out.size() * sizeof(int), out.data(), 0, nullptr, nullptr);
+  for (cl_mem mem : {da, db, dout})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  return event;
+}
+
+cl_int statusOf(cl_event event) {
+  cl_int status = CL_QUEUED;
+  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  return status;
+}
 
 } // namespace
 
@@ -100,6 +132,43 @@ TEST_CASE("barriers: async copies in and out of __local memory", "[e2e][board][b
     CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_reverse", a, b, 5, {{items}, {64}}), expected) ==
           -1);
   }
+}
+
+TEST_CASE("barriers: __local pointer arguments", "[e2e][board][barriers]") {
+  const size_t items = 768;
+  auto a = randomInts(items, -1000, 1000, 11), b = randomInts(items, -50, 50, 12);
+  for (size_t local : {16u, 96u, 256u}) {
+    std::vector<int> expected(items);
+    for (size_t g = 0; g < items / local; ++g)
+      for (size_t l = 0; l < local; ++l)
+        expected[g * local + l] =
+            a[g * local + (local - 1 - l)] * 3 + b[g] * (a[g * local + (l + 1) % local] < 0 ? -1 : 1);
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", local size " << local);
+      Setup cl(target.device());
+      cl_program program = programFor(cl, target, Barriers);
+      std::vector<int> out(items, 0);
+      cl_event event = reverseLocalArgs(cl, program, a, b, local, local * sizeof(int), out);
+      CHECK(statusOf(event) == CL_COMPLETE);
+      CHECK(firstMismatch(out, expected) == -1);
+      clReleaseEvent(event);
+      clReleaseProgram(program);
+    }
+  }
+}
+
+TEST_CASE("barriers: a __local argument larger than its memory", "[e2e][board][barriers][errors]") {
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(Barriers.binary));
+  std::vector<int> a(256, 1), out(256, 0);
+  // signs was built with local_mem_size(2048): 2049 bytes do not fit; the tile's 16 KiB would.
+  cl_event event = reverseLocalArgs(cl, program, a, a, 64, 2049, out);
+  CHECK(statusOf(event) < 0);
+  INFO(cl.diagnosis());
+  CHECK_THAT(cl.diagnosis(), Catch::Contains("kernel 'reverse_local_args' argument 5: 2049 bytes of __local memory "
+                                             "asked, but its on-chip memory holds 2048"));
+  clReleaseEvent(event);
+  clReleaseProgram(program);
 }
 
 TEST_CASE("barriers: the board bounds such a kernel's work-group size",

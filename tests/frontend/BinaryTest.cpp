@@ -27,6 +27,7 @@ ProgramBinary sampleBinary() {
   binary.model = std::string("\x7f" "ELF\x02\x01\x01\0model bytes\0\xff", 20);
   binary.cpuBitcode = std::string("BC\xc0\xde", 4) + std::string(37, '\x5a');
   binary.log = "vector_add.cl:3:5: warning: unused variable 'x'\n";
+  binary.hardwareBitcode = std::string("BC\xc0\xde", 4) + std::string(11, '\x33');
   return binary;
 }
 
@@ -77,6 +78,7 @@ TEST_CASE("binaries round-trip") {
   CHECK(back->model == binary.model);
   CHECK(back->cpuBitcode == binary.cpuBitcode);
   CHECK(back->log == binary.log);
+  CHECK(back->hardwareBitcode == binary.hardwareBitcode);
 
   // Empty sections and a missing board are fine; the input need not be aligned.
   ProgramBinary empty;

@@ -319,6 +319,7 @@ TEST_CASE("-D, -cl-opt-disable and -cl-* options reach the compiler") {
 
   for (const char *options : {"-DVALUE=42", "-D VALUE=42", "-D \"VALUE=(40 + 2)\"",
                               "-DVALUE=42 -cl-mad-enable -cl-fast-relaxed-math",
+                              "-DVALUE=42 -cl-denorms-are-zero -cl-no-subgroup-ifp -cl-single-precision-constant",
                               "-DVALUE=42 -cl-opt-disable"}) {
     INFO(options);
     auto compiled = compile(context, source, options);

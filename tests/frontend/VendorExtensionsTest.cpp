@@ -10,6 +10,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Metadata.h"
@@ -486,4 +487,36 @@ __kernel void k(__global Box *b) { b->v[0] = 1; }
   REQUIRE_OK(compiled);
   CHECK(compiled->log.find("vendor.cl:1:42: warning: 'numbanks' ignored on a struct field: Loom banks and copies "
                            "arrays declared as variables") != std::string::npos);
+}
+
+TEST_CASE("local_mem_size becomes the __local argument's attribute, silently") {
+  const std::string source = R"(__kernel void k(__global int *out, __local int *__attribute__((local_mem_size(512))) tile,
+                __local float *plain) {
+  tile[get_local_id(0)] = out[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[0] + (int)plain[1];
+}
+)";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    CompiledModule compiled = compileSilently(context, source, target);
+    const llvm::Function *kernel = compiled.module->getFunction("k");
+    REQUIRE(kernel != nullptr);
+    const llvm::AttributeList attributes = kernel->getAttributes();
+    CHECK(attributes.getParamAttr(1, "loom.local_mem_size").getValueAsString() == "512");
+    CHECK_FALSE(attributes.getParamAttr(2, "loom.local_mem_size").isValid());
+    // The argument's copy, which only held the annotation, is gone.
+    for (const llvm::Instruction &inst : llvm::instructions(*kernel))
+      CHECK_FALSE(llvm::isa<llvm::AllocaInst>(inst));
+  }
+  llvm::LLVMContext context;
+  const std::pair<const char *, const char *> misuses[] = {
+      {"__kernel void k(__global int *__attribute__((local_mem_size(512))) p) {}",
+       "vendor.cl:1:46: error: 'local_mem_size' applies to __local pointer arguments only"},
+      {"__kernel void k(__local int *__attribute__((local_mem_size(500))) p) {}",
+       "vendor.cl:1:45: error: 'local_mem_size' takes a power of two up to 16777216"}};
+  for (const auto &[misuse, error] : misuses) {
+    auto failed = compile(context, misuse);
+    CHECK_THAT(errorMessage(failed), Catch::Contains(error));
+  }
 }

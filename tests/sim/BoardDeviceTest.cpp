@@ -111,7 +111,7 @@ TEST_CASE("The board device runs a .loom binary in a loom-board process", "[sim]
   local.localBytes = 64;
   auto localLaunch = device->launch(**program, 0, {buffer(*in), local, scalar(3)}, range);
   CHECK_THAT(errorMessage(localLaunch),
-             Catch::Contains("local memory arguments are not supported on the board yet"));
+             Catch::Contains("kernel 'add_const' argument 1 is not a __local pointer: it takes no __local memory size"));
 
   SECTION("releasing memory makes it reusable") {
     uint64_t address = out->deviceAddress;

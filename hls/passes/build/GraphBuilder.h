@@ -60,6 +60,13 @@ constexpr unsigned LoopWorkItemLimit = 32;
 /// Bytes of on-chip memory the copies of a kernel's private arrays may take.
 constexpr uint64_t PrivateCopiesBudget = 256 * 1024;
 
+/// A __local pointer argument: an on-chip memory of localArgumentBytes whose base address is 0 (the
+/// launch checks that clSetKernelArg's size fits).
+bool isLocalArgument(const llvm::Value *value);
+/// local_mem_size(N) of the argument (the frontend's "loom.local_mem_size"), else
+/// DefaultLocalArgumentBytes.
+uint64_t localArgumentBytes(const llvm::Argument &argument);
+
 class GraphBuilder {
 public:
   explicit GraphBuilder(const llvm::Function &kernel);

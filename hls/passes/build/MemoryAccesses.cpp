@@ -71,10 +71,28 @@ const llvm::GlobalVariable *constantTable(const llvm::Value *object) {
   return global && global->isConstant() && global->hasDefinitiveInitializer() ? global : nullptr;
 }
 
-/// A private array (an alloca), a kernel's __local array or a constant table: what becomes an
-/// on-chip memory.
+} // namespace
+
+bool isLocalArgument(const llvm::Value *value) {
+  const auto *argument = llvm::dyn_cast<llvm::Argument>(value);
+  return argument && argument->getType()->isPointerTy() && argument->getType()->getPointerAddressSpace() == 3;
+}
+
+uint64_t localArgumentBytes(const llvm::Argument &argument) {
+  uint64_t bytes = DefaultLocalArgumentBytes;
+  const llvm::Attribute size =
+      argument.getParent()->getAttributes().getParamAttr(argument.getArgNo(), "loom.local_mem_size");
+  if (size.isValid())
+    size.getValueAsString().getAsInteger(10, bytes);
+  return bytes;
+}
+
+namespace {
+
+/// A private array (an alloca), a kernel's __local array or __local pointer argument, or a constant
+/// table: what becomes an on-chip memory.
 bool isOnChipArray(const llvm::Value *object) {
-  if (llvm::isa<llvm::AllocaInst>(object) || constantTable(object))
+  if (llvm::isa<llvm::AllocaInst>(object) || constantTable(object) || isLocalArgument(object))
     return true;
   const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
   return global && global->getAddressSpace() == 3;
@@ -386,9 +404,6 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     if (const auto *arg = llvm::dyn_cast<llvm::Argument>(object); arg && arg->hasByValAttr())
       return fail(inst, "struct arguments passed by value are not supported by the hardware flow yet: pass "
                         "the struct in a __global or __constant buffer");
-    if (llvm::isa<llvm::Argument>(object) && space == 3)
-      return fail(inst, "__local pointer arguments are not supported by the hardware flow yet: declare the "
-                        "__local array in the kernel, with a constant size");
     return fail(inst, "this access may reach more than one private or __local array (the pointer is "
                       "chosen at run time): the hardware flow needs each access to name one array");
   }
@@ -403,8 +418,11 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     return it->second;
   }
   llvm::Type *type = nullptr;
+  uint64_t bytes = 0;
   const llvm::GlobalVariable *table = constantTable(object);
-  if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object)) {
+  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(object)) {
+    bytes = localArgumentBytes(*argument);
+  } else if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object)) {
     if (!alloca->isStaticAlloca())
       return fail(inst, "private array '" + name + "' has a size known only at run time: on-chip memories need "
                         "a constant size");
@@ -416,7 +434,11 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
   memory.name = name;
   memory.location = locationOf(inst, kernel_);
   memory.elementBytes = elementBytes;
-  memory.depth = std::max<uint64_t>(1, layout_.getTypeAllocSize(type) / elementBytes);
+  if (type)
+    bytes = layout_.getTypeAllocSize(type);
+  memory.depth = std::max<uint64_t>(1, bytes / elementBytes);
+  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(object))
+    memory.argument = argument->getArgNo();
   if (table) {
     std::vector<uint8_t> bytes(std::max<uint64_t>(layout_.getTypeAllocSize(type), memory.depth * elementBytes), 0);
     if (!storeBytes(table->getInitializer(), layout_, bytes, 0))

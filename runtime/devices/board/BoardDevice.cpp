@@ -246,51 +246,56 @@ public:
 
   llvm::Expected<std::unique_ptr<DeviceProgram>>
   buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) override {
-    if (!unavailable_.empty()) {
-      log = unavailable_;
-      return error(log);
-    }
-    const ProgramCache cache = ProgramCache::fromEnvironment();
-    const std::string key = ProgramCache::key(source, options, board_.json);
-    if (auto cached = cache.lookup(key)) {
-      std::string loadLog;
-      auto program = loadBinary(*cached, loadLog);
-      if (program) {
-        log = "loom: cached build " + cache.pathOf(key) + "\n" + loadLog;
-        return program;
-      }
-      // A damaged or stale entry is rebuilt and replaced.
-      llvm::consumeError(program.takeError());
-    }
-    std::string progress;
-    const auto start = std::chrono::steady_clock::now();
     OfflineOptions offline;
     offline.sourceName = "program.cl";
     offline.source = source.str();
     offline.buildOptions = options.str();
-    offline.progress = [&](llvm::StringRef step) {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      progress += llvm::formatv("loom: [{0,5:f1}s] {1}\n", seconds, step).str();
-    };
-    progress += llvm::formatv("loom: building for board '{0}'\n", board_.name).str();
-    auto compiled = compileOffline(offline, board_);
-    if (!compiled) {
-      // The error keeps the compiler's message (the API layer maps option errors by it).
-      std::string message = llvm::toString(compiled.takeError());
-      log = progress + message;
-      return error(message);
+    return buildCached(ProgramCache::key(source, options, board_.json), offline, log,
+                       [this](const OfflineOptions &offline) { return compileOffline(offline, board_); });
+  }
+
+  llvm::Expected<frontend::ObjectCode> compileObject(const frontend::SourceInput &source,
+                                                     std::string &log) override {
+    if (!unavailable_.empty()) {
+      log = unavailable_;
+      return error(log);
     }
-    std::string stored;
-    if (cache.enabled()) {
-      if (auto err = cache.store(key, compiled->binary))
-        stored = "loom: warning: " + llvm::toString(std::move(err)) + "\n";
-      else
-        stored = "loom: cached as " + cache.pathOf(key) + "\n";
+    OfflineOptions offline;
+    offline.sourceName = source.fileName;
+    offline.source = source.text;
+    offline.buildOptions = source.options;
+    offline.headers = source.headers;
+    auto object = loom::compileObject(offline, board_);
+    if (!object) {
+      log = llvm::toString(object.takeError());
+      return error(log);
     }
-    std::string loadLog;
-    auto program = loadBinary(compiled->binary, loadLog);
-    log = progress + stored + loadLog;
-    return program;
+    log = object->log;
+    return object;
+  }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>> link(llvm::ArrayRef<frontend::ObjectCode> objects,
+                                                      llvm::StringRef options, std::string &log) override {
+    // The cache key covers what synthesis sees: the objects' hardware code, in link order.
+    std::string units;
+    for (const frontend::ObjectCode &object : objects)
+      units += llvm::formatv("{0}:", object.hardwareBitcode.size()).str() + object.hardwareBitcode;
+    OfflineOptions offline;
+    offline.sourceName = "linked program";
+    offline.buildOptions = options.str();
+    return buildCached(ProgramCache::key(units, "link " + options.str(), board_.json), offline, log,
+                       [&](const OfflineOptions &offline) { return linkOffline(objects, offline, board_); });
+  }
+
+  llvm::Error checkObject(const frontend::ObjectCode &object) const override {
+    if (object.board == board_.name && !object.hardwareBitcode.empty())
+      return llvm::Error::success();
+    return error(llvm::formatv("the {0} was compiled for {1}, not for board '{2}': compile it for "
+                               "this device",
+                               object.kind == frontend::ObjectKind::Object ? "object" : "library",
+                               object.board.empty() ? std::string("the CPU device")
+                                                    : "board '" + object.board + "'",
+                               board_.name));
   }
 
   llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
@@ -374,10 +379,22 @@ public:
         request.args.push_back(value);
         break;
       }
-      case ArgValue::Kind::Local:
-        return error(llvm::formatv("kernel '{0}' argument {1}: local memory arguments are not "
-                                   "supported on the board yet",
-                                   name, i));
+      case ArgValue::Kind::Local: {
+        const auto &declared = boardProgram->kernels()[kernelIndex].args;
+        if (i >= declared.size() || declared[i].addressSpace != frontend::AddressSpace::Local)
+          return error(llvm::formatv("kernel '{0}' argument {1} is not a __local pointer: it takes no __local "
+                                     "memory size",
+                                     name, i));
+        // The hardware built the argument's on-chip memory at its compile-time size.
+        const auto &sizes = boardProgram->hardware()[kernelIndex].localArgBytes;
+        if (auto it = sizes.find(unsigned(i)); it != sizes.end() && arg.localBytes > it->second)
+          return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes of __local memory asked, but its "
+                                     "on-chip memory holds {3}: declare the argument with "
+                                     "__attribute__((local_mem_size({4}))) or more",
+                                     name, i, arg.localBytes, it->second, llvm::PowerOf2Ceil(arg.localBytes)));
+        request.args.push_back(0);
+        break;
+      }
       }
     }
     for (unsigned d = 0; d < 3; ++d) {
@@ -435,6 +452,53 @@ public:
   }
 
 private:
+  /// Builds with `compile` (the in-process loomc flow), cached on disk under `key`: a hit loads the
+  /// stored binary without rebuilding the Verilated model.
+  llvm::Expected<std::unique_ptr<DeviceProgram>>
+  buildCached(const std::string &key, OfflineOptions offline, std::string &log,
+              llvm::function_ref<llvm::Expected<OfflineResult>(const OfflineOptions &)> compile) {
+    if (!unavailable_.empty()) {
+      log = unavailable_;
+      return error(log);
+    }
+    const ProgramCache cache = ProgramCache::fromEnvironment();
+    if (auto cached = cache.lookup(key)) {
+      std::string loadLog;
+      auto program = loadBinary(*cached, loadLog);
+      if (program) {
+        log = "loom: cached build " + cache.pathOf(key) + "\n" + loadLog;
+        return program;
+      }
+      // A damaged or stale entry is rebuilt and replaced.
+      llvm::consumeError(program.takeError());
+    }
+    std::string progress;
+    const auto start = std::chrono::steady_clock::now();
+    offline.progress = [&](llvm::StringRef step) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress += llvm::formatv("loom: [{0,5:f1}s] {1}\n", seconds, step).str();
+    };
+    progress += llvm::formatv("loom: building for board '{0}'\n", board_.name).str();
+    auto compiled = compile(offline);
+    if (!compiled) {
+      // The error keeps the compiler's message (the API layer maps option errors by it).
+      std::string message = llvm::toString(compiled.takeError());
+      log = progress + message;
+      return error(message);
+    }
+    std::string stored;
+    if (cache.enabled()) {
+      if (auto err = cache.store(key, compiled->binary))
+        stored = "loom: warning: " + llvm::toString(std::move(err)) + "\n";
+      else
+        stored = "loom: cached as " + cache.pathOf(key) + "\n";
+    }
+    std::string loadLog;
+    auto program = loadBinary(compiled->binary, loadLog);
+    log = progress + stored + loadLog;
+    return program;
+  }
+
   board::Board board_;
   DeviceInfo info_;
   DeviceMemory memory_;

@@ -134,6 +134,43 @@ public:
     return std::unique_ptr<DeviceProgram>(std::move(*program));
   }
 
+  llvm::Expected<frontend::ObjectCode> compileObject(const frontend::SourceInput &source,
+                                                     std::string &log) override {
+    llvm::LLVMContext context;
+    auto compiled = frontend::compileOpenCL(context, source, frontend::Target::Host);
+    if (!compiled) {
+      log = llvm::toString(compiled.takeError());
+      return deviceError(log);
+    }
+    log = compiled->log;
+    frontend::ObjectCode object;
+    object.options = source.options;
+    object.log = log;
+    object.hostBitcode = frontend::bitcodeOf(*compiled->module);
+    return object;
+  }
+
+  llvm::Expected<std::unique_ptr<DeviceProgram>> link(llvm::ArrayRef<frontend::ObjectCode> objects,
+                                                      llvm::StringRef, std::string &log) override {
+    std::vector<llvm::StringRef> units;
+    for (const frontend::ObjectCode &object : objects)
+      units.push_back(object.hostBitcode);
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto module = frontend::linkUnits(*context, units, frontend::LinkResult::Executable);
+    if (!module) {
+      log = llvm::toString(module.takeError());
+      return deviceError(log);
+    }
+    log.clear();
+    auto program = CpuProgram::compile(std::move(context), std::move(*module), log);
+    if (!program)
+      return failed(program.takeError(), log);
+    return std::unique_ptr<DeviceProgram>(std::move(*program));
+  }
+
+  // Every object has host code (a board's too: its .loom.cpu), which is all this device links.
+  llvm::Error checkObject(const frontend::ObjectCode &) const override { return llvm::Error::success(); }
+
   llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,
                                                             std::string &log) override {
     auto binary = frontend::readBinary(bytes);

@@ -10,10 +10,10 @@
 #include "devices/cpu/CpuProgram.h"
 
 #include "loom/frontend/Binary.h"
+#include "loom/frontend/ObjectCode.h"
 #include "loom/frontend/Optimize.h"
 #include "loom/lowering/Printf.h"
 
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
@@ -57,17 +57,13 @@ struct OwnedModule {
 
 std::string binaryFor(const Module &module, const std::vector<frontend::KernelInfo> &kernels,
                       const std::string &log) {
-  std::string bitcode;
-  raw_string_ostream stream(bitcode);
-  WriteBitcodeToFile(module, stream);
-  stream.flush();
   json::Array entries;
   for (const frontend::KernelInfo &kernel : kernels)
     entries.push_back(frontend::toJSON(kernel));
   frontend::ProgramBinary binary;
   // No board: this binary carries CPU code only, and the board device refuses it.
   binary.meta = json::Object{{"board", ""}, {"device", "cpu"}, {"kernels", std::move(entries)}};
-  binary.cpuBitcode = std::move(bitcode);
+  binary.cpuBitcode = frontend::bitcodeOf(module);
   binary.log = log;
   return frontend::writeBinary(binary);
 }

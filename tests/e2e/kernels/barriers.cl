@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Barriers and __local memory in NDRange kernels, on the board (a work-group at a time, each region
 // between barriers as loops over its work-items) and the CPU device, compared with host references
-// by BarriersBoardTest.cpp. Every kernel is (in a, in b, out, scalar) for the differential runner.
+// by BarriersBoardTest.cpp. Every kernel starts (in a, in b, out, scalar), for the differential runner.
 
 // A __local tile reversed within each work-group, any group size up to the default limit.
 __kernel void reverse_groups(__global const int *a, __global const int *b, __global int *out, int scale) {
@@ -82,4 +82,16 @@ __kernel void print_after_barrier(__global int *out) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = printf("group %u item %d sees %d\n", (uint)get_group_id(0), l,
                                  tile[get_local_size(0) - 1 - l]);
+}
+
+// __local pointer arguments, sized by clSetKernelArg: the tile reversed per group as reverse_groups
+// does, and the group's signs, whose on-chip memory on the board is local_mem_size(2048) bytes (the
+// tile's is the default 16 KiB).
+__kernel void reverse_local_args(__global const int *a, __global const int *b, __global int *out, int scale,
+                                 __local int *tile, __local int *__attribute__((local_mem_size(2048))) signs) {
+  int lid = get_local_id(0), size = get_local_size(0);
+  tile[lid] = a[get_global_id(0)] * scale;
+  signs[lid] = a[get_global_id(0)] < 0 ? -1 : 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[size - 1 - lid] + b[get_group_id(0)] * signs[(lid + 1) % size];
 }

@@ -406,6 +406,39 @@ entry:
 
 } // namespace
 
+TEST_CASE("a __local pointer argument is an on-chip memory of its local_mem_size") {
+  auto ir = parse(R"(
+define spir_kernel void @scatter(i32 addrspace(1)* %a, i32 addrspace(3)* "loom.local_mem_size"="1024" %tile,
+                                 i32 addrspace(3)* %plain) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %i = and i64 %gid, 255
+  %slot = getelementptr inbounds i32, i32 addrspace(3)* %tile, i64 %i
+  store i32 %v, i32 addrspace(3)* %slot, align 4
+  %other = getelementptr inbounds i32, i32 addrspace(3)* %plain, i64 %i
+  store i32 %v, i32 addrspace(3)* %other, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  CHECK_THAT(dumps["build-dataflow"], Catch::Contains("ram tile: 256 x 4 bytes, 0 read and 1 write ports"));
+  CHECK_THAT(dumps["build-dataflow"], Catch::Contains("ram plain: 4096 x 4 bytes, 0 read and 1 write ports"));
+  const hls::HardwareKernel &kernel = program->kernels[0];
+  CHECK(kernel.localArgBytes == std::map<unsigned, uint64_t>{{1, 1024}, {2, hls::DefaultLocalArgumentBytes}});
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(kernel), back, root));
+  CHECK(back.localArgBytes == kernel.localArgBytes);
+  llvm::json::Value bad = hls::toJSON(kernel);
+  (*bad.getAsObject())["local_args"] = llvm::json::Array{llvm::json::Array{7, 16}};
+  llvm::json::Path::Root badRoot;
+  CHECK_FALSE(hls::fromJSON(bad, back, badRoot));
+}
+
 TEST_CASE("a banked array is a memory per bank; an access reaches one bank when its bank bits are known") {
   std::map<std::string, std::string> dumps;
   auto program = synthesizeOk(bankedKernel(R"md(!"bank_bits(2,3)", !"private_copies(4)", !"doublepump()")md"), dumps);

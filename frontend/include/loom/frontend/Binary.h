@@ -9,8 +9,11 @@
 //   .loom.model    the Verilated simulation model, a shared object
 //   .loom.cpu      LLVM bitcode for the CPU device (host triple)
 //   .loom.log      the build log
+//   .loom.hw       LLVM bitcode for the hardware flow (spir64): only in a compiled object or library
+//                  for a board (ObjectCode.h), empty in an executable
 //   .loom.sum      xxHash64 of every other section, in order, as 16 hex digits (the hash of the
-//                  concatenated contents of .loom.meta .loom.verilog .loom.model .loom.cpu .loom.log)
+//                  concatenated contents of .loom.meta .loom.verilog .loom.model .loom.cpu .loom.log
+//                  .loom.hw)
 //   objcopy --dump-section .loom.verilog=out.v program.loom /dev/null
 // Reading checks the ELF structure, the format version and the checksum; any failure is an error
 // with a sentence a user can act on, never a crash.
@@ -28,7 +31,8 @@
 namespace loom::frontend {
 
 /// 2: memory ports of kind "atomic" (with an "op"); models of ModelABI version 2.
-inline constexpr uint32_t BinaryFormatVersion = 2;
+/// 3: the .loom.hw section; compiled objects and libraries (meta "type").
+inline constexpr uint32_t BinaryFormatVersion = 3;
 
 struct ProgramBinary {
   llvm::json::Object meta; ///< Includes "format" and "board"; writeBinary sets "format".
@@ -36,6 +40,7 @@ struct ProgramBinary {
   std::string model;      ///< Shared-object bytes.
   std::string cpuBitcode;
   std::string log;
+  std::string hardwareBitcode; ///< Compiled objects and libraries for a board only.
 
   std::string board() const;
 };

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace loom::frontend {
 
@@ -22,10 +23,18 @@ enum class Target {
   Host,     ///< The host CPU's triple with all address spaces flat: what the CPU device JITs.
 };
 
+/// A header the source includes by `name` (clCompileProgram's embedded headers).
+struct EmbeddedHeader {
+  std::string name; ///< As written in #include, e.g. "mydir/myinc.h".
+  std::string text;
+};
+
 struct SourceInput {
   std::string text;       ///< OpenCL C source.
   std::string fileName;   ///< Shown in diagnostics, e.g. "vector_add.cl".
   std::string options;    ///< clBuildProgram-style options: -D, -I, -cl-std=CL1.1|CL1.2|CL2.0|CL3.0, -w, -Werror.
+  /// Searched before the -I directories; of two with one name, the first is used.
+  std::vector<EmbeddedHeader> headers;
 };
 
 struct CompiledModule {

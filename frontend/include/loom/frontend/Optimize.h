@@ -17,4 +17,9 @@ namespace loom::frontend {
 void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level,
                     llvm::TargetMachine *machine = nullptr);
 
+/// For the hardware flow of linked units: every function the module defines, other than a kernel,
+/// is inlined into its callers (hardware has no call stack; within one unit Clang's inliner did it),
+/// then the module is optimised at O2 again, so synthesis sees what one unit would have given.
+void inlineDefinedFunctions(llvm::Module &module);
+
 } // namespace loom::frontend

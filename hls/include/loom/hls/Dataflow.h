@@ -133,6 +133,7 @@ using EdgeId = Graph::edge_descriptor;
 /// RamStore, or a ROM.
 struct OnChipMemory {
   std::string name;        ///< The variable's name in the source.
+  int argument = -1;       ///< The number of the __local pointer argument it serves, else -1.
   std::string location;    ///< "file:line:col" of its first access.
   unsigned elementBytes = 4; ///< Every access reads or writes one element of this size.
   uint64_t depth = 0;      ///< Elements, of all copies.

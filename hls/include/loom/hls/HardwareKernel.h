@@ -39,6 +39,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <map>
 #include <vector>
 
 namespace loom::hls {
@@ -139,12 +140,19 @@ struct HardwareKernel {
   /// of the NDRange, which the launch gives as arguments (computeUnitShares); ports holds unit 0's
   /// memory ports, then unit 1's, and so on.
   unsigned computeUnits = 1;
+  /// The on-chip memory of each __local pointer argument, in bytes, by argument number: the launch
+  /// refuses a clSetKernelArg size above it.
+  std::map<unsigned, uint64_t> localArgBytes;
   std::vector<MemoryPort> ports;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
   AreaEstimate area;
   std::vector<LoopReport> loops;
 };
+
+/// The on-chip memory of a __local pointer argument without local_mem_size(N), in bytes (Intel's aoc
+/// gives such an argument 16 KiB too).
+constexpr uint64_t DefaultLocalArgumentBytes = 16 * 1024;
 
 /// Work-group arguments (HardwareKernel::workGroupArgs): local_size_0..2, work_dim, last_group_size_0..2.
 constexpr unsigned WorkGroupArgs = 7;
