@@ -88,7 +88,7 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clCreateImage3D);
   t.clRetainMemObject = &::clRetainMemObject;
   t.clReleaseMemObject = &::clReleaseMemObject;
-  LOOM_UNIMPLEMENTED(clGetSupportedImageFormats);
+  t.clGetSupportedImageFormats = &::clGetSupportedImageFormats;
   t.clGetMemObjectInfo = &::clGetMemObjectInfo;
   LOOM_UNIMPLEMENTED(clGetImageInfo);
   LOOM_UNIMPLEMENTED(clCreateSampler);

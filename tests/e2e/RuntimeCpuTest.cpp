@@ -907,3 +907,49 @@ TEST_CASE("rect errors", "[e2e][runtime][rect][errors]") {
   clReleaseMemObject(readOnly);
   clReleaseMemObject(buffer);
 }
+
+TEST_CASE("CPU rebuilds of one source share code, per options", "[e2e][runtime]") {
+  CpuSetup cl;
+  const std::string source = "__kernel void k(__global int *out) { out[get_global_id(0)] = VALUE; }\n";
+  cl_int err = CL_SUCCESS;
+  cl_mem out = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 4 * sizeof(int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  // The second round finds both builds in the device's cache, after their first programs are gone.
+  for (int round = 0; round < 2; ++round)
+    for (int value : {3, 5}) {
+      INFO("round " << round << ", VALUE " << value);
+      const std::string options = "-DVALUE=" + std::to_string(value);
+      cl_program program = cl.build(source, options.c_str());
+      cl_kernel kernel = clCreateKernel(program, "k", &err);
+      REQUIRE(err == CL_SUCCESS);
+      REQUIRE(clSetKernelArg(kernel, 0, sizeof out, &out) == CL_SUCCESS);
+      size_t global = 4;
+      REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+              CL_SUCCESS);
+      std::vector<int> got(4, 0);
+      REQUIRE(clEnqueueReadBuffer(cl.queue, out, CL_TRUE, 0, sizeof(int) * 4, got.data(), 0, nullptr, nullptr) ==
+              CL_SUCCESS);
+      CHECK(got == std::vector<int>(4, value));
+      CHECK(programBinary(program).size() > 0);
+      clReleaseKernel(kernel);
+      clReleaseProgram(program);
+    }
+  clReleaseMemObject(out);
+}
+
+TEST_CASE("image formats: none, without an error", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_uint count = 99;
+  CHECK(clGetSupportedImageFormats(cl.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE3D, 0, nullptr, &count) ==
+        CL_SUCCESS);
+  CHECK(count == 0);
+  cl_image_format formats[4];
+  CHECK(clGetSupportedImageFormats(cl.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 4, formats, nullptr) ==
+        CL_SUCCESS);
+  CHECK(clGetSupportedImageFormats(cl.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, nullptr, &count) ==
+        CL_INVALID_VALUE);
+  CHECK(clGetSupportedImageFormats(cl.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, formats, &count) ==
+        CL_INVALID_VALUE);
+  CHECK(clGetSupportedImageFormats(nullptr, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count) ==
+        CL_INVALID_CONTEXT);
+}

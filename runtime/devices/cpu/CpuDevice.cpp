@@ -26,6 +26,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <list>
+#include <mutex>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -120,6 +122,18 @@ public:
 
   llvm::Expected<std::unique_ptr<DeviceProgram>>
   buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) override {
+    // Applications (and test suites) build the same source again and again: the compiled code is
+    // immutable, so a rebuild shares it instead of running Clang, O3 and the JIT once more.
+    const std::string key = options.str() + '\0' + source.str();
+    {
+      std::lock_guard<std::mutex> lock(cacheMutex);
+      for (auto it = recentBuilds.begin(); it != recentBuilds.end(); ++it)
+        if (it->key == key) {
+          recentBuilds.splice(recentBuilds.begin(), recentBuilds, it);
+          log = it->log;
+          return std::unique_ptr<DeviceProgram>(it->program->share());
+        }
+    }
     auto context = std::make_unique<llvm::LLVMContext>();
     frontend::SourceInput input{source.str(), ProgramFileName, options.str()};
     auto compiled = frontend::compileOpenCL(*context, input, frontend::Target::Host);
@@ -131,6 +145,10 @@ public:
     auto program = CpuProgram::compile(std::move(context), std::move(compiled->module), log);
     if (!program)
       return failed(program.takeError(), log);
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    recentBuilds.push_front({key, log, (*program)->share()});
+    if (recentBuilds.size() > RecentBuildLimit)
+      recentBuilds.pop_back();
     return std::unique_ptr<DeviceProgram>(std::move(*program));
   }
 
@@ -213,8 +231,18 @@ private:
     return deviceError(message);
   }
 
+  /// A successful build from source, kept for rebuilds of the same source and options.
+  struct RecentBuild {
+    std::string key; ///< Options, NUL, source.
+    std::string log;
+    std::unique_ptr<CpuProgram> program;
+  };
+  static constexpr size_t RecentBuildLimit = 16;
+
   DeviceInfo deviceInfo;
   llvm::ThreadPool pool;
+  std::mutex cacheMutex;
+  std::list<RecentBuild> recentBuilds; ///< Most recently used first.
 };
 
 llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, unsigned kernelIndex,

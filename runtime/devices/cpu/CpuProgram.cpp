@@ -77,7 +77,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   OwnedModule owned{std::move(context), std::move(module)};
   Module &m = *owned.module;
   initializeHost();
-  std::unique_ptr<CpuProgram> program(new CpuProgram);
+  auto program = std::make_shared<Compiled>();
 
   auto kernels = frontend::extractKernels(m);
   if (!kernels)
@@ -145,7 +145,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
         {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes, group.contextBytesPerItem, group.prints});
   }
   program->jit = std::move(*jit);
-  return std::move(program);
+  return std::unique_ptr<CpuProgram>(new CpuProgram(std::move(program)));
 }
 
 } // namespace loom::runtime::cpu
