@@ -29,8 +29,6 @@ llvm::Error linkError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::StringRef kindName(ObjectKind kind) { return kind == ObjectKind::Object ? "object" : "library"; }
-
 /// "file:line:col: " of an instruction with a source location, else "".
 std::string locationOf(const llvm::Instruction &instruction) {
   const llvm::DILocation *location = instruction.getDebugLoc().get();
@@ -120,6 +118,16 @@ std::string bitcodeOf(const llvm::Module &module) {
   return bytes;
 }
 
+llvm::StringRef objectKindName(ObjectKind kind) { return kind == ObjectKind::Object ? "object" : "library"; }
+
+llvm::Error checkObjectFor(const ObjectCode &object, llvm::StringRef board) {
+  if (object.board == board && !object.hardwareBitcode.empty())
+    return llvm::Error::success();
+  return linkError("the " + objectKindName(object.kind) + " was compiled for " +
+                   (object.board.empty() ? std::string("the CPU device") : "board '" + object.board + "'") +
+                   ", not for board '" + board + "': compile it for this device");
+}
+
 llvm::Optional<ObjectKind> objectKindOf(const ProgramBinary &binary) {
   llvm::Optional<llvm::StringRef> type = binary.meta.getString("type");
   if (type && *type == "object")
@@ -142,14 +150,14 @@ llvm::Expected<ObjectCode> readObject(const ProgramBinary &binary) {
   object.hardwareBitcode = binary.hardwareBitcode;
   object.log = binary.log;
   if (object.hostBitcode.empty())
-    return linkError("the compiled " + kindName(*kind) + " has no code (its .loom.cpu section is empty)");
+    return linkError("the compiled " + objectKindName(*kind) + " has no code (its .loom.cpu section is empty)");
   return object;
 }
 
 std::string writeObject(const ObjectCode &object) {
   ProgramBinary binary;
   binary.meta = llvm::json::Object{
-      {"type", kindName(object.kind)}, {"board", object.board}, {"options", object.options}};
+      {"type", objectKindName(object.kind)}, {"board", object.board}, {"options", object.options}};
   binary.cpuBitcode = object.hostBitcode;
   binary.hardwareBitcode = object.hardwareBitcode;
   binary.log = object.log;

@@ -119,12 +119,8 @@ llvm::Expected<OfflineResult> linkOffline(llvm::ArrayRef<frontend::ObjectCode> o
                                           const OfflineOptions &options, const board::Board &board) {
   std::vector<llvm::StringRef> hardwareUnits, hostUnits;
   for (const frontend::ObjectCode &object : objects) {
-    if (object.hardwareBitcode.empty() || object.board != board.name)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "error: a linked object was compiled for " +
-              (object.board.empty() ? std::string("the CPU device") : "board '" + object.board + "'") +
-              ", not for board '" + board.name + "'");
+    if (llvm::Error error = frontend::checkObjectFor(object, board.name))
+      return std::move(error);
     hardwareUnits.push_back(object.hardwareBitcode);
     hostUnits.push_back(object.hostBitcode);
   }

@@ -381,13 +381,13 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     value = InfoValue::string(entry->log);
     break;
   case CL_PROGRAM_BINARY_TYPE:
-    switch (entry->binaryType()) {
-    case BinaryType::None: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_NONE); break;
-    case BinaryType::Object: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT); break;
-    case BinaryType::Library: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_LIBRARY); break;
-    case BinaryType::Executable: value = InfoValue::of<cl_program_binary_type>(CL_PROGRAM_BINARY_TYPE_EXECUTABLE); break;
-    }
+  {
+    // Indexed by BinaryType.
+    const cl_program_binary_type types[] = {CL_PROGRAM_BINARY_TYPE_NONE, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                                            CL_PROGRAM_BINARY_TYPE_LIBRARY, CL_PROGRAM_BINARY_TYPE_EXECUTABLE};
+    value = InfoValue::of(types[static_cast<size_t>(entry->binaryType())]);
     break;
+  }
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
     value = InfoValue::of<size_t>(0);
     break;

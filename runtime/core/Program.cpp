@@ -38,6 +38,22 @@ bool lacksCompiler(Program::PerDevice &entry, BuildFailure &failure) {
   return true;
 }
 
+/// The compiled object or library in `bytes`, if they hold one; an error if they do but `device`
+/// cannot link it.
+llvm::Expected<llvm::Optional<frontend::ObjectCode>> objectIn(llvm::StringRef bytes, const Device &device) {
+  auto binary = frontend::readBinary(bytes);
+  if (!binary || !frontend::objectKindOf(*binary)) {
+    llvm::consumeError(binary.takeError()); // The device's loader says what is wrong with it.
+    return llvm::None;
+  }
+  auto object = frontend::readObject(*binary);
+  if (!object)
+    return object.takeError();
+  if (llvm::Error error = device.checkObject(*object))
+    return std::move(error);
+  return llvm::Optional<frontend::ObjectCode>(std::move(*object));
+}
+
 } // namespace
 
 Program::Program(Context &context, std::string source)
@@ -81,34 +97,23 @@ std::string Program::PerDevice::binary() const {
   return program ? program->binary() : std::string();
 }
 
-/// The compiled object or library in `bytes`, if they hold one; an error if they do but `device`
-/// cannot link it.
-static llvm::Expected<llvm::Optional<frontend::ObjectCode>> objectIn(llvm::StringRef bytes, const Device &device) {
-  auto binary = frontend::readBinary(bytes);
-  if (!binary || !frontend::objectKindOf(*binary)) {
-    llvm::consumeError(binary.takeError()); // The device's loader says what is wrong with it.
-    return llvm::None;
-  }
-  auto object = frontend::readObject(*binary);
-  if (!object)
-    return object.takeError();
-  if (llvm::Error error = device.checkObject(*object))
-    return std::move(error);
-  return llvm::Optional<frontend::ObjectCode>(std::move(*object));
-}
-
 std::vector<std::string> Program::loadBinaries() {
   std::lock_guard<std::mutex> lock(mutex);
   std::vector<std::string> errors;
   for (PerDevice &entry : perDevice) {
     auto object = objectIn(entry.inputBinary, entry.device->device);
-    if (!object || *object) {
-      std::string message = object ? "" : llvm::toString(object.takeError());
-      entry.status = message.empty() ? BuildStatus::Success : BuildStatus::Error;
-      entry.log = message.empty() ? (*object)->log : message;
-      if (message.empty())
-        entry.object = std::move(**object);
-      errors.push_back(message);
+    if (!object) {
+      entry.status = BuildStatus::Error;
+      entry.log = llvm::toString(object.takeError());
+      errors.push_back(entry.log);
+      continue;
+    }
+    if (*object) {
+      // An object or library is ready to link.
+      entry.status = BuildStatus::Success;
+      entry.log = (*object)->log;
+      entry.object = std::move(**object);
+      errors.push_back("");
       continue;
     }
     std::string log;
@@ -143,9 +148,9 @@ BuildFailure Program::build(const std::vector<PlatformDevice *> &devices, const 
       // library is linked, not built (the spec wants an executable binary here).
       if (entry.status != BuildStatus::Success || entry.object) {
         if (entry.object)
-          entry.log = "the binary is a compiled " +
-                      std::string(entry.object->kind == frontend::ObjectKind::Object ? "object" : "library") +
-                      ": link it with clLinkProgram";
+          entry.log = ("the binary is a compiled " + frontend::objectKindName(entry.object->kind) +
+                       ": link it with clLinkProgram")
+                          .str();
         failure = BuildFailure::BuildFailed;
       }
       continue;

@@ -288,14 +288,7 @@ public:
   }
 
   llvm::Error checkObject(const frontend::ObjectCode &object) const override {
-    if (object.board == board_.name && !object.hardwareBitcode.empty())
-      return llvm::Error::success();
-    return error(llvm::formatv("the {0} was compiled for {1}, not for board '{2}': compile it for "
-                               "this device",
-                               object.kind == frontend::ObjectKind::Object ? "object" : "library",
-                               object.board.empty() ? std::string("the CPU device")
-                                                    : "board '" + object.board + "'",
-                               board_.name));
+    return frontend::checkObjectFor(object, board_.name);
   }
 
   llvm::Expected<std::unique_ptr<DeviceProgram>> loadBinary(llvm::StringRef bytes,

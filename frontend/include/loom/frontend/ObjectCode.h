@@ -33,6 +33,11 @@ struct ObjectCode {
   std::string log;
 };
 
+/// "object" or "library", as the meta and the messages name them.
+llvm::StringRef objectKindName(ObjectKind kind);
+/// Whether `object` has the code a link for `board` needs; the error says for what it was compiled.
+llvm::Error checkObjectFor(const ObjectCode &object, llvm::StringRef board);
+
 /// What kind of object `binary` is; None for an executable.
 llvm::Optional<ObjectKind> objectKindOf(const ProgramBinary &binary);
 /// The object in `binary`; an error if it is an executable or names no kind Loom knows.
