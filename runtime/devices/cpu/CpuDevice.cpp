@@ -251,7 +251,10 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   if (kernelIndex >= program.kernels().size())
     return deviceError("kernel index " + llvm::Twine(kernelIndex) + " out of range");
   const frontend::KernelInfo &kernel = program.kernels()[kernelIndex];
-  const CpuProgram::Entry &entry = program.entry(kernelIndex);
+  auto compiledEntry = program.entry(kernelIndex);
+  if (!compiledEntry)
+    return compiledEntry.takeError();
+  const CpuProgram::Entry &entry = *compiledEntry;
   if (args.size() != kernel.args.size())
     return deviceError(llvm::formatv("kernel '{0}' takes {1} arguments, {2} given", kernel.name,
                                      kernel.args.size(), args.size()));

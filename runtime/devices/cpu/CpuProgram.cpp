@@ -3,9 +3,9 @@
 //
 // The CPU device's compile pipeline, in order: kernel metadata, the program binary (the module as
 // bitcode, before any change), the support check (missing builtins), printf calls to records,
-// work-item loops, the
-// host CPU's target attributes, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser
-// has the real cost model), then one LLJIT whose lookups give the work-group function pointers.
+// work-item loops, the host CPU's target attributes and the verifier when the program is built; at
+// its first launch, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser has the real
+// cost model), then one LLJIT whose lookups give the work-group function pointers.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
 
@@ -99,12 +99,8 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   auto target = orc::JITTargetMachineBuilder::detectHost();
   if (!target)
     return target.takeError();
-  target->setCodeGenOptLevel(CodeGenOpt::Aggressive);
-  auto machine = target->createTargetMachine();
-  if (!machine)
-    return machine.takeError();
-  m.setDataLayout((*machine)->createDataLayout());
-  m.setTargetTriple((*machine)->getTargetTriple().str());
+  m.setDataLayout(cantFail(target->getDefaultDataLayoutForTarget()));
+  m.setTargetTriple(target->getTargetTriple().str());
   // The frontend compiled for a generic x86-64; the vectoriser should see this CPU's vector units.
   const std::string cpu = target->getCPU();
   const std::string features = target->getFeatures().getString();
@@ -119,33 +115,63 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   if (verifyModule(m, &verifierStream))
     return compileError("internal error: the CPU device produced invalid IR (please report):\n" +
                         verifierStream.str());
-  frontend::optimizeModule(m, OptimizationLevel::O3, machine->get());
-
-  auto jit = orc::LLJITBuilder().setJITTargetMachineBuilder(*target).create();
-  if (!jit)
-    return jit.takeError();
-  // Unresolved symbols become the build error below, not a line on the application's stderr.
-  (*jit)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
-  auto generator =
-      orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*jit)->getDataLayout().getGlobalPrefix());
-  if (!generator)
-    return generator.takeError();
-  (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
-  orc::ThreadSafeModule threadSafe(std::move(owned.module), std::move(owned.context));
-  if (Error error = (*jit)->addIRModule(std::move(threadSafe)))
-    return std::move(error);
 
   for (const WorkGroupFunction &group : *groups) {
-    auto symbol = (*jit)->lookup(group.symbol);
+    program->entries.push_back({nullptr, group.staticLocalBytes, group.contextBytesPerItem, group.prints});
+    program->symbols.push_back(group.symbol);
+  }
+  program->context = std::move(owned.context);
+  program->lowered = std::move(owned.module);
+  return std::unique_ptr<CpuProgram>(new CpuProgram(std::move(program)));
+}
+
+Error CpuProgram::Compiled::generateCode() const {
+  OwnedModule owned{std::move(context), std::move(lowered)};
+  auto target = orc::JITTargetMachineBuilder::detectHost();
+  if (!target)
+    return target.takeError();
+  target->setCodeGenOptLevel(CodeGenOpt::Aggressive);
+  auto machine = target->createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  frontend::optimizeModule(*owned.module, OptimizationLevel::O3, machine->get());
+
+  auto built = orc::LLJITBuilder().setJITTargetMachineBuilder(*target).create();
+  if (!built)
+    return built.takeError();
+  // Unresolved symbols become the error below, not a line on the application's stderr.
+  (*built)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
+  auto generator =
+      orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*built)->getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return generator.takeError();
+  (*built)->getMainJITDylib().addGenerator(std::move(*generator));
+  orc::ThreadSafeModule threadSafe(std::move(owned.module), std::move(owned.context));
+  if (Error error = (*built)->addIRModule(std::move(threadSafe)))
+    return error;
+
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    auto symbol = (*built)->lookup(symbols[i]);
     if (!symbol)
-      return compileError("error: cannot compile kernel '" + group.kernel + "' for the CPU: " +
+      return compileError("cannot compile kernel '" + kernelInfos[i].name + "' for the CPU: " +
                           toString(symbol.takeError()) +
                           " (a function the kernel calls is not available on the CPU device)");
-    program->entries.push_back(
-        {symbol->toPtr<WorkGroupFn>(), group.staticLocalBytes, group.contextBytesPerItem, group.prints});
+    functions.push_back(symbol->toPtr<WorkGroupFn>());
   }
-  program->jit = std::move(*jit);
-  return std::unique_ptr<CpuProgram>(new CpuProgram(std::move(program)));
+  jit = std::move(*built);
+  return Error::success();
+}
+
+Expected<CpuProgram::Entry> CpuProgram::entry(unsigned kernelIndex) const {
+  std::lock_guard<std::mutex> lock(compiled->codegenMutex);
+  if (compiled->functions.empty() && compiled->codegenError.empty())
+    if (Error error = compiled->generateCode())
+      compiled->codegenError = toString(std::move(error));
+  if (!compiled->codegenError.empty())
+    return compileError(compiled->codegenError);
+  Entry entry = compiled->entries[kernelIndex];
+  entry.function = compiled->functions[kernelIndex];
+  return entry;
 }
 
 } // namespace loom::runtime::cpu

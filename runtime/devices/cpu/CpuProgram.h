@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // One LLJIT per program: the module (from source or from a binary's bitcode) gets its work-group
-// functions, is optimised at O3 for the host CPU and compiled; each kernel is then a function
-// pointer. The program's binary is a .loom file carrying only the CPU bitcode. The compiled code is
-// immutable and shared: the device's build cache hands out programs on it (share()).
+// functions when the program is built (so every error a build can have is a build error), and is
+// optimised at O3 for the host CPU and compiled to machine code when a kernel of it first runs, as
+// PoCL does: an application pays for code generation only for programs it launches, and
+// clBuildProgram returns after the front end. Each kernel is then a function pointer. The program's
+// binary is a .loom file carrying only the CPU bitcode. The code is shared: the device's build cache
+// hands out programs on it (share()).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -18,6 +21,7 @@
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,7 +36,8 @@ public:
     bool prints = false; ///< Calls printf: a launch passes a printf buffer.
   };
 
-  /// Compiles `module` (owned by `context`); an error's message is what the build log should say.
+  /// Lowers `module` (owned by `context`) for the CPU; an error's message is what the build log
+  /// should say.
   /// `buildLog` goes into the program's binary; `inputBinary` is the binary the module came from,
   /// returned unchanged by binary() (empty: a CPU-only binary is made from the module).
   static llvm::Expected<std::unique_ptr<CpuProgram>>
@@ -41,20 +46,30 @@ public:
 
   const std::vector<frontend::KernelInfo> &kernels() const override { return compiled->kernelInfos; }
   std::string binary() const override { return compiled->binaryBytes; }
-  const Entry &entry(unsigned kernelIndex) const { return compiled->entries[kernelIndex]; }
+  /// A kernel's work-group function, compiling the program's machine code on the first call. Errors:
+  /// code generation failed (a function the kernel calls is missing from the process).
+  llvm::Expected<Entry> entry(unsigned kernelIndex) const;
   /// The program's printf calls, which its printf buffers' records refer to.
   const std::vector<lowering::PrintfCall> &printfCalls() const { return compiled->printfCallTable; }
   /// Another program on the same compiled code (the device's build cache hands these out).
   std::unique_ptr<CpuProgram> share() const { return std::unique_ptr<CpuProgram>(new CpuProgram(compiled)); }
 
 private:
-  /// Immutable once compiled: programs built from the same source share it.
+  /// Programs built from the same source share it. Only code generation changes it, once, under
+  /// its mutex.
   struct Compiled {
-    std::unique_ptr<llvm::orc::LLJIT> jit;
     std::vector<frontend::KernelInfo> kernelInfos;
-    std::vector<Entry> entries;
+    std::vector<Entry> entries; ///< Their functions are null until code generation.
+    std::vector<std::string> symbols; ///< The work-group functions' symbols, per kernel.
     std::vector<lowering::PrintfCall> printfCallTable;
     std::string binaryBytes;
+    mutable std::mutex codegenMutex;
+    mutable std::unique_ptr<llvm::LLVMContext> context; ///< With `lowered`, until code generation.
+    mutable std::unique_ptr<llvm::Module> lowered;
+    mutable std::unique_ptr<llvm::orc::LLJIT> jit;
+    mutable std::vector<WorkGroupFn> functions;
+    mutable std::string codegenError; ///< Set when code generation failed: every launch fails so.
+    llvm::Error generateCode() const;
   };
   explicit CpuProgram(std::shared_ptr<const Compiled> code) : compiled(std::move(code)) {}
   std::shared_ptr<const Compiled> compiled;
