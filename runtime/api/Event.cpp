@@ -23,8 +23,8 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
   }
   std::vector<Ref<Event>> keep(events.begin(), events.end()); // Survives a release by a callback.
   bool failed = false;
-  for (Event *event : events)
-    failed |= event->wait() < 0;
+  for (Event *event : events) // A command's event: its queue lets this thread run it if none has.
+    failed |= (event->queue() ? event->queue()->wait(*event) : event->wait()) < 0;
   LOOM_CHECK(!failed, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
              "an event in event_list failed (negative execution status)");
   return CL_SUCCESS;

@@ -108,7 +108,7 @@ cl_int submit(const char *entryPoint, Queue &queue, cl_command_type type,
   else if (created->releaseUser())
     created->retire();
   if (blocking) {
-    int32_t status = keep->wait();
+    int32_t status = queue.wait(*keep);
     LOOM_CHECK(status >= 0, status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
                                 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
                                 : status,

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "core/Queue.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace loom::runtime {
 
 Queue::Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling,
@@ -23,7 +25,28 @@ void Queue::submit(Command command) {
   wake.notify_one();
 }
 
+void Queue::help(const Event *until) {
+  for (;;) {
+    Command command;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (executing || pending.empty() ||
+          (until && llvm::none_of(pending, [&](const Command &c) { return c.event.get() == until; })))
+        return;
+      command = std::move(pending.front());
+      pending.pop_front();
+      executing = true;
+    }
+    const bool reached = command.event.get() == until;
+    execute(std::move(command));
+    if (reached)
+      return;
+  }
+}
+
 void Queue::finish() {
+  Ref<Queue> keep(this); // A callback the commands run may release the application's reference.
+  help(nullptr);
   Ref<Event> waitFor;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -33,8 +56,21 @@ void Queue::finish() {
     waitFor->wait();
 }
 
+int32_t Queue::wait(Event &event) {
+  Ref<Queue> keep(this);
+  help(&event);
+  return event.wait();
+}
+
 void Queue::shutdown() {
-  finish();
+  // The last reference may go inside a command's callback: only wait here, run nothing.
+  Ref<Event> waitFor;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    waitFor = last;
+  }
+  if (waitFor)
+    waitFor->wait();
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (stopping)
@@ -54,41 +90,55 @@ void Queue::shutdown() {
 }
 
 void Queue::work() {
-  int32_t previousStatus = ExecStatus::Complete;
   for (;;) {
     Command command;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      wake.wait(lock, [&] { return stopping || !pending.empty(); });
+      // Stopping comes after the last command (shutdown() waits for it), perhaps while a waiting
+      // thread still finishes that command's callbacks.
+      wake.wait(lock, [&] { return (stopping && pending.empty()) || (!pending.empty() && !executing); });
       if (pending.empty())
         return;
       command = std::move(pending.front());
       pending.pop_front();
+      executing = true;
     }
-    Event &event = *command.event;
-    event.setStatus(ExecStatus::Submitted);
-    bool dependencyFailed = previousStatus < 0;
-    for (const Ref<Event> &dependency : command.waitList)
-      if (dependency->wait() < 0)
-        dependencyFailed = true;
-    if (dependencyFailed) {
-      event.setStatus(dependencyFailedStatus);
-      previousStatus = dependencyFailedStatus;
-      continue;
-    }
-    uint64_t start = profilingNow();
+    execute(std::move(command));
+  }
+}
+
+void Queue::execute(Command command) {
+  Event &event = *command.event;
+  event.setStatus(ExecStatus::Submitted);
+  bool dependencyFailed = previousStatus < 0;
+  for (const Ref<Event> &dependency : command.waitList)
+    if (dependency->wait() < 0)
+      dependencyFailed = true;
+  CommandOutcome outcome;
+  uint64_t start = 0, end = 0;
+  if (dependencyFailed) {
+    outcome.status = dependencyFailedStatus;
+  } else {
+    start = profilingNow();
     event.setStatus(ExecStatus::Running, start);
-    CommandOutcome outcome;
     if (command.run)
       outcome = command.run();
-    uint64_t end = outcome.hasDeviceTime ? start + outcome.deviceNs : profilingNow();
+    end = outcome.hasDeviceTime ? start + outcome.deviceNs : profilingNow();
     if (outcome.status < 0 && !outcome.diagnosis.empty())
       context->report(outcome.diagnosis);
-    // Release what the command captured (kernel arguments, buffers) before signalling completion.
-    command.run = nullptr;
-    event.complete(outcome.status, start, end);
-    previousStatus = outcome.status;
   }
+  // Release what the command captured (kernel arguments, buffers) before signalling completion.
+  command.run = nullptr;
+  previousStatus = outcome.status;
+  if (dependencyFailed)
+    event.setStatus(dependencyFailedStatus);
+  else
+    event.complete(outcome.status, start, end);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    executing = false;
+  }
+  wake.notify_one(); // The worker may be waiting for this thread to finish.
 }
 
 } // namespace loom::runtime

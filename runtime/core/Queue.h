@@ -1,7 +1,11 @@
 //===- Queue.h - An in-order command queue with one worker thread -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Commands are closures the API layer builds; the worker runs them one at a time in submission order.
+// Commands are closures the API layer builds; they run one at a time in submission order, on the
+// queue's worker thread or on an application thread that waits for them (help()): clFinish and a
+// blocking command run what the worker has not started yet themselves, which saves the two thread
+// hand-offs that otherwise dominate a short command (PoCL's pthread device has the caller join in
+// the same way).
 // Before a command runs, the worker waits for its wait list and for the previous command. If one of
 // those failed, the command is not run and fails with the queue's dependency-failure code (the API
 // passes CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as in PoCL, so a failed launch poisons what
@@ -49,19 +53,29 @@ public:
 
   /// Hands a command to the worker. The command's event moves to Queued now.
   void submit(Command command);
-  /// Blocks until every command submitted so far has finished.
+  /// Blocks until every command submitted so far has finished, running what no thread has started.
   void finish();
+  /// Blocks until `event`'s command has finished, running it and the commands before it if no
+  /// thread has started them.
+  int32_t wait(Event &event);
   /// Finishes, then stops the worker; called when the last user reference goes.
   void shutdown();
 
 private:
   void work();
+  /// Runs pending commands on the calling thread, in order, until `until`'s has run (null: all), as
+  /// long as no other thread is running one.
+  void help(const Event *until);
+  /// Runs one command taken from `pending` (the caller set `executing`), then clears `executing`.
+  void execute(Command command);
   const int32_t dependencyFailedStatus;
   std::mutex mutex;
   std::condition_variable wake;
   std::deque<Command> pending;
   Ref<Event> last; ///< The most recently submitted command's event (what finish() waits for).
   bool stopping = false;
+  bool executing = false;            ///< A thread is running a command taken from `pending`.
+  int32_t previousStatus = ExecStatus::Complete; ///< The last command's; only the executor uses it.
   std::thread worker;
 };
 

@@ -389,12 +389,17 @@ int main(int argc, char **argv) {
   for (const Workload &work : workloads) {
     ratios.push_back(report(work.name.c_str(), measure(loom, work), measure(pocl, work), work.unit.c_str()));
   }
+  auto geometricMean = [](const std::vector<double> &values) {
+    double logSum = 0;
+    for (double value : values)
+      logSum += std::log(value);
+    return std::exp(logSum / double(values.size()));
+  };
+  const double computeMean = geometricMean(ratios);
   ratios.push_back(report("empty_launch", emptyLaunches(loom), emptyLaunches(pocl), "launch/s"));
-  double logSum = 0;
-  for (double ratio : ratios)
-    logSum += std::log(ratio);
-  std::printf("cpu geometric mean Loom/PoCL over the %zu kernel cases: %.2fx (target: >= 1.5x, and >= 1.0x each)\n",
-              ratios.size(), std::exp(logSum / double(ratios.size())));
+  std::printf("cpu geometric mean Loom/PoCL: %.2fx over the %zu cases, %.2fx over the %zu kernels without the "
+              "launch overhead (target: >= 1.5x, and >= 1.0x each)\n",
+              geometricMean(ratios), ratios.size(), computeMean, ratios.size() - 1);
   // Build time has its own target (at or below PoCL's): the two tiled kernels' source in one program.
   const std::string buildSource = workloads[2].source + workloads[3].source;
   report("build_cold", builds(loom, buildSource, false), builds(pocl, buildSource, false), "build/s");

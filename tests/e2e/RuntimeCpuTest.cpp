@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the CPU device through the ICD loader: platform and device queries, vector_add
 // of 1M floats from source against the host result, profiling, 2D/offset launches, binaries,
-// user events and callbacks, sub-buffers, memory object destructor callbacks, rect transfers.
+// user events and callbacks, sub-buffers, memory object destructor callbacks, rect transfers, queue
+// order when waiting threads run commands.
 #include "E2ESupport.h"
 
 #include <chrono>
@@ -952,4 +953,87 @@ TEST_CASE("image formats: none, without an error", "[e2e][runtime]") {
         CL_INVALID_VALUE);
   CHECK(clGetSupportedImageFormats(nullptr, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count) ==
         CL_INVALID_CONTEXT);
+}
+
+namespace {
+/// x = x * 3 + i, in order: any reordering of the launches gives another value.
+constexpr const char *StepSource = R"(
+__kernel void step(__global ulong *x, ulong i) { x[0] = x[0] * 3 + i; })";
+
+uint64_t stepsOnHost(uint64_t steps) {
+  uint64_t x = 1;
+  for (uint64_t i = 0; i < steps; ++i)
+    x = x * 3 + i;
+  return x;
+}
+
+void CL_CALLBACK releaseQueueCallback(cl_event, cl_int, void *queue) {
+  clReleaseCommandQueue(static_cast<cl_command_queue>(queue));
+}
+} // namespace
+
+// clFinish, clWaitForEvents and blocking commands run pending commands on the waiting thread; the
+// worker runs the rest. Whoever runs them, a queue stays in order, one command at a time.
+TEST_CASE("waiting threads run commands in queue order", "[e2e][runtime]") {
+  CpuSetup cl(CL_QUEUE_PROFILING_ENABLE);
+  cl_int err = CL_SUCCESS;
+  cl_program program = cl.build(StepSource);
+  cl_kernel kernel = clCreateKernel(program, "step", &err);
+  REQUIRE(err == CL_SUCCESS);
+  uint64_t x = 1;
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_COPY_HOST_PTR, sizeof x, &x, &err);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof buffer, &buffer) == CL_SUCCESS);
+  const size_t one = 1;
+  const uint64_t steps = 300;
+  std::vector<cl_event> events(steps);
+  for (uint64_t i = 0; i < steps; ++i) {
+    REQUIRE(clSetKernelArg(kernel, 1, sizeof i, &i) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &one, &one, 0, nullptr, &events[i]) == CL_SUCCESS);
+    if (i % 7 == 3) // Waits for a command somewhere in the queue: the worker may or may not have it.
+      REQUIRE(clWaitForEvents(1, &events[i - 3]) == CL_SUCCESS);
+    if (i % 50 == 49)
+      REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+  }
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, sizeof x, &x, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(x == stepsOnHost(steps));
+  cl_ulong previousEnd = 0;
+  for (cl_event event : events) {
+    cl_ulong start = 0, end = 0;
+    REQUIRE(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS);
+    CHECK(start >= previousEnd); // One at a time.
+    previousEnd = end;
+    clReleaseEvent(event);
+  }
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("clFinish survives a callback that releases the queue", "[e2e][runtime]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  cl_command_queue queue = clCreateCommandQueue(cl.context, cl.device, 0, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_program program = cl.build(StepSource);
+  cl_kernel kernel = clCreateKernel(program, "step", &err);
+  uint64_t x = 1, i = 0;
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_COPY_HOST_PTR, sizeof x, &x, &err);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof buffer, &buffer) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof i, &i) == CL_SUCCESS);
+  const size_t one = 1;
+  cl_event gate = clCreateUserEvent(cl.context, &err);
+  cl_event done = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &one, &one, 1, &gate, &done) == CL_SUCCESS);
+  REQUIRE(clSetEventCallback(done, CL_COMPLETE, releaseQueueCallback, queue) == CL_SUCCESS);
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  // The callback drops the application's only reference while this thread may be running the command.
+  REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, sizeof x, &x, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(x == 3);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
 }
