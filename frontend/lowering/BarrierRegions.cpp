@@ -5,10 +5,13 @@
 // switch jumps to when resuming at k. A work-group function is cut the same way, its operands stored
 // before the cut and its result loaded after it. That switch makes paths that skip a value's definition, so
 // exactly the values live across a barrier lose dominance over a use: those are demoted to allocas
-// (LLVM's reg2mem helpers), which the back end then makes persistent per work-item.
+// (LLVM's reg2mem helpers), which the back end then makes persistent per work-item, or, for a value
+// the same in every work-item, keeps private and saved per group at the cuts (UniformValue).
 //===----------------------------------------------------------------------===//
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/WorkGroupUniformity.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -175,7 +178,8 @@ bool isWorkGroupBarrier(StringRef functionName) {
          functionName.startswith("_Z17wait_group_eventsi");
 }
 
-Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume) {
+Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume,
+                                            ArrayRef<const Argument *> perWorkItem) {
   // The cuts: barriers, and work-group and sub-group functions with what they compute.
   struct Cut {
     CallInst *call;
@@ -197,6 +201,10 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
   if (cuts.empty())
     return result;
   result.regions = cuts.size() + 1;
+  const bool subGroupCuts = any_of(cuts, [](const Cut &cut) { return cut.scope == Scope::SubGroup; });
+  // Decided on the function as the user wrote it, before the cuts add paths that skip definitions.
+  const DenseSet<const Value *> uniform =
+      perWorkItem.empty() || subGroupCuts ? DenseSet<const Value *>() : workGroupUniformValues(function, perWorkItem);
 
   LLVMContext &context = function.getContext();
   Type *i32 = Type::getInt32Ty(context);
@@ -207,6 +215,7 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     return std::move(error);
   hoistArgumentComputations(function, *entry);
 
+  SmallVector<ReturnInst *, 8> cutReturns;
   for (unsigned k = 1; k <= cuts.size(); ++k) {
     auto &[call, scope, collective] = cuts[k - 1];
     result.cutScopes.push_back(scope);
@@ -220,7 +229,7 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     BasicBlock *before = call->getParent();
     BasicBlock *after = before->splitBasicBlock(call, "region" + Twine(k));
     before->getTerminator()->eraseFromParent();
-    ReturnInst::Create(context, ConstantInt::get(i32, k), before);
+    cutReturns.push_back(ReturnInst::Create(context, ConstantInt::get(i32, k), before));
     dispatch->addCase(ConstantInt::get(cast<IntegerType>(i32), k), after);
     if (collective) {
       call->replaceAllUsesWith(new LoadInst(call->getType(), collective->result, call->getName(), call));
@@ -232,6 +241,14 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
   // Values a resumed region uses without having computed them: live across a barrier. A demoted
   // phi is reloaded where it stood, and that reload may itself be used after the barrier: repeat
   // until every use is dominated (the CFG, and so the dominator tree, no longer changes).
+  // A reload of a uniform value's storage is as uniform as the value.
+  SmallPtrSet<AllocaInst *, 16> uniformStorage;
+  auto isUniform = [&](Instruction *value) {
+    if (auto *load = dyn_cast<LoadInst>(value))
+      if (auto *storage = dyn_cast<AllocaInst>(load->getPointerOperand()))
+        return uniformStorage.contains(storage);
+    return uniform.contains(value);
+  };
   DominatorTree dominators(function);
   for (;;) {
     SmallVector<Instruction *, 16> values;
@@ -249,17 +266,40 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     if (values.empty() && phis.empty())
       break;
     // Values first: demoting them rewrites the phis' incoming values into loads (as reg2mem does).
-    for (Instruction *value : values)
-      DemoteRegToStack(*value, false, dispatch);
-    for (PHINode *phi : phis)
-      DemotePHIToStack(phi, dispatch);
+    for (Instruction *value : values) {
+      const bool same = isUniform(value);
+      AllocaInst *storage = DemoteRegToStack(*value, false, dispatch);
+      if (same)
+        uniformStorage.insert(storage);
+    }
+    for (PHINode *phi : phis) {
+      const bool same = isUniform(phi);
+      AllocaInst *storage = DemotePHIToStack(phi, dispatch);
+      if (same)
+        uniformStorage.insert(storage);
+    }
   }
 
+  SmallVector<AllocaInst *, 16> allocas;
   for (Instruction &instruction : *entry)
-    if (auto *alloca = dyn_cast<AllocaInst>(&instruction)) {
-      dropLifetimeMarkers(*alloca);
+    if (auto *alloca = dyn_cast<AllocaInst>(&instruction))
+      allocas.push_back(alloca);
+  for (AllocaInst *alloca : allocas) {
+    dropLifetimeMarkers(*alloca);
+    if (!uniformStorage.contains(alloca)) {
       result.liveAcrossBarriers.push_back(alloca);
+      continue;
     }
+    // Private storage the region works on, loaded when any region starts, saved at every cut.
+    Type *type = alloca->getAllocatedType();
+    UniformValue saved;
+    saved.atEntry = new AllocaInst(type, 0, nullptr, alloca->getAlign(), alloca->getName() + ".at.entry", dispatch);
+    saved.atExit = new AllocaInst(type, 0, nullptr, alloca->getAlign(), alloca->getName() + ".at.exit", dispatch);
+    new StoreInst(new LoadInst(type, saved.atEntry, "", dispatch), alloca, dispatch);
+    for (ReturnInst *cut : cutReturns)
+      new StoreInst(new LoadInst(type, alloca, "", cut), saved.atExit, cut);
+    result.uniformAcrossBarriers.push_back(saved);
+  }
   return result;
 }
 

@@ -1037,3 +1037,70 @@ TEST_CASE("clFinish survives a callback that releases the queue", "[e2e][runtime
   clReleaseKernel(kernel);
   clReleaseProgram(program);
 }
+
+// Values the same in every work-item cross barriers once per group on the CPU device
+// (lowering/WorkGroupUniformity.h): loop counters of nested loops with barriers, a weight that changes
+// per round, a value from the group ids used regions later; beside each work-item's own accumulator.
+TEST_CASE("uniform values across barriers in nested loops, 3D groups", "[e2e][runtime][barriers]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  cl_program program = cl.build(R"(
+__kernel void nested(__global uint *out, uint rounds) {
+  __local uint tile[64];
+  uint sx = get_local_size(0), sy = get_local_size(1);
+  uint l = get_local_id(0) + sx * (get_local_id(1) + sy * get_local_id(2));
+  uint n = sx * sy * get_local_size(2);
+  uint g = get_group_id(0) + 3 * get_group_id(1);
+  uint acc = l, weight = g + 1;
+  for (uint r = 0; r < rounds; ++r) {
+    for (uint s = 1; s < n; s <<= 1) {
+      tile[l] = acc;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      acc += tile[(l + s) % n] * weight;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    weight = weight * 3 % 17;
+  }
+  size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  out[x + get_global_size(0) * (y + get_global_size(1) * z)] = acc + g * 1000 + weight;
+})");
+  cl_kernel kernel = clCreateKernel(program, "nested", &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t global[3] = {8, 4, 2}, local[3] = {4, 2, 2};
+  const size_t items = global[0] * global[1] * global[2];
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_WRITE_ONLY, items * sizeof(cl_uint), nullptr, &err);
+  const cl_uint rounds = 3;
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof buffer, &buffer) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 1, sizeof rounds, &rounds) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 3, nullptr, global, local, 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<cl_uint> out(items);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, items * sizeof(cl_uint), out.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+
+  const cl_uint n = cl_uint(local[0] * local[1] * local[2]);
+  std::vector<cl_uint> expected(items);
+  for (size_t gy = 0; gy < global[1] / local[1]; ++gy)
+    for (size_t gx = 0; gx < global[0] / local[0]; ++gx) { // one group along z
+      const cl_uint g = cl_uint(gx + 3 * gy);
+      std::vector<cl_uint> acc(n);
+      for (cl_uint l = 0; l < n; ++l)
+        acc[l] = l;
+      cl_uint weight = g + 1;
+      for (cl_uint r = 0; r < rounds; ++r) {
+        for (cl_uint s = 1; s < n; s <<= 1) {
+          const std::vector<cl_uint> tile = acc;
+          for (cl_uint l = 0; l < n; ++l)
+            acc[l] += tile[(l + s) % n] * weight;
+        }
+        weight = weight * 3 % 17;
+      }
+      for (cl_uint l = 0; l < n; ++l) {
+        size_t x = gx * local[0] + l % local[0], y = gy * local[1] + l / local[0] % local[1], z = l / (local[0] * local[1]);
+        expected[x + global[0] * (y + global[1] * z)] = acc[l] + g * 1000 + weight;
+      }
+    }
+  CHECK(out == expected);
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}

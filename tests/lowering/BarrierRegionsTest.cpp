@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // formBarrierRegions on small work-item functions: the regions and their entry switch, which values
 // go through storage (only those used after a barrier they were computed before), computations on
-// arguments recomputed instead, a barrier in a loop, no change without barriers, the error.
+// arguments recomputed instead, a barrier in a loop, no change without barriers, the error; values
+// the same in every work-item kept once per group (WorkGroupUniformity), and what is not.
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/lowering/WorkGroupUniformity.h"
 
 #include "ParseIR.h"
 #include "TestSupport.h"
@@ -228,4 +230,101 @@ entry:
   llvm::Function &function = *module->getFunction("wi");
   auto regions = formBarrierRegions(function, *function.getArg(1));
   CHECK_THAT(errorMessage(regions), Catch::Contains("private memory of a run-time size"));
+}
+
+namespace {
+/// A tree reduction's shape: %s halves from %n (an argument) in a loop with a barrier; %l is the
+/// local id; %v is loaded, so differs per work-item; %t counts a loop whose trip count is %l.
+constexpr const char *ReductionIR = R"(
+declare void @_Z7barrierj(i32)
+declare void @_Z17sub_group_barrierj(i32)
+define i32 @wi(float* %p, i64 %n, i64 %l, i32 %resume) {
+entry:
+  %v = load float, float* %p
+  br label %header
+header:
+  %s = phi i64 [%n, %entry], [%s.next, %body]
+  %more = icmp ugt i64 %s, 0
+  br i1 %more, label %body, label %count
+body:
+  call void @_Z7barrierj(i32 1)
+  %s.next = lshr i64 %s, 1
+  br label %header
+count:
+  %t = phi i64 [0, %header], [%t.next, %count]
+  %t.next = add i64 %t, 1
+  %again = icmp ult i64 %t.next, %l
+  br i1 %again, label %count, label %exit
+exit:
+  call void @_Z7barrierj(i32 1)
+  %sum = fadd float %v, 1.0
+  store float %sum, float* %p
+  %tf = uitofp i64 %t.next to float
+  store float %tf, float* %p
+  ret i32 0
+}
+)";
+} // namespace
+
+TEST_CASE("uniformity: loop counters from arguments yes, ids, loads, divergent loop exits no", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parseIR(context, ReductionIR);
+  llvm::Function &function = *module->getFunction("wi");
+  auto uniform = workGroupUniformValues(function, {function.getArg(2)});
+  auto isUniform = [&](const llvm::DenseSet<const llvm::Value *> &values, llvm::StringRef name) {
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (instruction.getName() == name)
+        return values.contains(&instruction);
+    FAIL("no value " << name.str());
+    return false;
+  };
+  CHECK(isUniform(uniform, "s"));
+  CHECK(isUniform(uniform, "s.next"));
+  CHECK_FALSE(isUniform(uniform, "v"));      // loaded
+  CHECK_FALSE(isUniform(uniform, "t.next")); // leaves a loop whose trip count is the local id
+  CHECK_FALSE(isUniform(uniform, "again"));
+  // With %n the per-work-item argument instead, the roles swap.
+  auto swapped = workGroupUniformValues(function, {function.getArg(1)});
+  CHECK_FALSE(isUniform(swapped, "s"));
+  CHECK(isUniform(swapped, "t.next"));
+}
+
+TEST_CASE("uniform values cross barriers once per group: loaded at entry, saved at cuts", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parseIR(context, ReductionIR);
+  llvm::Function &function = *module->getFunction("wi");
+  auto regions = formBarrierRegions(function, *function.getArg(3), {function.getArg(2)});
+  REQUIRE_OK(regions);
+  CHECK_FALSE(llvm::verifyFunction(function, &llvm::errs()));
+  // %s (its phi and the reload) is uniform; %v and %t.next are each work-item's own.
+  REQUIRE(regions->uniformAcrossBarriers.size() >= 1);
+  CHECK(regions->liveAcrossBarriers.size() >= 2);
+  unsigned returnsAtCuts = 0;
+  for (llvm::BasicBlock &block : function)
+    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator()))
+      returnsAtCuts += llvm::cast<llvm::ConstantInt>(ret->getReturnValue())->getZExtValue() != FinishedRegion;
+  for (const UniformValue &value : regions->uniformAcrossBarriers) {
+    CHECK_FALSE(llvm::is_contained(regions->liveAcrossBarriers, value.atEntry));
+    // Loaded once (in the entry block, before the region switch), stored before each cut's return.
+    CHECK(value.atEntry->getNumUses() == 1);
+    CHECK(llvm::cast<llvm::Instruction>(*value.atEntry->user_begin())->getParent() == &function.getEntryBlock());
+    CHECK(value.atExit->getNumUses() == returnsAtCuts);
+  }
+}
+
+TEST_CASE("no uniform values without per-work-item arguments or with sub-group cuts", "[unit][lowering]") {
+  llvm::LLVMContext context;
+  auto module = parseIR(context, ReductionIR);
+  BarrierRegions regions = cut(*module);
+  CHECK(regions.uniformAcrossBarriers.empty());
+
+  std::string withSubGroupCut = ReductionIR;
+  const std::string barrier = "call void @_Z7barrierj(i32 1)\n  %sum";
+  withSubGroupCut.replace(withSubGroupCut.find(barrier), barrier.size(), "call void @_Z17sub_group_barrierj(i32 1)\n  %sum");
+  llvm::LLVMContext otherContext;
+  auto other = parseIR(otherContext, withSubGroupCut);
+  llvm::Function &function = *other->getFunction("wi");
+  auto subGroupRegions = formBarrierRegions(function, *function.getArg(3), {function.getArg(2)});
+  REQUIRE_OK(subGroupRegions);
+  CHECK(subGroupRegions->uniformAcrossBarriers.empty());
 }

@@ -176,12 +176,57 @@ ContextLayout placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRe
   return placed;
 }
 
+/// The start of the context buffer's per-group part, after the arrays of `groupItems` work-items.
+Value *emitGroupPart(IRBuilder<> &b, Value *context, Value *groupItems, uint64_t bytesPerItem) {
+  Value *arrays = b.CreateMul(groupItems, b.getInt64(bytesPerItem));
+  Value *aligned = b.CreateAnd(b.CreateAdd(arrays, b.getInt64(ContextAlignment - 1)), b.getInt64(~(ContextAlignment - 1)));
+  return b.CreateInBoundsGEP(b.getInt8Ty(), context, aligned, "group.part");
+}
+
+/// Places the storage of the values the same in every work-item (lowering::UniformValue) in the
+/// context buffer's per-group part: every atEntry copy in its first half, every atExit copy at the
+/// same offset in its second half, which the work-group function copies onto the first before each
+/// region after the first. Returns the bytes of one half.
+uint64_t placeUniformValues(Function &workItem, unsigned firstExtra, uint64_t bytesPerItem,
+                            ArrayRef<lowering::UniformValue> values) {
+  if (values.empty())
+    return 0;
+  const DataLayout &layout = workItem.getParent()->getDataLayout();
+  SmallVector<lowering::UniformValue, 16> ordered(values.begin(), values.end());
+  // Larger alignments first: every offset is then a multiple of its value's alignment.
+  llvm::stable_sort(ordered, [](const lowering::UniformValue &a, const lowering::UniformValue &b) {
+    return a.atEntry->getAlign() > b.atEntry->getAlign();
+  });
+  uint64_t half = 0;
+  for (const lowering::UniformValue &value : ordered)
+    half += alignTo(*value.atEntry->getAllocationSizeInBits(layout) / 8, value.atEntry->getAlign());
+  half = alignTo(half, ContextAlignment);
+
+  IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
+  Value *part = emitGroupPart(b, workItem.getArg(firstExtra + Context), lowering::emitGroupItems(b, workItem, firstExtra),
+                              bytesPerItem);
+  uint64_t offset = 0;
+  for (const lowering::UniformValue &value : ordered) {
+    for (AllocaInst *copy : {value.atEntry, value.atExit}) {
+      Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, offset + (copy == value.atExit ? half : 0));
+      copy->replaceAllUsesWith(b.CreateBitCast(address, copy->getType(), copy->getName()));
+    }
+    offset += alignTo(*value.atEntry->getAllocationSizeInBits(layout) / 8, value.atEntry->getAlign());
+  }
+  for (const lowering::UniformValue &value : ordered) {
+    value.atEntry->eraseFromParent();
+    value.atExit->eraseFromParent();
+  }
+  return half;
+}
+
 /// The kernel clone taking the work-item values, cut at its barriers.
 struct WorkItemFunction {
   Function *function = nullptr;
   unsigned regions = 1;
   uint64_t staticLocalBytes = 0;
   uint64_t contextBytesPerItem = 0;
+  uint64_t uniformBytes = 0; ///< One half of the context's per-group part (placeUniformValues).
   bool prints = false;
   std::vector<GroupCollective> collectives; ///< Run before the regions they precede.
   std::vector<lowering::Scope> cutScopes;   ///< [k - 1]: the scope of the cut before region k.
@@ -227,10 +272,14 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
       staticBytes += layout.getTypeAllocSize(variable.getValueType());
     }
   }
-  auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume));
+  const Argument *localIds[] = {clone->getArg(firstExtra + LocalId), clone->getArg(firstExtra + LocalId + 1),
+                                clone->getArg(firstExtra + LocalId + 2)};
+  auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume), localIds);
   if (!regions)
     return regions.takeError();
   ContextLayout layout = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
+  const uint64_t uniformBytes =
+      placeUniformValues(*clone, firstExtra, layout.bytesPerItem, regions->uniformAcrossBarriers);
   // The erased allocas' addresses still key their slots (they are compared, never dereferenced).
   std::vector<GroupCollective> collectives;
   for (const lowering::Collective &collective : regions->collectives) {
@@ -242,7 +291,7 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
       placed.source.push_back(layout.slots.lookup(source));
     collectives.push_back(std::move(placed));
   }
-  return WorkItemFunction{clone,  regions->regions,        staticBytes, layout.bytesPerItem,
+  return WorkItemFunction{clone,  regions->regions,        staticBytes,          layout.bytesPerItem, uniformBytes,
                           prints, std::move(collectives), regions->cutScopes};
 }
 
@@ -444,6 +493,13 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
       auto *start = BasicBlock::Create(context, "region" + Twine(region), group);
       select->addCase(b.getInt32(region), start);
       b.SetInsertPoint(start);
+      if (const uint64_t half = workItemFunction.uniformBytes) {
+        Value *groupItems =
+            b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]);
+        Value *part = emitGroupPart(b, workItemContext, groupItems, workItemFunction.contextBytesPerItem);
+        b.CreateMemCpy(part, Align(ContextAlignment), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, half),
+                       Align(ContextAlignment), half);
+      }
       for (const GroupCollective &collective : workItemFunction.collectives)
         if (collective.form.region == region)
           emitGroupCollective(b, collective, workItemContext,
@@ -462,6 +518,10 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
 }
 
 } // namespace
+
+uint64_t contextBytes(uint64_t bytesPerItem, uint64_t bytesPerGroup, uint64_t groupItems) {
+  return alignTo(bytesPerItem * groupItems, ContextAlignment) + bytesPerGroup;
+}
 
 Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) {
   for (const Function &function : module) {
@@ -507,7 +567,7 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
       return workItem.takeError();
     Function *group = makeWorkGroupFunction(*kernel, *workItem);
     result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
-                      workItem->contextBytesPerItem, workItem->prints});
+                      workItem->contextBytesPerItem, 2 * workItem->uniformBytes, workItem->prints});
   }
   // The kernels, and the helpers they call, are now only reachable through the clones (which have
   // them inlined); let the optimiser drop them. A helper that prints still calls the printf buffer

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -80,11 +81,26 @@ struct Collective {
   std::vector<llvm::AllocaInst *> source;
 };
 
+/// A value live across barriers that is the same in every work-item of the group (WorkGroupUniformity.h).
+/// The work-item function keeps it in private storage of its own, which it loads from `atEntry`
+/// whenever it starts a region and stores to `atExit` whenever it stops at a cut. The back end gives
+/// each of the two one copy per group, such that what the work-items stored to `atExit` in one region
+/// is what they all load from `atEntry` in the next (they all store the same value): for example by
+/// copying every atExit to its atEntry between two regions. One copy would not do: a work-item that
+/// starts a region after another has left it must still see the value from before the region.
+struct UniformValue {
+  llvm::AllocaInst *atEntry = nullptr;
+  llvm::AllocaInst *atExit = nullptr;
+};
+
 struct BarrierRegions {
   unsigned regions = 1; ///< 1 + the number of barriers and work-group functions.
   /// Private storage a work-item needs again after a barrier, in the entry block. The back end
   /// replaces each by an address of the work-item's own persistent copy.
   std::vector<llvm::AllocaInst *> liveAcrossBarriers;
+  /// The values live across barriers that are the same in every work-item, when formBarrierRegions
+  /// was told which arguments differ between work-items; in the entry block.
+  std::vector<UniformValue> uniformAcrossBarriers;
   std::vector<Collective> collectives; ///< In region order.
   /// cutScopes[k - 1]: the scope of the cut before region k.
   std::vector<Scope> cutScopes;
@@ -93,8 +109,12 @@ struct BarrierRegions {
 
 /// Cuts `function` (returning i32, FinishedRegion at its end; nothing left to inline) at its
 /// barriers and work-group and sub-group functions, as described above. `resume` is the i32 argument
-/// that picks the region. A function without any is left as it is (one region). Errors: private
-/// storage of run-time size.
-llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume);
+/// that picks the region. A function without any is left as it is (one region). With the arguments
+/// that differ between work-items in `perWorkItem` (the local ids), and no sub-group cut (sub-groups
+/// run regions at different times), the values live across barriers that are the same in every
+/// work-item go to uniformAcrossBarriers instead of liveAcrossBarriers. Errors: private storage of
+/// run-time size.
+llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume,
+                                                  llvm::ArrayRef<const llvm::Argument *> perWorkItem = {});
 
 } // namespace loom::lowering
