@@ -30,6 +30,10 @@ for icd in /etc/OpenCL/vendors/pocl*.icd; do cp "$icd" "$vendors/"; done
 OCL_ICD_VENDORS=$vendors "$B/bin/bench_cpu_vs_pocl" examples/vector_add/vector_add.cl "$N_CPU"
 rm -rf "$vendors"
 
+echo "== math precision on the CPU device: every 64th float bit pattern per single-argument builtin"
+echo "   (run bench_math_ulp 1 for every float: some 30 s per function)"
+"$B/bin/bench_math_ulp" 64
+
 echo "== memory: host application + board process, vector_add of $N_CPU floats on the board"
 "$B/bin/bench_board_memory" "$B/bench-vector_add.loom" "$N_CPU"
 

@@ -44,48 +44,52 @@ LOOM_FLOATS(LOOM_MAD, LOOM_SHAPES)
 // has none (the *pi functions, rsqrt, rootn) the double-precision function rounded once. In hardware
 // they are not units yet: a kernel calling one gets the hardware flow's "not supported" error at the
 // call's line.
-float acosf(float);
-float acoshf(float);
-float asinf(float);
-float asinhf(float);
-float atanf(float);
-float atanhf(float);
-float cbrtf(float);
-float ceilf(float);
-float cosf(float);
-float coshf(float);
-float erfcf(float);
-float erff(float);
-float expf(float);
-float exp2f(float);
-float exp10f(float);
-float expm1f(float);
-float floorf(float);
+// No errno in OpenCL C: the functions without a pointer operand are pure (`const`), so that LLVM may
+// move, merge and vectorise their calls (with libmvec's versions, runtime/devices/cpu/CpuProgram.cpp),
+// instead of treating each as a write of errno.
+#define LOOM_PURE __attribute__((const))
+float acosf(float) LOOM_PURE;
+float acoshf(float) LOOM_PURE;
+float asinf(float) LOOM_PURE;
+float asinhf(float) LOOM_PURE;
+float atanf(float) LOOM_PURE;
+float atanhf(float) LOOM_PURE;
+float cbrtf(float) LOOM_PURE;
+float ceilf(float) LOOM_PURE;
+float cosf(float) LOOM_PURE;
+float coshf(float) LOOM_PURE;
+float erfcf(float) LOOM_PURE;
+float erff(float) LOOM_PURE;
+float expf(float) LOOM_PURE;
+float exp2f(float) LOOM_PURE;
+float exp10f(float) LOOM_PURE;
+float expm1f(float) LOOM_PURE;
+float floorf(float) LOOM_PURE;
 float lgammaf_r(float, int *);
-float logf(float);
-float log2f(float);
-float log10f(float);
-float log1pf(float);
-float logbf(float);
-float rintf(float);
-float roundf(float);
-float sinf(float);
-float sinhf(float);
-float tanf(float);
-float tanhf(float);
-float tgammaf(float);
-float truncf(float);
-float atan2f(float, float);
-float fdimf(float, float);
-float fmodf(float, float);
-float hypotf(float, float);
-float nextafterf(float, float);
-float powf(float, float);
-float remainderf(float, float);
+float logf(float) LOOM_PURE;
+float log2f(float) LOOM_PURE;
+float log10f(float) LOOM_PURE;
+float log1pf(float) LOOM_PURE;
+float logbf(float) LOOM_PURE;
+float rintf(float) LOOM_PURE;
+float roundf(float) LOOM_PURE;
+float sinf(float) LOOM_PURE;
+float sinhf(float) LOOM_PURE;
+float tanf(float) LOOM_PURE;
+float tanhf(float) LOOM_PURE;
+float tgammaf(float) LOOM_PURE;
+float truncf(float) LOOM_PURE;
+float atan2f(float, float) LOOM_PURE;
+float fdimf(float, float) LOOM_PURE;
+float fmodf(float, float) LOOM_PURE;
+float hypotf(float, float) LOOM_PURE;
+float nextafterf(float, float) LOOM_PURE;
+float powf(float, float) LOOM_PURE;
+float remainderf(float, float) LOOM_PURE;
 float remquof(float, float, int *);
 float frexpf(float, int *);
-float ldexpf(float, int);
-int ilogbf(float);
+float ldexpf(float, int) LOOM_PURE;
+int ilogbf(float) LOOM_PURE;
 float modff(float, float *);
 
 #define LOOM_LIBM_UNARY(F, C)                                                                      \

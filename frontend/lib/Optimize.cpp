@@ -7,7 +7,8 @@
 
 namespace loom::frontend {
 
-void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::TargetMachine *machine) {
+void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::TargetMachine *machine,
+                    const llvm::TargetLibraryInfoImpl *library) {
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgsccs;
@@ -18,6 +19,8 @@ void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::T
   llvm::PassBuilder builder(machine, tuning);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgsccs);
+  if (library) // Before the default registration, which then keeps it.
+    functions.registerPass([&] { return llvm::TargetLibraryAnalysis(*library); });
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, cgsccs, modules);

@@ -60,4 +60,34 @@ inline cl_ulong eventNs(cl_event event) {
   return end - start;
 }
 
+/// A context and a profiling queue on a platform's first CPU device.
+struct Session {
+  cl_context context;
+  cl_device_id device;
+  cl_command_queue queue;
+  explicit Session(cl_platform_id platform) {
+    cl_int err;
+    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs(CPU)");
+    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    check(err, "clCreateContext");
+    queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    check(err, "clCreateCommandQueue");
+  }
+  ~Session() {
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+  }
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+  /// Builds `source`, exiting with a message on failure.
+  cl_program build(const std::string &source) const {
+    cl_int err;
+    const char *text = source.c_str();
+    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
+    return program;
+  }
+};
+
 } // namespace bench

@@ -49,32 +49,6 @@ struct Workload {
   std::function<bool(const std::vector<std::vector<uint8_t>> &outputs)> correct;
 };
 
-struct Session {
-  cl_context context;
-  cl_device_id device;
-  cl_command_queue queue;
-  explicit Session(cl_platform_id platform) {
-    cl_int err;
-    check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs(CPU)");
-    context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    check(err, "clCreateContext");
-    queue = clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    check(err, "clCreateCommandQueue");
-  }
-  ~Session() {
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
-  }
-  cl_program build(const std::string &source) const {
-    cl_int err;
-    const char *text = source.c_str();
-    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
-    check(err, "clCreateProgramWithSource");
-    check(clBuildProgram(program, 1, &device, "", nullptr, nullptr), "clBuildProgram");
-    return program;
-  }
-};
-
 Rates ratesOf(double work, std::vector<double> seconds) {
   std::sort(seconds.begin(), seconds.end());
   return {work / seconds.front(), work / seconds[seconds.size() / 2]};

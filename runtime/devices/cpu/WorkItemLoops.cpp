@@ -569,6 +569,16 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
     result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
                       workItem->contextBytesPerItem, 2 * workItem->uniformBytes, workItem->prints});
   }
+  // Clang marks every OpenCL C function and call convergent (work-items run them in lockstep on a
+  // GPU). Here every work-item is now an iteration of a loop and every barrier a loop boundary: nothing
+  // is convergent any more, and the mark would keep the vectoriser from loops that call a function
+  // with a vector version (libmvec's expf).
+  for (Function &function : module) {
+    function.removeFnAttr(Attribute::Convergent);
+    for (Instruction &instruction : instructions(function))
+      if (auto *call = dyn_cast<CallBase>(&instruction))
+        call->removeFnAttr(Attribute::Convergent);
+  }
   // The kernels, and the helpers they call, are now only reachable through the clones (which have
   // them inlined); let the optimiser drop them. A helper that prints still calls the printf buffer
   // function only the clones bind.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Target/TargetMachine.h"
@@ -13,9 +14,10 @@
 namespace loom::frontend {
 
 /// Runs LLVM's default per-module pipeline at `level`, with the loop and SLP vectorisers on from O2
-/// as Clang has them, and `machine`'s cost model when one is given.
+/// as Clang has them, `machine`'s cost model when one is given, and `library`'s knowledge of the
+/// library functions (vector versions of math functions the vectorisers may call) when one is given.
 void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level,
-                    llvm::TargetMachine *machine = nullptr);
+                    llvm::TargetMachine *machine = nullptr, const llvm::TargetLibraryInfoImpl *library = nullptr);
 
 /// For the hardware flow of linked units: every function the module defines, other than a kernel,
 /// is inlined into its callers (hardware has no call stack; within one unit Clang's inliner did it),
