@@ -1104,3 +1104,54 @@ __kernel void nested(__global uint *out, uint rounds) {
   clReleaseKernel(kernel);
   clReleaseProgram(program);
 }
+
+// Integer division by zero and INT_MIN / -1 have undefined results in OpenCL C; on the CPU device they
+// must not trap (SIGFPE would end the application): runtime/devices/cpu/GuardDivisions.h.
+TEST_CASE("integer division by zero or overflowing does not trap", "[e2e][runtime][errors]") {
+  CpuSetup cl;
+  cl_int err = CL_SUCCESS;
+  cl_program program = cl.build(R"(
+__kernel void divide(__global const int *a, __global const int *b, __global int *quotients,
+                     __global long *longs, __global int4 *vectors) {
+  size_t i = get_global_id(0);
+  int x = a[i], y = b[i];
+  quotients[3 * i] = x / y;
+  quotients[3 * i + 1] = x % y;
+  quotients[3 * i + 2] = (int)((uint)x / (uint)y);
+  longs[i] = (long)x * 4294967296L / ((long)y * 4294967296L + (y == -1 ? 4294967295L : 0));
+  vectors[i] = (int4)(x) / (int4)(y, 1, y, -1);
+})");
+  cl_kernel kernel = clCreateKernel(program, "divide", &err);
+  REQUIRE(err == CL_SUCCESS);
+  const std::vector<cl_int> a = {7, 7, INT32_MIN, -9, 0, INT32_MIN, 5, 100};
+  const std::vector<cl_int> b = {2, 0, -1, 4, 0, 0, -1, 7};
+  const size_t items = a.size();
+  cl_mem aBuffer = clCreateBuffer(cl.context, CL_MEM_COPY_HOST_PTR, items * 4, const_cast<cl_int *>(a.data()), &err);
+  cl_mem bBuffer = clCreateBuffer(cl.context, CL_MEM_COPY_HOST_PTR, items * 4, const_cast<cl_int *>(b.data()), &err);
+  cl_mem quotients = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, items * 3 * 4, nullptr, &err);
+  cl_mem longs = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, items * 8, nullptr, &err);
+  cl_mem vectors = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, items * 16, nullptr, &err);
+  cl_mem args[] = {aBuffer, bBuffer, quotients, longs, vectors};
+  for (cl_uint i = 0; i < 5; ++i)
+    REQUIRE(clSetKernelArg(kernel, i, sizeof(cl_mem), &args[i]) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<cl_int> q(items * 3);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, quotients, CL_TRUE, 0, q.size() * 4, q.data(), 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  // Where the result is defined, it is right.
+  for (size_t i = 0; i < items; ++i) {
+    if (b[i] == 0 || (a[i] == INT32_MIN && b[i] == -1))
+      continue;
+    INFO("item " << i << ": " << a[i] << " / " << b[i]);
+    CHECK(q[3 * i] == a[i] / b[i]);
+    CHECK(q[3 * i + 1] == a[i] % b[i]);
+    CHECK(q[3 * i + 2] == cl_int(cl_uint(a[i]) / cl_uint(b[i])));
+  }
+  clReleaseMemObject(aBuffer);
+  clReleaseMemObject(bBuffer);
+  clReleaseMemObject(quotients);
+  clReleaseMemObject(longs);
+  clReleaseMemObject(vectors);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}

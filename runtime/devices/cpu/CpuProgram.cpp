@@ -2,12 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The CPU device's compile pipeline, in order: kernel metadata, the program binary (the module as
-// bitcode, before any change), the support check (missing builtins), printf calls to records,
+// bitcode, before any change), the support check (missing builtins), integer divisions that cannot
+// trap, printf calls to records,
 // work-item loops, the host CPU's target attributes and the verifier when the program is built; at
 // its first launch, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser has the real
 // cost model), then one LLJIT whose lookups give the work-group function pointers.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
+#include "devices/cpu/GuardDivisions.h"
 
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/ObjectCode.h"
@@ -118,6 +120,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
 
   if (Error error = checkSupported(m, processDefines))
     return std::move(error);
+  guardIntegerDivisions(m);
   auto printfCalls = lowering::lowerPrintfCalls(m);
   if (!printfCalls)
     return printfCalls.takeError();
