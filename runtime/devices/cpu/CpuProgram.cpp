@@ -192,7 +192,7 @@ Error CpuProgram::Compiled::generateCode() const {
       return compileError("cannot compile kernel '" + kernelInfos[i].name + "' for the CPU: " +
                           toString(symbol.takeError()) +
                           " (a function the kernel calls is not available on the CPU device)");
-    functions.push_back(symbol->toPtr<WorkGroupFn>());
+    entries[i].function = symbol->toPtr<WorkGroupFn>();
   }
   jit = std::move(*built);
   return Error::success();
@@ -200,14 +200,12 @@ Error CpuProgram::Compiled::generateCode() const {
 
 Expected<CpuProgram::Entry> CpuProgram::entry(unsigned kernelIndex) const {
   std::lock_guard<std::mutex> lock(compiled->codegenMutex);
-  if (compiled->functions.empty() && compiled->codegenError.empty())
+  if (!compiled->jit && compiled->codegenError.empty())
     if (Error error = compiled->generateCode())
       compiled->codegenError = toString(std::move(error));
   if (!compiled->codegenError.empty())
     return compileError(compiled->codegenError);
-  Entry entry = compiled->entries[kernelIndex];
-  entry.function = compiled->functions[kernelIndex];
-  return entry;
+  return compiled->entries[kernelIndex];
 }
 
 } // namespace loom::runtime::cpu

@@ -60,15 +60,14 @@ private:
   /// its mutex.
   struct Compiled {
     std::vector<frontend::KernelInfo> kernelInfos;
-    std::vector<Entry> entries; ///< Their functions are null until code generation.
+    mutable std::vector<Entry> entries; ///< Their functions are null until code generation.
     std::vector<std::string> symbols; ///< The work-group functions' symbols, per kernel.
     std::vector<lowering::PrintfCall> printfCallTable;
     std::string binaryBytes;
     mutable std::mutex codegenMutex;
     mutable std::unique_ptr<llvm::LLVMContext> context; ///< With `lowered`, until code generation.
     mutable std::unique_ptr<llvm::Module> lowered;
-    mutable std::unique_ptr<llvm::orc::LLJIT> jit;
-    mutable std::vector<WorkGroupFn> functions;
+    mutable std::unique_ptr<llvm::orc::LLJIT> jit; ///< Set once code generation succeeded.
     mutable std::string codegenError; ///< Set when code generation failed: every launch fails so.
     llvm::Error generateCode() const;
   };
