@@ -142,6 +142,11 @@ struct ContextLayout {
   DenseMap<const AllocaInst *, ContextSlot> slots;
 };
 
+/// The bytes a piece of storage takes in the context buffer, padded to its alignment.
+uint64_t slotBytes(const AllocaInst &slot, const DataLayout &layout) {
+  return alignTo(*slot.getAllocationSizeInBits(layout) / 8, slot.getAlign());
+}
+
 /// Gives every work-item its own copy of the storage live across barriers, in the group's context
 /// buffer: one array per slot, so that a region's loop over the work-items reads consecutive
 /// addresses and vectorises. Slot j of work-item `linear` is at
@@ -161,7 +166,7 @@ ContextLayout placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRe
   Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
   uint64_t offset = 0;
   for (AllocaInst *slot : slots) {
-    uint64_t bytes = alignTo(*slot->getAllocationSizeInBits(layout) / 8, slot->getAlign());
+    uint64_t bytes = slotBytes(*slot, layout);
     Value *start = b.CreateMul(groupItems, b.getInt64(offset));
     Value *address = b.CreateInBoundsGEP(b.getInt8Ty(), param(Context),
                                          b.CreateAdd(start, b.CreateMul(linear, b.getInt64(bytes))));
@@ -197,21 +202,24 @@ uint64_t placeUniformValues(Function &workItem, unsigned firstExtra, uint64_t by
   llvm::stable_sort(ordered, [](const lowering::UniformValue &a, const lowering::UniformValue &b) {
     return a.atEntry->getAlign() > b.atEntry->getAlign();
   });
+  SmallVector<uint64_t, 16> offsets;
   uint64_t half = 0;
-  for (const lowering::UniformValue &value : ordered)
-    half += alignTo(*value.atEntry->getAllocationSizeInBits(layout) / 8, value.atEntry->getAlign());
+  for (const lowering::UniformValue &value : ordered) {
+    offsets.push_back(half);
+    half += slotBytes(*value.atEntry, layout);
+  }
   half = alignTo(half, ContextAlignment);
 
   IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
   Value *part = emitGroupPart(b, workItem.getArg(firstExtra + Context), lowering::emitGroupItems(b, workItem, firstExtra),
                               bytesPerItem);
-  uint64_t offset = 0;
-  for (const lowering::UniformValue &value : ordered) {
-    for (AllocaInst *copy : {value.atEntry, value.atExit}) {
-      Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, offset + (copy == value.atExit ? half : 0));
-      copy->replaceAllUsesWith(b.CreateBitCast(address, copy->getType(), copy->getName()));
-    }
-    offset += alignTo(*value.atEntry->getAllocationSizeInBits(layout) / 8, value.atEntry->getAlign());
+  auto place = [&](AllocaInst &copy, uint64_t offset) {
+    Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, offset);
+    copy.replaceAllUsesWith(b.CreateBitCast(address, copy.getType(), copy.getName()));
+  };
+  for (auto [value, offset] : llvm::zip(ordered, offsets)) {
+    place(*value.atEntry, offset);
+    place(*value.atExit, half + offset);
   }
   for (const lowering::UniformValue &value : ordered) {
     value.atEntry->eraseFromParent();
