@@ -172,7 +172,7 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
 llvm::json::Value toJSON(const LoopReport &loop) {
   return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"ii", loop.ii},
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
-                            {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep},
+                            {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
                             {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor}};
 }
@@ -183,6 +183,7 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          mapUnsigned(value, "ii", loop.ii, path) && map.map("bound_by", loop.boundBy) &&
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&
+         map.mapOptional("over_work_items", loop.overWorkItems) &&
          mapUnsigned(value, "interleaved", loop.interleaved, path) &&
          mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path) &&
          map.mapOptional("overlaps_from", loop.overlapsFrom) &&

@@ -353,7 +353,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                      : std::string(", data-dependent trip count"),
                                       loop.requestedII ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
                                                        : std::string(),
-                                      loop.ivdep ? ", #pragma ivdep: no memory order between iterations" : "",
+                                      !loop.ivdep           ? ""
+                                      : loop.overWorkItems ? ", a work-group's work-items between barriers: no memory "
+                                                             "order between them"
+                                                           : ", #pragma ivdep: no memory order between iterations",
                                       loop.interleaved > 1
                                           ? llvm::formatv(", {0} elements an iteration (interleaved partial sums)",
                                                           loop.interleaved)

@@ -35,6 +35,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -207,10 +208,13 @@ bool usesAtomics(const Function &function) {
   return false;
 }
 
-/// Loop metadata: never unrolled (each copy of a work-item's body would be hardware), and, with
-/// `parallel`, iterations without memory order among the accesses of that access group.
-MDNode *loopMetadata(LLVMContext &context, MDNode *parallel) {
-  SmallVector<Metadata *, 3> operands{nullptr, MDNode::get(context, MDString::get(context, "llvm.loop.unroll.disable"))};
+/// Loop metadata: never unrolled (each copy of a work-item's body would be hardware); a loop over
+/// the work-items is marked (WorkItemLoopAttribute) and, with `parallel`, has iterations without
+/// memory order among the accesses of that access group.
+MDNode *loopMetadata(LLVMContext &context, bool overWorkItems, MDNode *parallel) {
+  SmallVector<Metadata *, 4> operands{nullptr, MDNode::get(context, MDString::get(context, "llvm.loop.unroll.disable"))};
+  if (overWorkItems)
+    operands.push_back(MDNode::get(context, MDString::get(context, WorkItemLoopAttribute)));
   if (parallel)
     operands.push_back(MDNode::get(context, {MDString::get(context, "llvm.loop.parallel_accesses"), parallel}));
   MDNode *loop = MDNode::getDistinct(context, operands);
@@ -245,7 +249,7 @@ void keepRegionsInOrder(Function &kernel) {
   DominatorTree dominators(kernel);
   LoopInfo loops(dominators);
   for (Loop *outermost : loops)
-    outermost->setLoopID(loopMetadata(kernel.getContext(), nullptr));
+    outermost->setLoopID(loopMetadata(kernel.getContext(), /*overWorkItems=*/false, nullptr));
 }
 
 } // namespace
@@ -315,7 +319,7 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   region->addIncoming(nest.call, b.GetInsertBlock());
   auto *exit = BasicBlock::Create(context, "exit", &kernel);
   b.CreateCondBr(b.CreateICmpNE(nest.call, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
-      ->setMetadata(LLVMContext::MD_loop, loopMetadata(context, nullptr));
+      ->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/false, nullptr));
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
 
@@ -325,7 +329,7 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   if (group)
     nest.call->setMetadata(LLVMContext::MD_access_group, group);
   for (BranchInst *latch : nest.latches)
-    latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, group));
+    latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/true, group));
 
   // No lifetime markers: the per-work-item storage lives from one region (one pass through the
   // loops) to the next, which markers around each call would declare dead.
@@ -335,6 +339,13 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
     return passError("cannot inline the work-item function of kernel '" + kernel.getName() +
                      "': " + inlined.getFailureReason());
   workItem.eraseFromParent();
+  // The inliner declares the scopes of the work-item function's noalias (restrict) arguments in the
+  // loop; a declaration counts as a memory access, so without the group the loop would not be
+  // parallel, and each work-item would wait for the previous one's accesses.
+  if (group)
+    for (Instruction &instruction : instructions(kernel))
+      if (isa<NoAliasScopeDeclInst>(instruction))
+        instruction.setMetadata(LLVMContext::MD_access_group, group);
   simplify(kernel);
   keepRegionsInOrder(kernel);
   return unsigned(items);

@@ -51,6 +51,8 @@ constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
 /// The loop attribute `#pragma max_interleaving N` leaves (the frontend's LoopPragmaBinding): at
 /// most N invocations inside the loop at once; 0, the default: LoopWorkItemLimit.
 constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving";
+/// The loop attribute formWorkGroupLoops leaves on its loops over a work-group's work-items.
+constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);

@@ -457,6 +457,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   // A loop without memory accesses is "parallel" to LLVM too; ivdep is the programmer's word.
   report.ivdep = loop.loop->isAnnotatedParallel() &&
                  llvm::findOptionMDForLoop(loop.loop, "llvm.loop.parallel_accesses") != nullptr;
+  report.overWorkItems = llvm::findOptionMDForLoop(loop.loop, WorkItemLoopAttribute) != nullptr;
   report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
   const int maxInterleaving = llvm::getOptionalIntLoopAttribute(loop.loop, MaxInterleavingLoopAttribute).value_or(0);
   if (maxInterleaving > 0 && unsigned(maxInterleaving) < LoopWorkItemLimit)

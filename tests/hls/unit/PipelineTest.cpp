@@ -1933,6 +1933,28 @@ entry:
     CHECK(hw.pipelineDepth < 1000); // the region loop's values pass through the item loops
     checkLintClean(program.verilog, "loom_kernel_reverse");
   }
+  SECTION("restrict arguments keep the work-items of a region unordered") {
+    // Inlining a function with noalias arguments declares their scopes in the loop over the work-items.
+    std::string body = withSize("");
+    for (const std::string argument : {"%a,", "%out)"})
+      body.replace(body.find("* " + argument), 2, "* noalias ");
+    REQUIRE(count(body, "noalias %") == 2);
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(body, dumps);
+    for (const auto &loop : program.kernels[0].loops) {
+      CHECK(loop.overWorkItems == (loop.depth > 1));
+      if (loop.depth > 1) {
+        CHECK(loop.ivdep);
+        CHECK(loop.ii == 1);
+      }
+    }
+    CHECK(program.report.find("work-items between barriers: no memory order between them") != std::string::npos);
+    CHECK(program.report.find("#pragma ivdep") == std::string::npos);
+    hls::HardwareKernel back;
+    llvm::json::Path::Root root;
+    REQUIRE(fromJSON(hls::toJSON(program.kernels[0]), back, root));
+    CHECK(back.loops.back().overWorkItems);
+  }
   SECTION("reqd_work_group_size sizes the storage and the loops") {
     std::map<std::string, std::string> dumps;
     auto program = synthesizeOk(withSize("!reqd_work_group_size !0") + "!0 = !{i32 64, i32 1, i32 1}\n", dumps);

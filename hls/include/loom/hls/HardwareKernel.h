@@ -108,6 +108,9 @@ struct LoopReport {
   unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
   unsigned requestedII = 0; ///< `#pragma ii N` (or Clang's pipeline_initiation_interval): N; else 0.
   bool ivdep = false;       ///< `#pragma ivdep`: iterations do not wait for each other's memory accesses.
+  /// The loop over a work-group's work-items that a kernel with barriers runs each region in; with
+  /// `ivdep`, because work-items between barriers do not order their accesses.
+  bool overWorkItems = false;
   unsigned interleaved = 1; ///< Elements per iteration: the partial sums of a reassociated float reduction.
   /// `#pragma max_interleaving N` below the default: at most N invocations inside at once; else 0.
   unsigned maxInterleaving = 0;
