@@ -255,17 +255,17 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   std::string errors;
   // Kernels with barriers first: each becomes a kernel running whole work-groups, whose per-work-item
   // storage is sized for its largest group.
-  std::map<std::string, unsigned> groupItems;
+  std::map<std::string, WorkGroupLoops> groupLoops;
   std::set<const llvm::Function *> failed;
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
-    auto items = formWorkGroupLoops(function);
-    if (!items) {
-      errors += llvm::toString(items.takeError()) + "\n";
+    auto loops = formWorkGroupLoops(function);
+    if (!loops) {
+      errors += llvm::toString(loops.takeError()) + "\n";
       failed.insert(&function);
-    } else if (*items) {
-      groupItems[function.getName().str()] = *items;
+    } else if (loops->maxItems) {
+      groupLoops[function.getName().str()] = *loops;
     }
   }
   for (auto &function : module) {
@@ -300,14 +300,15 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.topModule = "loom_kernel_" + kernel.kernelName;
     hw.workGroupArgs = kernel.workGroupArgs;
     hw.printfBuffer = kernel.printfBuffer;
-    if (auto grouped = groupItems.find(kernel.kernelName); grouped != groupItems.end()) {
+    const auto grouped = groupLoops.find(kernel.kernelName);
+    if (grouped != groupLoops.end()) {
       hw.workGroupLoops = true;
-      hw.maxGroupItems = grouped->second;
+      hw.maxGroupItems = grouped->second.maxItems;
     }
     hw.computeUnits = kernel.computeUnits;
     for (const OnChipMemory &memory : kernel.memories)
       if (memory.argument >= 0)
-        hw.localArgBytes[unsigned(memory.argument)] = memory.depth * memory.elementBytes;
+        hw.localArgBytes[unsigned(memory.argument)] = memory.depth / memory.copies * memory.elementBytes;
     const unsigned units = kernel.computeUnits;
     hw.numArgs = kernel.numArgs + (units > 1 ? ComputeUnitShareArgs * units : 0);
     for (unsigned u = 0; u < units; ++u)
@@ -342,9 +343,14 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
                                     units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
     if (hw.workGroupLoops)
-      program.report += llvm::formatv("  barriers: runs one work-group of up to {0} work-items at a time, each region "
-                                      "of it (between barriers) as loops over its work-items\n",
-                                      hw.maxGroupItems);
+      program.report += llvm::formatv("  barriers: runs a work-group of up to {0} work-items per invocation, each region "
+                                      "of it (between barriers) as loops over its work-items{1}\n",
+                                      hw.maxGroupItems,
+                                      grouped->second.lanes > 1
+                                          ? llvm::formatv(", {0} an iteration (num_simd_work_items)",
+                                                          grouped->second.lanes)
+                                                .str()
+                                          : std::string());
     for (const LoopReport &loop : hw.loops)
       program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
@@ -391,7 +397,12 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                           (memory.doublePumped ? ", double-pumped" : ""),
                                       portsText(memory));
     if (kernel.workItemLimit == 1)
-      program.report += "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
+      program.report += hw.workGroupLoops ? "  work-groups run one at a time: the on-chip arrays hold one work-group's copy\n"
+                                          : "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";
+    else if (kernel.workItemLimit > 1 && hw.workGroupLoops)
+      program.report += llvm::formatv("  work-groups in flight: at most {0}, each with its own copy of the __local "
+                                      "arrays and of what its work-items keep across barriers\n",
+                                      kernel.workItemLimit);
     else if (kernel.workItemLimit > 1)
       program.report += llvm::formatv("  work-items in flight: at most {0}, each with its own copy of the private "
                                       "arrays\n",

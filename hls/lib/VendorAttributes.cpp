@@ -53,6 +53,10 @@ llvm::Optional<llvm::SmallVector<uint64_t, 3>> arrayAttribute(const llvm::Value 
 } // namespace
 
 unsigned simdWorkItemsOf(const llvm::Function &kernel) {
+  // A kernel with barriers runs its lanes in its loops over a group's work-items (formWorkGroupLoops);
+  // its invocations, the work-groups, come one at a time.
+  if (kernel.hasFnAttribute(WorkGroupInvocationAttribute))
+    return 1;
   auto lanes = vendorAttribute(kernel, "num_simd_work_items");
   return lanes && lanes->size() == 1 && (*lanes)[0] >= 1 ? unsigned((*lanes)[0]) : 1;
 }

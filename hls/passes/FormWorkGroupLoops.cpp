@@ -17,10 +17,12 @@
 // unless the kernel uses atomics, since OpenCL work-items of one region do not race. What a
 // work-item keeps across a barrier (every alloca of the cut function) becomes an array of one
 // element per work-item of the largest group, indexed by the local linear id: an on-chip RAM. A
-// work-group function is one more pass of the work-items (streamCollectives, below). The work-group
-// is the kernel's one sub-group, whatever its size: sub-group barriers and functions are work-group
-// ones, and the sub-group builtins answer for the whole group. The hardware then runs one
-// invocation per work-group (HardwareKernel::workGroupLoops): the launch
+// work-group function is one more pass of the work-items (streamCollectives, below). With
+// num_simd_work_items(N) the loop over the x ids takes N work-items an iteration (addLanes), which
+// share the invocation's storage. The work-group is the kernel's one sub-group, whatever its size:
+// sub-group barriers and functions are work-group ones, and the sub-group builtins answer for the
+// whole group. The hardware then runs one invocation per work-group (HardwareKernel::workGroupLoops),
+// several in flight (loom.work_group_invocation: its __local arrays are the invocation's): the launch
 // gives the number of groups as the NDRange and the real local sizes as the work-group arguments, so
 // get_global_id(d) - get_global_offset(d) here is the group id and get_global_size(d) the number of
 // groups. The kernel is then cleaned up as Clang's -O2 would (inlining, SROA, loop canonical form).
@@ -252,15 +254,51 @@ void keepRegionsInOrder(Function &kernel) {
     outermost->setLoopID(loopMetadata(kernel.getContext(), /*overWorkItems=*/false, nullptr));
 }
 
+/// A resume value at which `workItem` returns at once: a lane past the end of a partial group.
+ConstantInt *addSkipCase(Function &workItem) {
+  auto *dispatch = cast<SwitchInst>(workItem.getEntryBlock().getTerminator());
+  uint64_t last = 0;
+  for (const auto &existing : dispatch->cases())
+    last = std::max(last, existing.getCaseValue()->getZExtValue());
+  auto *skip = ConstantInt::get(cast<IntegerType>(dispatch->getCondition()->getType()), last + 1);
+  auto *block = BasicBlock::Create(workItem.getContext(), "lane.skip", &workItem);
+  ReturnInst::Create(workItem.getContext(), ConstantInt::get(workItem.getReturnType(), lowering::FinishedRegion),
+                     block);
+  dispatch->addCase(skip, block);
+  return skip;
+}
+
+/// num_simd_work_items(N): the loop over the local x ids steps by N and calls N work-items an
+/// iteration, lane k the work-item x + k, or resuming at `skip` when the group has no such work-item
+/// (a partial group's last lanes). A select, not a branch: lanes branching on the same region would
+/// let jump threading merge their paths into phis of pointers. Returns the calls, lane 0's (the
+/// nest's) first; `firstExtra` is the call's first work-item operand.
+std::vector<CallInst *> addLanes(const lowering::WorkItemLoopNest &nest, unsigned lanes, Value *sizeX,
+                                 unsigned firstExtra, ConstantInt *skip) {
+  std::vector<CallInst *> calls{nest.call};
+  auto *next = cast<BinaryOperator>(cast<ICmpInst>(nest.latches[0]->getCondition())->getOperand(0));
+  auto *x = cast<PHINode>(next->getOperand(0));
+  next->setOperand(1, ConstantInt::get(x->getType(), lanes));
+  Value *region = nest.call->getArgOperand(firstExtra + Param::Resume);
+  for (unsigned lane = 1; lane < lanes; ++lane) {
+    IRBuilder<> b(next);
+    Value *id = b.CreateAdd(x, b.getInt64(lane), "x.lane", /*HasNUW=*/true);
+    auto *call = cast<CallInst>(nest.call->clone());
+    call->setArgOperand(firstExtra + Param::LocalId, id);
+    call->setArgOperand(firstExtra + Param::Resume, b.CreateSelect(b.CreateICmpULT(id, sizeX), region, skip));
+    call->insertBefore(next);
+    calls.push_back(call);
+  }
+  return calls;
+}
+
 } // namespace
 
-Expected<unsigned> formWorkGroupLoops(Function &kernel) {
+Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   CallInst *first = firstGroupCall(kernel);
   if (!first)
-    return 0u;
-  if (simdWorkItemsOf(kernel) > 1 || computeUnitsOf(kernel) > 1)
-    return passError(locationOf(*first, kernel) + ": error: a kernel with barriers cannot use "
-                                                  "num_simd_work_items or num_compute_units in the hardware flow yet");
+    return WorkGroupLoops{};
+  const unsigned lanes = simdWorkItemsOf(kernel); // 1 once the kernel is marked below
   auto cloned = lowering::cloneWorkItemFunction(kernel, MaxWorkGroupLoopItems, {});
   if (!cloned)
     return cloned.takeError();
@@ -323,21 +361,38 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
 
+  const std::vector<CallInst *> calls =
+      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, addSkipCase(workItem))
+                : std::vector<CallInst *>{nest.call};
+
   // Work-items of one region are unordered: the inliner gives the call's access group to every
   // access it inlines, and each loop of the nest names that group.
   MDNode *group = usesAtomics(workItem) ? nullptr : MDNode::getDistinct(context, {});
   if (group)
-    nest.call->setMetadata(LLVMContext::MD_access_group, group);
+    for (CallInst *call : calls)
+      call->setMetadata(LLVMContext::MD_access_group, group);
   for (BranchInst *latch : nest.latches)
     latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/true, group));
 
   // No lifetime markers: the per-work-item storage lives from one region (one pass through the
   // loops) to the next, which markers around each call would declare dead.
-  InlineFunctionInfo info;
-  if (InlineResult inlined = InlineFunction(*nest.call, info, /*CalleeAAR=*/nullptr, /*InsertLifetime=*/false);
-      !inlined.isSuccess())
-    return passError("cannot inline the work-item function of kernel '" + kernel.getName() +
-                     "': " + inlined.getFailureReason());
+  std::vector<AllocaInst *> storage;
+  for (CallInst *call : calls) {
+    InlineFunctionInfo info;
+    if (InlineResult inlined = InlineFunction(*call, info, /*CalleeAAR=*/nullptr, /*InsertLifetime=*/false);
+        !inlined.isSuccess())
+      return passError("cannot inline the work-item function of kernel '" + kernel.getName() +
+                       "': " + inlined.getFailureReason());
+    // The invocation's storage is one: the lanes share lane 0's (the per-work-item arrays are
+    // indexed by the local linear id; a work-group function's total is the group's).
+    if (storage.empty())
+      storage.assign(info.StaticAllocas.begin(), info.StaticAllocas.end());
+    for (auto [copy, shared] : llvm::zip(info.StaticAllocas, storage))
+      if (copy != shared) {
+        copy->replaceAllUsesWith(shared);
+        copy->eraseFromParent();
+      }
+  }
   workItem.eraseFromParent();
   // The inliner declares the scopes of the work-item function's noalias (restrict) arguments in the
   // loop; a declaration counts as a memory access, so without the group the loop would not be
@@ -348,7 +403,8 @@ Expected<unsigned> formWorkGroupLoops(Function &kernel) {
         instruction.setMetadata(LLVMContext::MD_access_group, group);
   simplify(kernel);
   keepRegionsInOrder(kernel);
-  return unsigned(items);
+  kernel.addFnAttr(WorkGroupInvocationAttribute);
+  return WorkGroupLoops{unsigned(items), lanes};
 }
 
 } // namespace loom::hls

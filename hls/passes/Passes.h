@@ -38,11 +38,17 @@ unsigned privateCopiesOf(const llvm::Value &array);
 bool isDoublePumped(const llvm::Value &array);
 
 /// IR preparation, before the graph exists.
-/// A kernel with barriers becomes one that runs a whole work-group: returns the most work-items a
-/// group may have (its per-work-item storage is sized for them); 0 for a kernel without barriers.
-/// Its NDRange counts work-groups; the size of the launch's last (partial) group of dimension d (an
-/// i32) is the work-group argument LastGroupSize.
-llvm::Expected<unsigned> formWorkGroupLoops(llvm::Function &kernel);
+/// What formWorkGroupLoops made of a kernel: the most work-items a group may have (its per-work-item
+/// storage is sized for them; 0 for a kernel without barriers, left as it was), and the work-items
+/// its loops over them take an iteration (num_simd_work_items).
+struct WorkGroupLoops {
+  unsigned maxItems = 0;
+  unsigned lanes = 1;
+};
+/// A kernel with barriers becomes one that runs a whole work-group per invocation. Its NDRange
+/// counts work-groups; the size of the launch's last (partial) group of dimension d (an i32) is the
+/// work-group argument LastGroupSize.
+llvm::Expected<WorkGroupLoops> formWorkGroupLoops(llvm::Function &kernel);
 constexpr const char *LastGroupSize = "__loom_last_group_size";
 void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);
@@ -53,6 +59,9 @@ constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
 constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving";
 /// The loop attribute formWorkGroupLoops leaves on its loops over a work-group's work-items.
 constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
+/// The function attribute formWorkGroupLoops leaves on a kernel it made run a work-group per
+/// invocation: its __local arrays belong to one invocation, like private arrays to a work-item.
+constexpr const char *WorkGroupInvocationAttribute = "loom.work_group_invocation";
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);

@@ -38,6 +38,9 @@ def build_alone(source, stem, options):
 fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed-math -Dgsum=gsum_fast")
 # The same rows with #pragma max_interleaving 1.
 once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
+# Kernels with barriers, as OpenCL C 2.0 for the work-group function.
+barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers", "-cl-std=CL2.0")
+barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window")
 
 def kernel_report(name):
     lines, inside = [], False
@@ -61,8 +64,8 @@ mf = cl.mem_flags
 def buf(host):
     return cl.Buffer(context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
 
-def run(name, global_size, *args, built=program):
-    event = getattr(built, name)(queue, global_size, None, *args)
+def run(name, global_size, *args, built=program, local_size=None):
+    event = getattr(built, name)(queue, global_size, local_size, *args)
     event.wait()
     return (event.profile.end - event.profile.start) * clock_mhz / 1000.0
 
@@ -198,6 +201,30 @@ g = grid
 inner = (np.float32(0.5) * g[1:-1, 1:-1] + np.float32(0.125) * (((g[1:-1, :-2] + g[1:-1, 2:]) + g[:-2, 1:-1]) + g[2:, 1:-1])).astype(np.float32)
 case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
 
+# Barrier kernels: the bound is one work-item a cycle through each region (pass) of each group.
+barriers_program = cl.Program(context, [device], [open(barriers_binary, "rb").read()]).build()
+items = 4096
+values = rng.standard_normal(items + 3).astype(np.float32)
+for kernel, group, lanes in (("local_reverse", 256, 1), ("local_reverse", 16, 1), ("local_reverse_simd4", 256, 4)):
+    reversed_ = np.zeros(items, np.float32)
+    rb = buf(reversed_)
+    cycles = run(kernel, (items,), buf(values[:items].copy()), rb, built=barriers_program, local_size=(group,))
+    case(f"{kernel} {items}, groups of {group}", cycles, 2 * items / lanes, f"{lanes} work-items/cycle, 2 regions",
+         np.array_equal(get(rb, reversed_), values[:items].reshape(-1, group)[:, ::-1].reshape(-1)))
+ints = rng.integers(-1000, 1000, items).astype(np.int32)
+for kernel, passes in (("tree_sum", 8), ("group_sum", 3)):
+    sums = np.zeros(items // 64, np.int32)
+    sb = buf(sums)
+    cycles = run(kernel, (items,), buf(ints), sb, built=barriers_program, local_size=(64,))
+    case(f"{kernel} {items}, groups of 64", cycles, passes * items, f"1 work-item/cycle, {passes} passes",
+         np.array_equal(get(sb, sums), ints.reshape(-1, 64).sum(axis=1)))
+windows = np.zeros(items, np.float32)
+wb = buf(windows)
+cycles = run("async_window", (items,), buf(values), wb, built=barriers_program, local_size=(64,))
+want = (((values[:-3] + values[1:-2]) + values[2:-1]) + values[3:]).astype(np.float32)
+case(f"async_window {items}, groups of 64", cycles, 2 * items, "1 work-item/cycle, 2 regions",
+     np.array_equal(get(wb, windows), want))
+
 items, m = 1000, 16
 unsorted = rng.integers(-10000, 10000, (items, m)).astype(np.int32)
 sorted_out = np.zeros_like(unsorted)
@@ -224,16 +251,17 @@ def yosys_area(top, verilog=verilog):
     return f"yosys synth_xilinx: {luts} LUT, {registers} FF/SRL, {rams} RAM cells (FIFOs), {dsps} DSP"
 
 print(f"board '{board_name}': {clock_mhz} MHz, {peak_bytes_per_cycle:.0f} B/cycle peak memory bandwidth")
-print(f"{'kernel':<20} {'cycles':>10} {'bound':>10} {'ratio':>6}  bound is        result")
+print(f"{'kernel':<34} {'cycles':>10} {'bound':>10} {'ratio':>6}  bound is        result")
 all_correct = True
 for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
-    print(f"{name:<20} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
+    print(f"{name:<34} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
 for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
-               "mandelbrot", "mandelbrot_cu4", "fir", "stencil", "private_sort"):
+               "mandelbrot", "mandelbrot_cu4", "fir", "stencil", *barrier_kernels, "private_sort"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":
-        print("  " + yosys_area("loom_kernel_" + kernel, {"gsum_fast": fast_verilog, "rows_once": once_verilog}.get(kernel, verilog)))
+        print("  " + yosys_area("loom_kernel_" + kernel, {"gsum_fast": fast_verilog, "rows_once": once_verilog}.get(
+            kernel, barriers_verilog if kernel in barrier_kernels else verilog)))
 sys.exit(0 if all_correct else 1)

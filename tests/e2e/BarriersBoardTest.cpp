@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
-// time): a __local tile reversed per group at several group sizes, a tree reduction with its barrier
-// in a loop, a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
+// time): a __local tile reversed per group at several group sizes (also 4 SIMD work-items a cycle), a tree reduction with its barrier
+// in a loop (also on 3 compute units), a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
 // copies in and out of __local memory, __local pointer arguments;
-// the board (one work-group at a time, each region's work-items streaming through loops) == the CPU
-// device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
+// the board (a work-group per invocation, several in flight, each region's work-items streaming
+// through loops) == the CPU device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
 // as a launch error, and a __local argument larger than the memory the board built for it.
 #include "DifferentialSupport.h"
 
@@ -48,26 +48,28 @@ cl_int statusOf(cl_event event) {
 
 } // namespace
 
-TEST_CASE("barriers: a __local tile reversed per group, several group sizes",
+TEST_CASE("barriers: a __local tile reversed per group, several group sizes, SIMD work-items",
           "[e2e][board][barriers]") {
   const size_t items = 768;
   auto a = randomInts(items, -1000, 1000, 1), b = randomInts(items, -50, 50, 2);
-  for (size_t local : {1u, 16u, 96u, 256u}) {
+  // reverse_simd4 takes 4 work-items a cycle through its loops (num_simd_work_items(4)), groups of 64.
+  for (auto [kernel, local] : {std::pair{"reverse_groups", 1u}, {"reverse_groups", 16u}, {"reverse_groups", 96u},
+                               {"reverse_groups", 256u}, {"reverse_simd4", 64u}}) {
     std::vector<int> expected(items);
     for (size_t g = 0; g < items / local; ++g)
       for (size_t l = 0; l < local; ++l)
         expected[g * local + l] = a[g * local + (local - 1 - l)] * 3 + b[g];
     for (const Target &target : Targets) {
-      INFO("device: " << target.name << ", local size " << local);
-      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "reverse_groups", a, b, 3, {{items}, {local}}),
+      INFO("device: " << target.name << ", kernel " << kernel << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, kernel, a, b, 3, {{size_t(items)}, {size_t(local)}}),
                           expected) == -1);
     }
   }
 }
 
-TEST_CASE("barriers: a tree reduction, barrier in a loop, value kept across",
+TEST_CASE("barriers: a tree reduction, barrier in a loop, value kept across, on compute units",
           "[e2e][board][barriers]") {
-  const size_t items = 64 * 12;
+  const size_t items = 64 * 40; // groups enough to have several in flight, each with its __local copy
   auto a = randomInts(items, -100000, 100000, 3), b = randomInts(items, 0, 1 << 20, 4);
   std::vector<int> expected(items);
   for (size_t g = 0; g < items / 64; ++g) {
@@ -77,10 +79,11 @@ TEST_CASE("barriers: a tree reduction, barrier in a loop, value kept across",
     for (size_t l = 0; l < 64; ++l)
       expected[g * 64 + l] = sum - (a[g * 64 + l] ^ b[g * 64 + l]);
   }
-  for (const Target &target : Targets) {
-    INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "tree_sum", a, b, 0, {{items}, {64}}), expected) == -1);
-  }
+  for (const char *kernel : {"tree_sum", "tree_sum_cu3"})
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", kernel " << kernel);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, kernel, a, b, 0, {{items}, {64}}), expected) == -1);
+    }
 }
 
 TEST_CASE("barriers: a 2D tile transpose through __local memory", "[e2e][board][barriers]") {

@@ -252,8 +252,12 @@ private:
   /// Copies of the private arrays the on-chip memories hold, one per work-item in flight: twice a
   /// loop's (LoopWorkItemLimit), so a loop's rings stay full with the pipeline around them, within
   /// PrivateCopiesBudget. 1 when the kernel asks no work-item id (its work-items run alike: a
-  /// single work-item kernel) or has a __local array (one work-group's copy: work-items take turns).
+  /// single work-item kernel) or has a __local array that is not heldPerWorkItem (one work-group's
+  /// copy: work-items take turns).
   unsigned privateArrayCopies() const;
+  /// Whether on-chip array `array` (an alloca, a __local array or argument) has a copy per work-item
+  /// slot: a private array, or a __local one of a kernel that runs a work-group per invocation.
+  bool heldPerWorkItem(const llvm::Value &array) const;
   /// The bank of on-chip memory `memory` that an access through `pointer` reaches: known when the
   /// bank bits of its offset into the array are (LLVM's known bits: constants, unrolled copies of
   /// an induction variable; scalar evolution's range of the offset), else AllBanks.

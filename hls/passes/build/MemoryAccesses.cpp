@@ -8,7 +8,9 @@
 // A private array, or a kernel's __local array, becomes an on-chip memory (OnChipMemory) with a read
 // port per load and a write port per store, addressed by byte offset. A private array holds a copy
 // per work-item slot (privateArrayCopies; the slot is the index's high bits), a __local array one
-// work-group's copy, whose work-items take turns (KernelGraph::workItemLimit).
+// work-group's copy, whose work-items take turns (KernelGraph::workItemLimit), except in a kernel
+// that runs a work-group per invocation (FormWorkGroupLoops), where it is the invocation's private
+// array: a copy per work-group in flight.
 // A dataflow circuit would otherwise issue a work-item's load before its earlier store to the same
 // address, so each load also waits for the work-item's earlier stores it may alias (read after
 // write) and each store for the earlier stores and loads it may alias (write after write, write
@@ -304,22 +306,39 @@ llvm::Optional<uint64_t> GraphBuilder::onChipOffset(const llvm::Value *value) {
   return offset.getZExtValue();
 }
 
+bool GraphBuilder::heldPerWorkItem(const llvm::Value &array) const {
+  return llvm::isa<llvm::AllocaInst>(array) ||
+         (kernel_.hasFnAttribute(WorkGroupInvocationAttribute) && !constantTable(&array) && isOnChipArray(&array));
+}
+
 unsigned GraphBuilder::privateArrayCopies() const {
   if (!usesWorkItemIds(kernel_))
     return 1;
   uint64_t bytes = 0;
   // private_copies(N) asks for at most N copies (the slot is a power of two).
   unsigned asked = 2 * LoopWorkItemLimit;
+  std::set<const llvm::Value *> arrays;
+  auto hold = [&](const llvm::Value &array, uint64_t arrayBytes) {
+    if (!arrays.insert(&array).second)
+      return;
+    bytes += llvm::PowerOf2Ceil(arrayBytes);
+    if (const unsigned limit = privateCopiesOf(array))
+      asked = std::min<unsigned>(asked, llvm::PowerOf2Floor(limit));
+  };
   for (const llvm::BasicBlock &block : kernel_)
     for (const llvm::Instruction &inst : block) {
-      if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca()) {
-        bytes += llvm::PowerOf2Ceil(layout_.getTypeAllocSize(alloca->getAllocatedType()));
-        if (const unsigned limit = privateCopiesOf(*alloca))
-          asked = std::min<unsigned>(asked, llvm::PowerOf2Floor(limit));
-      }
+      if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
+        hold(*alloca, layout_.getTypeAllocSize(alloca->getAllocatedType()));
       const llvm::Value *pointer = pointerOperand(inst);
-      if (pointer && pointer->getType()->getPointerAddressSpace() == 3)
+      if (!pointer || pointer->getType()->getPointerAddressSpace() != 3)
+        continue;
+      const llvm::Value *array = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
+      if (!heldPerWorkItem(*array))
         return 1;
+      if (const auto *argument = llvm::dyn_cast<llvm::Argument>(array))
+        hold(*argument, localArgumentBytes(*argument));
+      else
+        hold(*array, layout_.getTypeAllocSize(llvm::cast<llvm::GlobalVariable>(array)->getValueType()));
     }
   unsigned copies = bytes ? asked : 1;
   while (copies > 1 && copies * bytes > PrivateCopiesBudget)
@@ -450,8 +469,8 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
         value |= uint64_t(bytes[word * elementBytes + byte]) << (8 * byte);
       memory.contents.push_back(value);
     }
-  } else if (llvm::isa<llvm::AllocaInst>(object) && privateCopies_ > 1) {
-    // A copy per work-item in flight, the slot the high bits of the index.
+  } else if (heldPerWorkItem(*object) && privateCopies_ > 1) {
+    // A copy per work-item (or work-group invocation) in flight, the slot the high bits of the index.
     memory.copies = privateCopies_;
     memory.depth = privateCopies_ * llvm::PowerOf2Ceil(memory.depth);
     result_.workItemLimit = privateCopies_;

@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -415,10 +416,13 @@ public:
     }
     // A kernel that uses work-group functions takes the local sizes, the work dimension and the last
     // groups' sizes after those (HardwareKernel::workGroupArgs); one with barriers runs whole
-    // work-groups, so its NDRange counts them.
+    // work-groups, so its NDRange counts them, an invocation each.
+    std::array<uint64_t, 3> invocations = range.global, invocationsPerGroup = range.local;
     if (hardware.workGroupLoops)
-      for (unsigned d = 0; d < range.dims; ++d)
-        request.size[d] = llvm::divideCeil(range.global[d], range.local[d]);
+      for (unsigned d = 0; d < range.dims; ++d) {
+        request.size[d] = invocations[d] = llvm::divideCeil(range.global[d], range.local[d]);
+        invocationsPerGroup[d] = 1;
+      }
     if (hardware.workGroupArgs) {
       for (unsigned d = 0; d < 3; ++d)
         request.args.push_back(d < range.dims ? range.local[d] : 1);
@@ -428,7 +432,7 @@ public:
     }
     // With compute units, each unit's part of the range (whole work-groups) follows.
     const std::vector<uint64_t> shares =
-        hls::computeUnitShares(hardware.computeUnits, range.dims, range.offset, range.global, range.local);
+        hls::computeUnitShares(hardware.computeUnits, range.dims, range.offset, invocations, invocationsPerGroup);
     request.args.insert(request.args.end(), shares.begin(), shares.end());
     auto stats = boardProgram->process().runKernel(request);
     if (!stats)

@@ -4,19 +4,31 @@
 // by BarriersBoardTest.cpp. Every kernel starts (in a, in b, out, scalar), for the differential runner.
 
 // A __local tile reversed within each work-group, any group size up to the default limit.
-__kernel void reverse_groups(__global const int *a, __global const int *b, __global int *out, int scale) {
-  __local int tile[256];
+static void reverse_in(__local int *tile, __global const int *a, __global const int *b, __global int *out,
+                       int scale) {
   int lid = get_local_id(0), size = get_local_size(0);
   tile[lid] = a[get_global_id(0)] * scale;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tile[size - 1 - lid] + b[get_group_id(0)];
 }
 
+__kernel void reverse_groups(__global const int *a, __global const int *b, __global int *out, int scale) {
+  __local int tile[256];
+  reverse_in(tile, a, b, out, scale);
+}
+
+// The same, 4 work-items at a time (Intel's SIMD work-items) in groups of 64.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(4)))
+void reverse_simd4(__global const int *a, __global const int *b, __global int *out, int scale) {
+  __local int tile[64];
+  reverse_in(tile, a, b, out, scale);
+}
+
 // A tree reduction: the barrier inside a loop whose trip count is the group's; a private value kept
-// across the barriers; one result per group.
-__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
-void tree_sum(__global const int *a, __global const int *b, __global int *out, int unused) {
-  __local int partial[64];
+// across the barriers; one result per group. restrict arguments, as FPGA code has them (their
+// inlined scope declarations once ordered the work-items of a region on the board).
+static void tree_sum_of(__local int *partial, __global const int *restrict a, __global const int *restrict b,
+                        __global int *restrict out) {
   int lid = get_local_id(0), gid = get_global_id(0);
   int mine = a[gid] ^ b[gid];
   partial[lid] = mine;
@@ -27,6 +39,21 @@ void tree_sum(__global const int *a, __global const int *b, __global int *out, i
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   out[gid] = partial[0] - mine; // every work-item: the group's sum without its own element
+}
+
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void tree_sum(__global const int *restrict a, __global const int *restrict b, __global int *restrict out,
+              int unused) {
+  __local int partial[64];
+  tree_sum_of(partial, a, b, out);
+}
+
+// The same on three compute units, each running a contiguous third of the work-groups.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_compute_units(3)))
+void tree_sum_cu3(__global const int *restrict a, __global const int *restrict b, __global int *restrict out,
+                  int unused) {
+  __local int partial[64];
+  tree_sum_of(partial, a, b, out);
 }
 
 // A 2D tile transposed through __local memory: each group of 8 x 8 work-items reads a tile by rows

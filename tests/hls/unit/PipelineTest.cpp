@@ -439,6 +439,42 @@ entry:
   CHECK_FALSE(hls::fromJSON(bad, back, badRoot));
 }
 
+TEST_CASE("a kernel with barriers has a copy of its __local arrays per work-group in flight") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+declare spir_func void @_Z7barrierj(i32)
+declare spir_func i64 @_Z12get_local_idj(i32)
+@kept = internal addrspace(3) global [64 x i32] undef, align 4
+define spir_kernel void @swap(i32 addrspace(1)* %a, i32 addrspace(3)* "loom.local_mem_size"="1024" %tile) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %i = and i64 %lid, 63
+  %slot = getelementptr inbounds i32, i32 addrspace(3)* %tile, i64 %i
+  store i32 %v, i32 addrspace(3)* %slot, align 4
+  %k = getelementptr inbounds [64 x i32], [64 x i32] addrspace(3)* @kept, i64 0, i64 %i
+  store i32 %v, i32 addrspace(3)* %k, align 4
+  call spir_func void @_Z7barrierj(i32 1)
+  %j = xor i64 %i, 1
+  %other = getelementptr inbounds i32, i32 addrspace(3)* %tile, i64 %j
+  %w = load i32, i32 addrspace(3)* %other, align 4
+  %l = getelementptr inbounds [64 x i32], [64 x i32] addrspace(3)* @kept, i64 0, i64 %j
+  %x = load i32, i32 addrspace(3)* %l, align 4
+  %sum = add i32 %w, %x
+  store i32 %sum, i32 addrspace(1)* %p, align 4
+  ret void
+}
+)", dumps);
+  // Every work-group invocation in flight has its own copy: groups need not take turns.
+  CHECK_THAT(dumps["build-dataflow"], Catch::Contains("tile: 64 copies, one per work-item slot"));
+  CHECK_THAT(dumps["build-dataflow"], Catch::Contains("kept: 64 copies, one per work-item slot"));
+  CHECK_THAT(program.report, Catch::Contains("work-groups in flight: at most 64"));
+  // The launch still sees the argument's own size, not its copies'.
+  CHECK(program.kernels[0].localArgBytes == std::map<unsigned, uint64_t>{{1, 1024}});
+}
+
 TEST_CASE("a banked array is a memory per bank; an access reaches one bank when its bank bits are known") {
   std::map<std::string, std::string> dumps;
   auto program = synthesizeOk(bankedKernel(R"md(!"bank_bits(2,3)", !"private_copies(4)", !"doublepump()")md"), dumps);
@@ -1917,7 +1953,7 @@ entry:
     REQUIRE(fromJSON(hls::toJSON(hw), back, root));
     CHECK(back.workGroupLoops);
     CHECK(back.maxGroupItems == hw.maxGroupItems);
-    CHECK(program.report.find("barriers: runs one work-group of up to 256 work-items") != std::string::npos);
+    CHECK(program.report.find("barriers: runs a work-group of up to 256 work-items per invocation") != std::string::npos);
     // The region loop and the loops over the local ids; the region loop keeps memory order.
     const auto &built = dumps["build-dataflow"];
     CHECK(count(built, "= loop_control") >= 2);
@@ -1954,6 +1990,25 @@ entry:
     llvm::json::Path::Root root;
     REQUIRE(fromJSON(hls::toJSON(program.kernels[0]), back, root));
     CHECK(back.loops.back().overWorkItems);
+  }
+  SECTION("compute units each run a share of the work-groups") {
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(withSize("!loom.vendor_attributes !1") + "!1 = !{!\"num_compute_units(2)\"}\n", dumps);
+    const auto &hw = program.kernels[0];
+    CHECK(hw.workGroupLoops);
+    CHECK(hw.computeUnits == 2);
+    checkLintClean(program.verilog, "loom_kernel_reverse");
+  }
+  SECTION("num_simd_work_items: lanes in the loops over the work-items, one invocation a token") {
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(withSize("!loom.vendor_attributes !1") + "!1 = !{!\"num_simd_work_items(4)\"}\n", dumps);
+    CHECK(program.kernels[0].workGroupLoops);
+    CHECK_THAT(program.report, Catch::Contains("as loops over its work-items, 4 an iteration (num_simd_work_items)"));
+    // The work-item generator still steps by one invocation.
+    CHECK_THAT(dumps["build-dataflow"], !Catch::Contains("work-items a token"));
+    // The lanes share the per-work-item storage: one array for the value kept across the barrier.
+    CHECK(count(dumps["build-dataflow"], "ram ") == 2);
+    checkLintClean(program.verilog, "loom_kernel_reverse");
   }
   SECTION("reqd_work_group_size sizes the storage and the loops") {
     std::map<std::string, std::string> dumps;

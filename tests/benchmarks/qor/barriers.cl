@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// QoR kernels with work-group barriers (built as OpenCL C 2.0 for work_group_reduce_add): each runs
+// a work-group per invocation, each region between barriers a pass of its work-items.
+
+// Each group reverses its part of `a` through __local memory: 2 regions.
+static void reverse_through(__local float *tile, __global const float *restrict a, __global float *restrict out) {
+  const int lid = get_local_id(0), size = get_local_size(0);
+  tile[lid] = a[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[size - 1 - lid];
+}
+
+__kernel void local_reverse(__global const float *restrict a, __global float *restrict out) {
+  __local float tile[256];
+  reverse_through(tile, a, out);
+}
+
+// The same, 4 work-items a cycle (num_simd_work_items) in groups of 256.
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) __attribute__((num_simd_work_items(4)))
+void local_reverse_simd4(__global const float *restrict a, __global float *restrict out) {
+  __local float tile[256];
+  reverse_through(tile, a, out);
+}
+
+// The classic tree reduction, a partial sum per group: 8 regions (Clang unrolls the 6 halvings).
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void tree_sum(__global const int *restrict a, __global int *restrict sums) {
+  __local int partial[64];
+  const int lid = get_local_id(0);
+  partial[lid] = a[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = 32; stride > 0; stride >>= 1) {
+    if (lid < stride)
+      partial[lid] += partial[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    sums[get_group_id(0)] = partial[0];
+}
+
+// The same sum with the work-group function: 3 passes of the work-items.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void group_sum(__global const int *restrict a, __global int *restrict sums) {
+  const int total = work_group_reduce_add(a[get_global_id(0)]);
+  if (get_local_id(0) == 0)
+    sums[get_group_id(0)] = total;
+}
+
+// A tile and its halo copied in with async_work_group_copy, then a 4-point window per work-item:
+// 2 regions.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void async_window(__global const float *restrict a, __global float *restrict out) {
+  __local float tile[64 + 3];
+  event_t copied = async_work_group_copy(tile, a + get_group_id(0) * 64, 64 + 3, 0);
+  wait_group_events(1, &copied);
+  const int lid = get_local_id(0);
+  out[get_global_id(0)] = ((tile[lid] + tile[lid + 1]) + tile[lid + 2]) + tile[lid + 3];
+}
