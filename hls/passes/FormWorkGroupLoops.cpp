@@ -16,7 +16,9 @@
 // up to one a cycle; the loop carries no memory order between them (llvm.loop.parallel_accesses)
 // unless the kernel uses atomics, since OpenCL work-items of one region do not race. What a
 // work-item keeps across a barrier (every alloca of the cut function) becomes an array of one
-// element per work-item of the largest group, indexed by the local linear id: an on-chip RAM. A
+// element per work-item of the largest group, indexed by the local linear id: an on-chip RAM; a
+// value the same in every work-item (the shared lowering's UniformValue: a loop counter bounded by an
+// argument) is kept once per invocation instead, in registers. A
 // work-group function is one more pass of the work-items (streamCollectives, below). With
 // num_simd_work_items(N) the loop over the x ids takes N work-items an iteration (addLanes), which
 // share the invocation's storage. The work-group is the kernel's one sub-group, whatever its size:
@@ -254,6 +256,39 @@ void keepRegionsInOrder(Function &kernel) {
     outermost->setLoopID(loopMetadata(kernel.getContext(), /*overWorkItems=*/false, nullptr));
 }
 
+/// Marks the storage of the values the same in every work-item of a group (UniformValue), which the
+/// invocation keeps once, in registers, instead of an array over its work-items: copy k's entry and
+/// exit allocas carry UniformCopyMetadata {k, 0} and {k, 1} through inlining.
+constexpr StringLiteral UniformCopyMetadata = "loom.uniform_copy";
+void markUniformValues(ArrayRef<lowering::UniformValue> values) {
+  for (size_t k = 0; k < values.size(); ++k)
+    for (unsigned exit : {0u, 1u}) {
+      AllocaInst *copy = exit ? values[k].atExit : values[k].atEntry;
+      Type *i32 = Type::getInt32Ty(copy->getContext());
+      copy->setMetadata(UniformCopyMetadata,
+                        MDNode::get(copy->getContext(), {ConstantAsMetadata::get(ConstantInt::get(i32, k)),
+                                                         ConstantAsMetadata::get(ConstantInt::get(i32, exit))}));
+    }
+}
+
+/// Each uniform value's exit copy (what the last region's work-items saved) becomes its entry copy
+/// when the next region starts: one copy would let a work-item read what an earlier one of the same
+/// region saved. `count` values were marked by markUniformValues.
+void copyUniformValuesBetweenRegions(Function &kernel, BasicBlock &regionStart, size_t count) {
+  std::vector<std::array<AllocaInst *, 2>> copies(count);
+  for (Instruction &instruction : kernel.getEntryBlock())
+    if (const MDNode *mark = instruction.getMetadata(UniformCopyMetadata)) {
+      const auto k = mdconst::extract<ConstantInt>(mark->getOperand(0))->getZExtValue();
+      const auto exit = mdconst::extract<ConstantInt>(mark->getOperand(1))->getZExtValue();
+      copies[k][exit] = cast<AllocaInst>(&instruction);
+      instruction.setMetadata(UniformCopyMetadata, nullptr);
+    }
+  IRBuilder<> b(&*regionStart.getFirstInsertionPt());
+  for (auto [entry, exit] : copies)
+    if (entry && exit) // an unused one was not inlined
+      b.CreateStore(b.CreateLoad(exit->getAllocatedType(), exit), entry);
+}
+
 /// A resume value at which `workItem` returns at once: a lane past the end of a partial group.
 ConstantInt *addSkipCase(Function &workItem) {
   auto *dispatch = cast<SwitchInst>(workItem.getEntryBlock().getTerminator());
@@ -304,9 +339,13 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
     return cloned.takeError();
   Function &workItem = **cloned;
   const unsigned firstExtra = kernel.arg_size();
-  auto regions = lowering::formBarrierRegions(workItem, *workItem.getArg(firstExtra + Param::Resume));
+  const Argument *localIds[] = {workItem.getArg(firstExtra + Param::LocalId),
+                                workItem.getArg(firstExtra + Param::LocalId + 1),
+                                workItem.getArg(firstExtra + Param::LocalId + 2)};
+  auto regions = lowering::formBarrierRegions(workItem, *workItem.getArg(firstExtra + Param::Resume), localIds);
   if (!regions)
     return regions.takeError();
+  markUniformValues(regions->uniformAcrossBarriers);
   streamCollectives(workItem, firstExtra, *regions);
   const Optional<std::array<uint64_t, 3>> required = requiredGroupSize(kernel);
   const uint64_t items = required ? (*required)[0] * (*required)[1] * (*required)[2] : MaxWorkGroupLoopItems;
@@ -394,6 +433,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
       }
   }
   workItem.eraseFromParent();
+  copyUniformValuesBetweenRegions(kernel, *regionLoop, regions->uniformAcrossBarriers.size());
   // The inliner declares the scopes of the work-item function's noalias (restrict) arguments in the
   // loop; a declaration counts as a memory access, so without the group the loop would not be
   // parallel, and each work-item would wait for the previous one's accesses.

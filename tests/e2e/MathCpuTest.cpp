@@ -538,10 +538,13 @@ __kernel void shapes(__global const float4 *a, __global const float4 *b, __globa
   o[14] = length(p.xy * 1e30f);
   o[15] = fast_length(p.x);
 })");
+  // The last two: a vector whose length overflows and one whose squares underflow (the CTS
+  // geometrics suite's normalize cases).
   std::vector<float> a = {3.0f, -4.0f, 0.5f, -0.0f, 1e-30f, 2e-30f, 0.0f, 0.0f, INFINITY, 1.0f, -2.0f, NAN,
-                          0.25f, 7.0f, -1.5f, 2.0f};
+                          0.25f, 7.0f, -1.5f, 2.0f, -3.07059e+38f, 2.23992e+38f, 0.0f, 0.0f,
+                          2e-37f, -1e-37f, 0.0f, 3e-37f};
   std::vector<float> b = {1.0f, 2.0f, 3.0f, 4.0f, -1.0f, 0.5f, 0.0f, 8.0f, 2.0f, 2.0f, 2.0f, 2.0f,
-                          -3.0f, 7.0f, 1.0f, 0.0f};
+                          -3.0f, 7.0f, 1.0f, 0.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
   const size_t items = a.size() / 4;
   cl_mem da = buffer(cl, a, CL_MEM_COPY_HOST_PTR), db = buffer(cl, b, CL_MEM_COPY_HOST_PTR);
   cl_mem out = buffer(cl, std::vector<float>(16 * items), CL_MEM_WRITE_ONLY);
@@ -573,9 +576,19 @@ __kernel void shapes(__global const float4 *a, __global const float4 *b, __globa
     if (infinite)
       for (float &x : v)
         x = std::isinf(x) ? std::copysign(1.0f, x) : 0.0f;
-    float size = lengthOf(v);
-    CHECK(sameFloat(r[3], size == 0.0f ? v[0] : v[0] / size));
-    CHECK(sameFloat(r[4], size == 0.0f ? v[3] : v[3] / size));
+    // normalize: scaled exactly so that the largest magnitude is in [1, 2), then divided by its length.
+    float largest = 0;
+    for (float x : v)
+      largest = fmaxf(largest, std::fabs(x));
+    if (largest > 0.0f && !std::isnan(largest)) {
+      for (float &x : v)
+        x = std::ldexp(x, -std::ilogb(largest));
+      const float size = std::sqrt(((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]) + v[3] * v[3]);
+      for (float &x : v)
+        x /= size;
+    }
+    CHECK(sameFloat(r[3], v[0]));
+    CHECK(sameFloat(r[4], v[3]));
     CHECK(sameFloat(r[5], p[1] * q[2] - p[2] * q[1]));
     CHECK(sameFloat(r[6], p[2] * q[0] - p[0] * q[2]));
     CHECK(sameFloat(r[7], p[0] * q[1] - p[1] * q[0]));
@@ -588,6 +601,13 @@ __kernel void shapes(__global const float4 *a, __global const float4 *b, __globa
     CHECK(sameFloat(r[13], p[3] > 0 ? 1.0f : p[3] < 0 ? -1.0f : std::isnan(p[3]) ? 0.0f : std::copysign(0.0f, p[3])));
     CHECK(sameFloat(r[14], lengthOf({p[0] * 1e30f, p[1] * 1e30f})));
     CHECK(sameFloat(r[15], std::fabs(p[0])));
+  }
+  // Against the double-precision result, for the two vectors at the ends of the range.
+  for (size_t item : {size_t(4), size_t(5)}) {
+    const float *p = &a[4 * item];
+    const double size = std::sqrt(double(p[0]) * p[0] + double(p[1]) * p[1] + double(p[2]) * p[2] + double(p[3]) * p[3]);
+    CHECK(std::fabs(o[16 * item + 3] - p[0] / size) < 1e-6);
+    CHECK(std::fabs(o[16 * item + 4] - p[3] / size) < 1e-6);
   }
   for (cl_mem mem : {da, db, out})
     clReleaseMemObject(mem);

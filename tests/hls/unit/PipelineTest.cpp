@@ -2031,6 +2031,40 @@ entry:
   }
 }
 
+TEST_CASE("a value the same in every work-item stays in registers across barriers") {
+  // The loop counter is the same in every work-item of the group: kept once per invocation, not in
+  // an array over its work-items as w is.
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
+declare spir_func void @_Z7barrierj(i32)
+define spir_kernel void @rounds(i32 addrspace(1)* noalias %a, i32 %n) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
+  %partner = xor i64 %gid, 1
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %partner
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %w = add i32 %v, %i
+  call spir_func void @_Z7barrierj(i32 2)
+  store i32 %w, i32 addrspace(1)* %q, align 4
+  call spir_func void @_Z7barrierj(i32 2)
+  %next = add nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)", dumps);
+  CHECK(program.kernels[0].workGroupLoops);
+  CHECK(count(dumps["build-dataflow"], "ram ") == 1);
+  CHECK_THAT(dumps["build-dataflow"], Catch::Contains("ram w"));
+  checkLintClean(program.verilog, "loom_kernel_rounds");
+}
+
 TEST_CASE("a work-group function is one more pass of the work-items") {
   std::map<std::string, std::string> dumps;
   auto program = synthesizeOk(R"(
