@@ -11,12 +11,15 @@
 
 #include "VendorExtensions.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -197,6 +200,39 @@ std::string attributesOf(const llvm::Function &f, const std::array<uint32_t, 3> 
   return llvm::join(parts, " ");
 }
 
+} // namespace
+
+bool isLocalVariable(const llvm::GlobalVariable &variable) {
+  return !variable.isConstant() && variable.hasLocalLinkage() && variable.hasInitializer() &&
+         llvm::isa<llvm::UndefValue>(variable.getInitializer());
+}
+
+namespace {
+
+/// The bytes of the __local variables `f` and the functions it calls use.
+uint64_t localVariableBytes(const llvm::Function &f, const llvm::DataLayout &layout) {
+  llvm::SmallPtrSet<const llvm::Function *, 8> seen;
+  llvm::SmallPtrSet<const llvm::GlobalVariable *, 8> variables;
+  std::vector<const llvm::Function *> work{&f};
+  uint64_t bytes = 0;
+  while (!work.empty()) {
+    const llvm::Function *function = work.back();
+    work.pop_back();
+    if (!seen.insert(function).second)
+      continue;
+    for (const llvm::Instruction &inst : llvm::instructions(*function))
+      for (const llvm::Value *operand : inst.operands()) {
+        const llvm::Value *object = llvm::getUnderlyingObject(operand, /*MaxLookup=*/0);
+        if (const auto *callee = llvm::dyn_cast<llvm::Function>(object); callee && !callee->isDeclaration())
+          work.push_back(callee);
+        const auto *variable = llvm::dyn_cast<llvm::GlobalVariable>(object);
+        if (variable && isLocalVariable(*variable) && variables.insert(variable).second)
+          bytes += layout.getTypeAllocSize(variable->getValueType());
+      }
+  }
+  return bytes;
+}
+
 llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataLayout &layout) {
   KernelInfo kernel;
   kernel.name = f.getName().str();
@@ -298,6 +334,7 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
   // Clang says "false" for OpenCL C 2.0 and later without -cl-uniform-work-group-size; SPIR-V
   // carries no such attribute, and its kernels keep OpenCL 1.2's rule.
   kernel.uniformWorkGroups = f.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
+  kernel.localVariableBytes = localVariableBytes(f, layout);
   return kernel;
 }
 
@@ -396,7 +433,8 @@ llvm::json::Value toJSON(const KernelInfo &kernel) {
       {"attributes", kernel.attributes},
       {"maxGlobalWorkDim", static_cast<int64_t>(kernel.maxGlobalWorkDim)},
       {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)},
-      {"uniformWorkGroups", kernel.uniformWorkGroups}};
+      {"uniformWorkGroups", kernel.uniformWorkGroups},
+      {"localVariableBytes", static_cast<int64_t>(kernel.localVariableBytes)}};
 }
 
 bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Path path) {
@@ -407,7 +445,8 @@ bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Pa
   if (!mapper || !mapper.map("name", parsed.name) || !mapper.map("attributes", parsed.attributes) ||
       !mapper.map("reqdWorkGroupSize", reqd) || !mapper.mapOptional("maxGlobalWorkDim", maxGlobalWorkDim) ||
       !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize) ||
-      !mapper.mapOptional("uniformWorkGroups", parsed.uniformWorkGroups))
+      !mapper.mapOptional("uniformWorkGroups", parsed.uniformWorkGroups) ||
+      !mapper.mapOptional("localVariableBytes", parsed.localVariableBytes))
     return false;
   if (maxGlobalWorkDim < 0 || maxGlobalWorkDim > 3) {
     path.field("maxGlobalWorkDim").report("expected 0, 1, 2 or 3");

@@ -272,6 +272,8 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     break;
   }
   case CL_KERNEL_LOCAL_MEM_SIZE:
+    value = InfoValue::of<cl_ulong>(object->localMemBytes());
+    break;
   case CL_KERNEL_PRIVATE_MEM_SIZE:
     value = InfoValue::of<cl_ulong>(0);
     break;

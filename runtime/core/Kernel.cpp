@@ -50,6 +50,15 @@ void Kernel::setLocal(unsigned index, size_t bytes) {
   isSet[index] = true;
 }
 
+uint64_t Kernel::localMemBytes() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  uint64_t bytes = info.localVariableBytes;
+  for (const ArgValue &arg : args)
+    if (arg.kind == ArgValue::Kind::Local)
+      bytes += arg.localBytes;
+  return bytes;
+}
+
 void Kernel::copyArgsFrom(const Kernel &source) {
   std::scoped_lock lock(mutex, source.mutex);
   args = source.args;

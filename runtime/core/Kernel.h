@@ -43,6 +43,8 @@ public:
     return info.maxWorkGroupSize ? std::min(deviceMax, info.maxWorkGroupSize) : deviceMax;
   }
   Snapshot snapshot() const;
+  /// CL_KERNEL_LOCAL_MEM_SIZE: the kernel's __local variables and its __local arguments as set.
+  uint64_t localMemBytes() const;
 
 private:
   mutable std::mutex mutex;

@@ -197,6 +197,29 @@ TEST_CASE("barriers: the board bounds such a kernel's work-group size",
   clReleaseProgram(program);
 }
 
+TEST_CASE("barriers: CL_KERNEL_LOCAL_MEM_SIZE counts __local variables and arguments", "[e2e][board][barriers]") {
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, Barriers);
+    auto localBytes = [&](cl_kernel kernel) {
+      cl_ulong bytes = ~cl_ulong(0);
+      REQUIRE(clGetKernelWorkGroupInfo(kernel, cl.device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes, &bytes, nullptr) ==
+              CL_SUCCESS);
+      return bytes;
+    };
+    cl_kernel tree = kernelNamed(program, "tree_sum"), reverse = kernelNamed(program, "reverse_local_args");
+    CHECK(localBytes(tree) == 64 * sizeof(int)); // int partial[64], passed to a helper
+    CHECK(localBytes(reverse) == 0);
+    REQUIRE(clSetKernelArg(reverse, 4, 96 * sizeof(int), nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(reverse, 5, 40, nullptr) == CL_SUCCESS);
+    CHECK(localBytes(reverse) == 96 * sizeof(int) + 40);
+    clReleaseKernel(tree);
+    clReleaseKernel(reverse);
+    clReleaseProgram(program);
+  }
+}
+
 TEST_CASE("barriers: printf after a barrier", "[e2e][board][barriers][printf]") {
   std::vector<std::string> want;
   for (int item = 0; item < 128; ++item) {

@@ -189,6 +189,7 @@ TEST_CASE("KernelInfo round-trips through JSON") {
   kernel.name = "scale";
   kernel.reqdWorkGroupSize = {64, 2, 1};
   kernel.attributes = "reqd_work_group_size(64,2,1)";
+  kernel.localVariableBytes = 768;
   KernelArg data;
   data.name = "data";
   data.typeName = "float*";
@@ -217,6 +218,7 @@ TEST_CASE("KernelInfo round-trips through JSON") {
   CHECK(back.name == kernel.name);
   CHECK(back.reqdWorkGroupSize == kernel.reqdWorkGroupSize);
   CHECK(back.attributes == kernel.attributes);
+  CHECK(back.localVariableBytes == 768);
   REQUIRE(back.args.size() == 3);
   for (size_t i = 0; i < 3; ++i) {
     CHECK(back.args[i].name == kernel.args[i].name);

@@ -10,6 +10,7 @@
 #include "devices/cpu/WorkItemLoops.h"
 #include "devices/cpu/GroupCollectives.h"
 
+#include "loom/frontend/KernelInfo.h"
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/Printf.h"
 #include "loom/lowering/WorkItemFunction.h"
@@ -63,12 +64,6 @@ const Instruction *firstUse(const Value &value) {
 std::string sourceName(StringRef symbol) {
   std::string demangled = demangle(symbol.str());
   return demangled.substr(0, demangled.find('('));
-}
-
-/// __local variables: the frontend emits them as internal globals without an initialiser value.
-bool isLocalVariable(const GlobalVariable &variable) {
-  return !variable.isConstant() && variable.hasLocalLinkage() && variable.hasInitializer() &&
-         isa<UndefValue>(variable.getInitializer());
 }
 
 /// Collects the globals of `targets` that `value` refers to through constant expressions.
@@ -557,7 +552,7 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
   StripDebugInfo(module);
   SmallPtrSet<GlobalVariable *, 8> localVariables;
   for (GlobalVariable &variable : module.globals())
-    if (isLocalVariable(variable))
+    if (frontend::isLocalVariable(variable))
       localVariables.insert(&variable);
 
   std::vector<WorkGroupFunction> result;

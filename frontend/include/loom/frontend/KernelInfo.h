@@ -43,7 +43,14 @@ struct KernelInfo {
   /// Launches must have uniform work-groups (OpenCL C 1.x, or -cl-uniform-work-group-size): the
   /// local size divides the global size. False: OpenCL 2.0's non-uniform groups are allowed.
   bool uniformWorkGroups = true;
+  /// Bytes of the __local variables the kernel (and what it calls) declares: a work-group's share of
+  /// CL_KERNEL_LOCAL_MEM_SIZE before its __local arguments.
+  uint64_t localVariableBytes = 0;
 };
+
+/// A __local variable: Clang emits them as internal globals without an initial value (in SPIR's
+/// local address space; a host triple maps every address space to 0).
+bool isLocalVariable(const llvm::GlobalVariable &variable);
 
 /// Reads every kernel of a module compiled by compileOpenCL or readSpirv.
 llvm::Expected<std::vector<KernelInfo>> extractKernels(const llvm::Module &module);
