@@ -258,6 +258,9 @@ private:
   /// Whether on-chip array `array` (an alloca, a __local array or argument) has a copy per work-item
   /// slot: a private array, or a __local one of a kernel that runs a work-group per invocation.
   bool heldPerWorkItem(const llvm::Value &array) const;
+  /// The bytes of on-chip array `array`: a static alloca's, a global's, a __local argument's
+  /// local_mem_size.
+  uint64_t arrayBytes(const llvm::Value &array) const;
   /// The bank of on-chip memory `memory` that an access through `pointer` reaches: known when the
   /// bank bits of its offset into the array are (LLVM's known bits: constants, unrolled copies of
   /// an induction variable; scalar evolution's range of the offset), else AllBanks.

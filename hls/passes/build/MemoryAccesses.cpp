@@ -306,6 +306,14 @@ llvm::Optional<uint64_t> GraphBuilder::onChipOffset(const llvm::Value *value) {
   return offset.getZExtValue();
 }
 
+uint64_t GraphBuilder::arrayBytes(const llvm::Value &array) const {
+  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(&array))
+    return localArgumentBytes(*argument);
+  if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&array))
+    return layout_.getTypeAllocSize(alloca->getAllocatedType());
+  return layout_.getTypeAllocSize(llvm::cast<llvm::GlobalVariable>(array).getValueType());
+}
+
 bool GraphBuilder::heldPerWorkItem(const llvm::Value &array) const {
   return llvm::isa<llvm::AllocaInst>(array) ||
          (kernel_.hasFnAttribute(WorkGroupInvocationAttribute) && !constantTable(&array) && isOnChipArray(&array));
@@ -318,27 +326,24 @@ unsigned GraphBuilder::privateArrayCopies() const {
   // private_copies(N) asks for at most N copies (the slot is a power of two).
   unsigned asked = 2 * LoopWorkItemLimit;
   std::set<const llvm::Value *> arrays;
-  auto hold = [&](const llvm::Value &array, uint64_t arrayBytes) {
+  auto hold = [&](const llvm::Value &array) {
     if (!arrays.insert(&array).second)
       return;
-    bytes += llvm::PowerOf2Ceil(arrayBytes);
+    bytes += llvm::PowerOf2Ceil(arrayBytes(array));
     if (const unsigned limit = privateCopiesOf(array))
       asked = std::min<unsigned>(asked, llvm::PowerOf2Floor(limit));
   };
   for (const llvm::BasicBlock &block : kernel_)
     for (const llvm::Instruction &inst : block) {
       if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
-        hold(*alloca, layout_.getTypeAllocSize(alloca->getAllocatedType()));
+        hold(*alloca);
       const llvm::Value *pointer = pointerOperand(inst);
       if (!pointer || pointer->getType()->getPointerAddressSpace() != 3)
         continue;
       const llvm::Value *array = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
       if (!heldPerWorkItem(*array))
         return 1;
-      if (const auto *argument = llvm::dyn_cast<llvm::Argument>(array))
-        hold(*argument, localArgumentBytes(*argument));
-      else
-        hold(*array, layout_.getTypeAllocSize(llvm::cast<llvm::GlobalVariable>(array)->getValueType()));
+      hold(*array);
     }
   unsigned copies = bytes ? asked : 1;
   while (copies > 1 && copies * bytes > PrivateCopiesBudget)
@@ -436,37 +441,27 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
                                       name, memory.elementBytes, elementBytes));
     return it->second;
   }
-  llvm::Type *type = nullptr;
-  uint64_t bytes = 0;
+  if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object); alloca && !alloca->isStaticAlloca())
+    return fail(inst, "private array '" + name + "' has a size known only at run time: on-chip memories need "
+                      "a constant size");
+  const uint64_t bytes = arrayBytes(*object);
   const llvm::GlobalVariable *table = constantTable(object);
-  if (const auto *argument = llvm::dyn_cast<llvm::Argument>(object)) {
-    bytes = localArgumentBytes(*argument);
-  } else if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object)) {
-    if (!alloca->isStaticAlloca())
-      return fail(inst, "private array '" + name + "' has a size known only at run time: on-chip memories need "
-                        "a constant size");
-    type = alloca->getAllocatedType();
-  } else {
-    type = llvm::cast<llvm::GlobalVariable>(object)->getValueType();
-  }
   OnChipMemory memory;
   memory.name = name;
   memory.location = locationOf(inst, kernel_);
   memory.elementBytes = elementBytes;
-  if (type)
-    bytes = layout_.getTypeAllocSize(type);
   memory.depth = std::max<uint64_t>(1, bytes / elementBytes);
   if (const auto *argument = llvm::dyn_cast<llvm::Argument>(object))
     memory.argument = argument->getArgNo();
   if (table) {
-    std::vector<uint8_t> bytes(std::max<uint64_t>(layout_.getTypeAllocSize(type), memory.depth * elementBytes), 0);
-    if (!storeBytes(table->getInitializer(), layout_, bytes, 0))
+    std::vector<uint8_t> image(std::max<uint64_t>(bytes, memory.depth * elementBytes), 0);
+    if (!storeBytes(table->getInitializer(), layout_, image, 0))
       return fail(inst, "the contents of constant table '" + name + "' are not supported by the hardware flow "
                         "yet: only numbers, arrays and structs of them");
     for (uint64_t word = 0; word < memory.depth; ++word) {
       uint64_t value = 0;
       for (unsigned byte = 0; byte < elementBytes; ++byte)
-        value |= uint64_t(bytes[word * elementBytes + byte]) << (8 * byte);
+        value |= uint64_t(image[word * elementBytes + byte]) << (8 * byte);
       memory.contents.push_back(value);
     }
   } else if (heldPerWorkItem(*object) && privateCopies_ > 1) {
