@@ -20,6 +20,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -233,6 +234,26 @@ uint64_t localVariableBytes(const llvm::Function &f, const llvm::DataLayout &lay
   return bytes;
 }
 
+/// The bytes of private memory a work-item of `f` keeps on its stack at most: `f`'s static allocas
+/// (what optimisation left in memory: arrays indexed at run time) plus the largest such frame among
+/// the functions it calls (OpenCL C has no recursion; `onPath` guards against it all the same).
+uint64_t privateFrameBytes(const llvm::Function &f, const llvm::DataLayout &layout,
+                           llvm::SmallPtrSetImpl<const llvm::Function *> &onPath) {
+  if (!onPath.insert(&f).second)
+    return 0;
+  uint64_t own = 0, callees = 0;
+  for (const llvm::Instruction &inst : llvm::instructions(f)) {
+    if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst); alloca && alloca->isStaticAlloca())
+      if (auto bits = alloca->getAllocationSizeInBits(layout))
+        own += bits->getFixedSize() / 8;
+    if (const auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+      if (const llvm::Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+        callees = std::max(callees, privateFrameBytes(*callee, layout, onPath));
+  }
+  onPath.erase(&f);
+  return own + callees;
+}
+
 llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataLayout &layout) {
   KernelInfo kernel;
   kernel.name = f.getName().str();
@@ -335,6 +356,8 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
   // carries no such attribute, and its kernels keep OpenCL 1.2's rule.
   kernel.uniformWorkGroups = f.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
   kernel.localVariableBytes = localVariableBytes(f, layout);
+  llvm::SmallPtrSet<const llvm::Function *, 8> onPath;
+  kernel.privateBytes = privateFrameBytes(f, layout, onPath);
   return kernel;
 }
 
@@ -434,7 +457,8 @@ llvm::json::Value toJSON(const KernelInfo &kernel) {
       {"maxGlobalWorkDim", static_cast<int64_t>(kernel.maxGlobalWorkDim)},
       {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)},
       {"uniformWorkGroups", kernel.uniformWorkGroups},
-      {"localVariableBytes", static_cast<int64_t>(kernel.localVariableBytes)}};
+      {"localVariableBytes", static_cast<int64_t>(kernel.localVariableBytes)},
+      {"privateBytes", static_cast<int64_t>(kernel.privateBytes)}};
 }
 
 bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Path path) {
@@ -446,7 +470,8 @@ bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Pa
       !mapper.map("reqdWorkGroupSize", reqd) || !mapper.mapOptional("maxGlobalWorkDim", maxGlobalWorkDim) ||
       !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize) ||
       !mapper.mapOptional("uniformWorkGroups", parsed.uniformWorkGroups) ||
-      !mapper.mapOptional("localVariableBytes", parsed.localVariableBytes))
+      !mapper.mapOptional("localVariableBytes", parsed.localVariableBytes) ||
+      !mapper.mapOptional("privateBytes", parsed.privateBytes))
     return false;
   if (maxGlobalWorkDim < 0 || maxGlobalWorkDim > 3) {
     path.field("maxGlobalWorkDim").report("expected 0, 1, 2 or 3");

@@ -46,6 +46,7 @@ const std::vector<PassEntry> &graphPasses() {
       // Before add-completion: a store nothing waits for has no consumer yet.
       {"coalesce-memory-lines", coalesceMemoryLines},
       // Before scheduling, so the completion join is balanced like any other node.
+      {"join-loop-entries", plain(joinLoopEntries)},
       {"add-completion", plain(addCompletion)},
       {"assign-latencies", assignLatencies},
       {"schedule", plain(scheduleASAP)},

@@ -73,6 +73,7 @@ GraphBuilder::GraphBuilder(const llvm::Function &kernel)
   result_.numArgs = kernel.arg_size() + (result_.printfBuffer ? 1 : 0);
   result_.simdWorkItems = simdWorkItemsOf(kernel);
   result_.computeUnits = computeUnitsOf(kernel);
+  result_.workItemsAlike = !usesWorkItemIds(kernel);
 }
 
 llvm::Expected<KernelGraph> GraphBuilder::build() {

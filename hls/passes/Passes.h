@@ -69,6 +69,7 @@ void scalarizeVectors(llvm::Function &kernel);
 void splitAggregatePhis(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
+void joinLoopEntries(KernelGraph &kernel);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
 void scheduleASAP(KernelGraph &kernel);

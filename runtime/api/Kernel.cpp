@@ -275,7 +275,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     value = InfoValue::of<cl_ulong>(object->localMemBytes());
     break;
   case CL_KERNEL_PRIVATE_MEM_SIZE:
-    value = InfoValue::of<cl_ulong>(0);
+    value = InfoValue::of<cl_ulong>(object->info.privateBytes);
     break;
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     value = InfoValue::of<size_t>(info.preferredGroupMultiple);

@@ -47,6 +47,26 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
   }
 }
 
+TEST_CASE("CL_KERNEL_PRIVATE_MEM_SIZE: the private arrays a work-item keeps", "[e2e][board][onchip]") {
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    Setup cl(target.device());
+    cl_program program = programFor(cl, target, OnChip);
+    auto privateBytes = [&](const char *name) {
+      cl_kernel kernel = kernelNamed(program, name);
+      cl_ulong bytes = ~cl_ulong(0);
+      CHECK(clGetKernelWorkGroupInfo(kernel, cl.device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes, &bytes, nullptr) ==
+            CL_SUCCESS);
+      clReleaseKernel(kernel);
+      return bytes;
+    };
+    CHECK(privateBytes("private_reverse") == 16 * sizeof(int));
+    CHECK(privateBytes("private_sort") == 12 * sizeof(int));
+    CHECK(privateBytes("local_histogram") == 0); // __local, not private
+    clReleaseProgram(program);
+  }
+}
+
 TEST_CASE("banked arrays (numbanks, bank_bits, xcl_array_partition, register), single work-item: board == CPU == host",
           "[e2e][board][onchip]") {
   const int n = 200;

@@ -90,18 +90,52 @@ void checkKernels(const std::vector<KernelInfo> &kernels, bool fromSpirv) {
   CHECK(hinted->attributes == "work_group_size_hint(8,8,1) vec_type_hint(float4)");
 }
 
+/// The kernels of `source` compiled for `target`.
+std::vector<KernelInfo> kernelsOf(const char *source, Target target) {
+  llvm::LLVMContext context;
+  auto compiled = compileOpenCL(context, SourceInput{source, "kernels.cl", ""}, target);
+  REQUIRE_OK(compiled);
+  auto kernels = extractKernels(*compiled->module);
+  REQUIRE_OK(kernels);
+  return std::move(*kernels);
+}
+
 } // namespace
 
 TEST_CASE("kernel metadata is read from hardware and host compiles alike") {
   for (Target target : {Target::Hardware, Target::Host}) {
     INFO((target == Target::Hardware ? "hardware" : "host"));
-    llvm::LLVMContext context;
-    auto compiled = compileOpenCL(context, SourceInput{Kernels, "kernels.cl", ""}, target);
-    REQUIRE_OK(compiled);
-    auto kernels = extractKernels(*compiled->module);
-    REQUIRE_OK(kernels);
-    CHECK(kernels->size() == 3);
-    checkKernels(*kernels, /*fromSpirv=*/false);
+    auto kernels = kernelsOf(Kernels, target);
+    CHECK(kernels.size() == 3);
+    checkKernels(kernels, /*fromSpirv=*/false);
+  }
+}
+
+TEST_CASE("private memory: arrays left in memory, through the deepest chain of calls") {
+  // order[] is indexed at run time, so it stays an array; the helpers' arrays add the larger one.
+  const char *source = R"(
+__attribute__((noinline)) int small(__global const int *a, int k) {
+  int t[4];
+  for (int j = 0; j < 4; ++j) t[j] = a[j];
+  return t[k & 3];
+}
+__attribute__((noinline)) int large(__global const int *a, int k) {
+  int t[32];
+  for (int j = 0; j < 32; ++j) t[j] = a[j] * j;
+  return t[k & 31];
+}
+__kernel void sorted(__global const int *a, __global int *out, int k) {
+  int order[16];
+  for (int j = 0; j < 16; ++j) order[j] = a[j];
+  out[get_global_id(0)] = order[k & 15] + small(a, k) + large(a, k);
+}
+__kernel void plain(__global int *out) { out[get_global_id(0)] = 1; }
+)";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    INFO((target == Target::Hardware ? "hardware" : "host"));
+    auto kernels = kernelsOf(source, target);
+    CHECK(find(kernels, "sorted")->privateBytes == (16 + 32) * 4);
+    CHECK(find(kernels, "plain")->privateBytes == 0);
   }
 }
 
@@ -190,6 +224,7 @@ TEST_CASE("KernelInfo round-trips through JSON") {
   kernel.reqdWorkGroupSize = {64, 2, 1};
   kernel.attributes = "reqd_work_group_size(64,2,1)";
   kernel.localVariableBytes = 768;
+  kernel.privateBytes = 96;
   KernelArg data;
   data.name = "data";
   data.typeName = "float*";
@@ -219,6 +254,7 @@ TEST_CASE("KernelInfo round-trips through JSON") {
   CHECK(back.reqdWorkGroupSize == kernel.reqdWorkGroupSize);
   CHECK(back.attributes == kernel.attributes);
   CHECK(back.localVariableBytes == 768);
+  CHECK(back.privateBytes == 96);
   REQUIRE(back.args.size() == 3);
   for (size_t i = 0; i < 3; ++i) {
     CHECK(back.args[i].name == kernel.args[i].name);

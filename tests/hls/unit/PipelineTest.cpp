@@ -856,6 +856,58 @@ TEST_CASE("an outer iteration enters the inner loop while earlier ones are insid
   CHECK(back.loops[0].overlapsFrom == inner.location);
 }
 
+/// A loop that counts down from a value loaded just before it, folding the count into t, loading
+/// from `address`: in[gid] in an NDRange kernel, in[0] in a single work-item one.
+std::string loadThenLoop(const std::string &address) {
+  return R"(
+define spir_kernel void @late(i32 addrspace(1)* noalias %in, i32 addrspace(1)* noalias %out, i32 %m) {
+entry:
+)" + address + R"(
+  %x = load i32, i32 addrspace(1)* %p, align 4
+  br label %count
+count:
+  %n = phi i32 [ %x, %entry ], [ %less, %count ]
+  %t = phi i32 [ %m, %entry ], [ %folded, %count ]
+  %folded = xor i32 %t, %n
+  %less = sub i32 %n, 1
+  %left = icmp sgt i32 %less, 0
+  br i1 %left, label %count, label %done
+done:
+  store i32 %folded, i32 addrspace(1)* %p, align 4
+  ret void
+}
+)";
+}
+
+/// The id of the first node whose dump line contains `needle`.
+std::string nodeWith(const std::string &dump, const std::string &needle) {
+  const size_t at = dump.find(needle);
+  REQUIRE(at != std::string::npos);
+  const size_t start = dump.rfind("  %", at) + 2;
+  return dump.substr(start, dump.find(' ', start) - start);
+}
+
+TEST_CASE("a loop admits a work-item once the values it enters with are there") {
+  // Admitted at once, the work-item's mux would wait for the load, and every iteration of the other
+  // work-items inside behind it.
+  std::map<std::string, std::string> dumps;
+  synthesizeOk(loadThenLoop("  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
+                            "  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %gid"),
+               dumps);
+  std::string dump = dumps["join-loop-entries"];
+  auto nodes = dumpedNodes(dump);
+  const std::string entry = nodes.at(nodeWith(dump, "= loop_control")).operands.at(0);
+  CHECK(dump.find("  " + entry + " = join") != std::string::npos);
+  CHECK(llvm::is_contained(nodes.at(entry).operands, nodeWith(dump, "= load i32")));
+  // In a single work-item kernel the outermost loop holds one invocation: nothing waits behind it.
+  dumps.clear();
+  synthesizeOk(loadThenLoop("  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 0"), dumps);
+  dump = dumps["join-loop-entries"];
+  nodes = dumpedNodes(dump);
+  CHECK(nodes.at(nodeWith(dump, "= loop_control")).operands.at(0) == nodeWith(dump, "= join"));
+  CHECK(nodes.at(nodeWith(dump, "= join")).operands.size() == 1); // The work-item token alone.
+}
+
 TEST_CASE("division, square root, min/max/abs and switch become units, selects and branches") {
   auto ir = parse(R"(
 declare float @llvm.sqrt.f32(float)

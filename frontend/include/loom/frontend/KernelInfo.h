@@ -46,6 +46,9 @@ struct KernelInfo {
   /// Bytes of the __local variables the kernel (and what it calls) declares: a work-group's share of
   /// CL_KERNEL_LOCAL_MEM_SIZE before its __local arguments.
   uint64_t localVariableBytes = 0;
+  /// Bytes of private memory a work-item keeps in memory at most (CL_KERNEL_PRIVATE_MEM_SIZE): the
+  /// private arrays optimisation left as arrays, through the deepest chain of calls.
+  uint64_t privateBytes = 0;
 };
 
 /// A __local variable: Clang emits them as internal globals without an initial value (in SPIR's

@@ -188,6 +188,9 @@ struct KernelGraph {
   /// Copies of the kernel's hardware (HardwareKernel::computeUnits): the graph is one unit's, which
   /// takes its part of the range from unit_offset_<d> and unit_size_<d> inputs when this is above 1.
   unsigned computeUnits = 1;
+  /// The kernel never asks which work-item it is (a single work-item kernel): its outermost loops
+  /// hold one invocation at a time.
+  bool workItemsAlike = false;
 
   /// Loop `n` of the nodes is loops[n - 1]; the builder fills where and how often, the report the II.
   std::vector<LoopReport> loops;
