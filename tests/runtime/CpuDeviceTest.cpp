@@ -6,6 +6,8 @@
 #include "devices/cpu/WorkItemLoops.h"
 
 #include "loom/frontend/Binary.h"
+#include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/OpenCLCompiler.h"
 
 #include "../TestSupport.h"
 
@@ -254,6 +256,71 @@ __kernel void rotate(__global int *data, int rounds) {
     }
     device->release(*data);
   }
+}
+
+TEST_CASE("an inner loop every work-item runs alike runs across the work-items", "[unit][runtime][cpu]") {
+  // One dot product per work-item, its loop differing: bounded by an argument, under a divergent
+  // branch, bounded by a loaded value, four iterations.
+  const char *source = R"(
+#define DOT(guard, bound)                                                      \
+  int col = get_global_id(0), row = get_global_id(1);                          \
+  float sum = 0.0f;                                                            \
+  if (guard)                                                                   \
+    for (int k = 0; k < (bound); ++k)                                          \
+      sum += a[row * n + k] * b[k * n + col];                                  \
+  c[row * n + col] = sum;
+#define ARGS __global const float *a, __global const float *b, __global float *c, int n
+__kernel void across(ARGS) { DOT(1, n) }
+__kernel void guarded(ARGS) { DOT(col % 3 != 0, n) }
+__kernel void data_bound(ARGS) { DOT(1, (int)a[row * n] % n) }
+__kernel void few(ARGS) { DOT(1, 4) }
+)";
+  // Cut at the loop's head, the total is kept per work-item across the cut; the loop under a
+  // divergent branch, the one whose bound was loaded, and the short one are not cut.
+  llvm::LLVMContext context;
+  auto compiled = loom::frontend::compileOpenCL(context, {source, "across.cl", ""}, loom::frontend::Target::Host);
+  REQUIRE_OK(compiled);
+  auto kernels = loom::frontend::extractKernels(*compiled->module);
+  REQUIRE_OK(kernels);
+  auto functions = cpu::addWorkGroupFunctions(*compiled->module, *kernels);
+  REQUIRE_OK(functions);
+  for (const cpu::WorkGroupFunction &function : *functions) {
+    INFO(function.kernel);
+    CHECK((function.contextBytesPerItem > 0) == (function.kernel == "across"));
+  }
+
+  auto device = createCpuDevice();
+  Built built = build(*device, source);
+  const int n = 24;
+  auto a = device->allocate(n * n * sizeof(float)), b = device->allocate(n * n * sizeof(float)),
+       c = device->allocate(n * n * sizeof(float));
+  REQUIRE_OK(a);
+  REQUIRE_OK(b);
+  REQUIRE_OK(c);
+  auto *av = static_cast<float *>(a->host), *bv = static_cast<float *>(b->host), *cv = static_cast<float *>(c->host);
+  for (int i = 0; i < n * n; ++i) {
+    av[i] = float(i % 7) - 2.0f; // small integers: every sum is exact
+    bv[i] = float(i % 5) - 1.0f;
+  }
+  NDRange range;
+  range.dims = 2;
+  range.global = {size_t(n), size_t(n), 1};
+  range.local = {8, 3, 1};
+  for (unsigned kernel = 0; kernel < 2; ++kernel) {
+    REQUIRE_OK(device->launch(*built.program, kernel, {bufferArg(*a), bufferArg(*b), bufferArg(*c), scalarArg(n)}, range));
+    for (int row = 0; row < n; ++row)
+      for (int col = 0; col < n; ++col) {
+        float expected = 0.0f;
+        if (kernel == 0 || col % 3 != 0)
+          for (int k = 0; k < n; ++k)
+            expected += av[row * n + k] * bv[k * n + col];
+        INFO("kernel " << kernel << ", row " << row << ", col " << col);
+        REQUIRE(cv[row * n + col] == expected);
+      }
+  }
+  device->release(*a);
+  device->release(*b);
+  device->release(*c);
 }
 
 TEST_CASE("a 2D transpose through a __local tile", "[unit][runtime][cpu]") {

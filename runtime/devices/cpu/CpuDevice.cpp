@@ -323,7 +323,7 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   struct ThreadMemory {
     std::unique_ptr<uint8_t, FreeDeleter> scratch, context;
   };
-  const uint64_t contextBytes = cpu::contextBytes(entry.contextBytesPerItem, entry.contextBytesPerGroup, groupItems);
+  const uint64_t contextBytes = entry.contextBytesPerItem * groupItems;
   std::vector<ThreadMemory> memory(threads);
   for (ThreadMemory &own : memory) {
     own.scratch.reset(static_cast<uint8_t *>(

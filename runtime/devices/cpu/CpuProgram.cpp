@@ -151,7 +151,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
 
   for (const WorkGroupFunction &group : *groups) {
     program->entries.push_back(
-        {nullptr, group.staticLocalBytes, group.contextBytesPerItem, group.contextBytesPerGroup, group.prints});
+        {nullptr, group.staticLocalBytes, group.contextBytesPerItem, group.prints});
     program->symbols.push_back(group.symbol);
   }
   program->context = std::move(owned.context);

@@ -33,7 +33,6 @@ public:
     WorkGroupFn function = nullptr;
     uint64_t staticLocalBytes = 0;
     uint64_t contextBytesPerItem = 0;
-    uint64_t contextBytesPerGroup = 0;
     bool prints = false; ///< Calls printf: a launch passes a printf buffer.
   };
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/WorkItemLoops.h"
 #include "devices/cpu/GroupCollectives.h"
+#include "devices/cpu/InnerLoopBarriers.h"
 
 #include "loom/frontend/KernelInfo.h"
 #include "loom/lowering/BarrierRegions.h"
@@ -128,8 +129,12 @@ enum : unsigned {
   Scratch = BackEnd,          ///< The group's __local variables and arguments.
   Context = BackEnd + 1,      ///< The group's storage that survives barriers.
   PrintfBuffer = BackEnd + 2, ///< The launch's printf buffer.
-  ExtraCount = BackEnd + 3,
+  Uniform = BackEnd + 3,      ///< The group's values the same in every work-item (placeUniformValues).
+  ExtraCount = BackEnd + 4,
 };
+
+/// The alignment of the group's uniform storage (a cache line).
+constexpr uint64_t UniformAlignment = 64;
 
 /// Where placeContextSlots put each piece of storage, and the bytes a work-item needs.
 struct ContextLayout {
@@ -176,19 +181,14 @@ ContextLayout placeContextSlots(Function &workItem, unsigned firstExtra, ArrayRe
   return placed;
 }
 
-/// The start of the context buffer's per-group part, after the arrays of `groupItems` work-items.
-Value *emitGroupPart(IRBuilder<> &b, Value *context, Value *groupItems, uint64_t bytesPerItem) {
-  Value *arrays = b.CreateMul(groupItems, b.getInt64(bytesPerItem));
-  Value *aligned = b.CreateAnd(b.CreateAdd(arrays, b.getInt64(ContextAlignment - 1)), b.getInt64(~(ContextAlignment - 1)));
-  return b.CreateInBoundsGEP(b.getInt8Ty(), context, aligned, "group.part");
-}
-
 /// Places the storage of the values the same in every work-item (lowering::UniformValue) in the
-/// context buffer's per-group part: every atEntry copy in its first half, every atExit copy at the
-/// same offset in its second half, which the work-group function copies onto the first before each
-/// region after the first. Returns the bytes of one half.
-uint64_t placeUniformValues(Function &workItem, unsigned firstExtra, uint64_t bytesPerItem,
-                            ArrayRef<lowering::UniformValue> values) {
+/// group's uniform storage (the Uniform parameter): every atEntry copy in its first half, every
+/// atExit copy at the same offset in its second half, which the work-group function copies onto the
+/// first before each region after the first. Returns the bytes of one half. The work-group function
+/// keeps that storage in its own frame, not in the context buffer: a loop over the work-items that
+/// stores a uniform value (the counter of a loop cut by InnerLoopBarriers) then stores to memory
+/// nothing else reaches, which the optimiser moves out of the loop, so the loop vectorises.
+uint64_t placeUniformValues(Function &workItem, unsigned firstExtra, ArrayRef<lowering::UniformValue> values) {
   if (values.empty())
     return 0;
   const DataLayout &layout = workItem.getParent()->getDataLayout();
@@ -203,11 +203,10 @@ uint64_t placeUniformValues(Function &workItem, unsigned firstExtra, uint64_t by
     offsets.push_back(half);
     half += slotBytes(*value.atEntry, layout);
   }
-  half = alignTo(half, ContextAlignment);
+  half = alignTo(half, UniformAlignment);
 
   IRBuilder<> b(&*workItem.getEntryBlock().getFirstInsertionPt());
-  Value *part = emitGroupPart(b, workItem.getArg(firstExtra + Context), lowering::emitGroupItems(b, workItem, firstExtra),
-                              bytesPerItem);
+  Value *part = workItem.getArg(firstExtra + Uniform);
   auto place = [&](AllocaInst &copy, uint64_t offset) {
     Value *address = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, offset);
     copy.replaceAllUsesWith(b.CreateBitCast(address, copy.getType(), copy.getName()));
@@ -229,7 +228,7 @@ struct WorkItemFunction {
   unsigned regions = 1;
   uint64_t staticLocalBytes = 0;
   uint64_t contextBytesPerItem = 0;
-  uint64_t uniformBytes = 0; ///< One half of the context's per-group part (placeUniformValues).
+  uint64_t uniformBytes = 0; ///< One half of the group's uniform storage (placeUniformValues).
   bool prints = false;
   std::vector<GroupCollective> collectives; ///< Run before the regions they precede.
   std::vector<lowering::Scope> cutScopes;   ///< [k - 1]: the scope of the cut before region k.
@@ -240,7 +239,7 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   Module &module = *kernel.getParent();
   Type *i8 = Type::getInt8Ty(module.getContext());
   Type *i8p = Type::getInt8PtrTy(module.getContext());
-  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p, i8p});
+  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p, i8p, i8p});
   if (!cloned)
     return cloned.takeError();
   Function *clone = *cloned;
@@ -277,12 +276,12 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   }
   const Argument *localIds[] = {clone->getArg(firstExtra + LocalId), clone->getArg(firstExtra + LocalId + 1),
                                 clone->getArg(firstExtra + LocalId + 2)};
+  addInnerLoopBarriers(*clone, localIds);
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume), localIds);
   if (!regions)
     return regions.takeError();
   ContextLayout layout = placeContextSlots(*clone, firstExtra, regions->liveAcrossBarriers);
-  const uint64_t uniformBytes =
-      placeUniformValues(*clone, firstExtra, layout.bytesPerItem, regions->uniformAcrossBarriers);
+  const uint64_t uniformBytes = placeUniformValues(*clone, firstExtra, regions->uniformAcrossBarriers);
   // The erased allocas' addresses still key their slots (they are compared, never dereferenced).
   std::vector<GroupCollective> collectives;
   for (const lowering::Collective &collective : regions->collectives) {
@@ -474,6 +473,13 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   values[Scratch] = scratch;
   values[Context] = workItemContext;
   values[PrintfBuffer] = b.CreateIntToPtr(infoAt(WorkGroupInfo::PrintfBuffer), i8p, "printf.buffer");
+  if (const uint64_t half = workItemFunction.uniformBytes) {
+    AllocaInst *uniform = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), 2 * half), nullptr, "uniform");
+    uniform->setAlignment(Align(UniformAlignment));
+    values[Uniform] = b.CreateBitCast(uniform, i8p);
+  } else {
+    values[Uniform] = ConstantPointerNull::get(cast<PointerType>(i8p));
+  }
 
   if (regions == 1) {
     lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, b.getInt32(0), "r0.");
@@ -496,13 +502,10 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
       auto *start = BasicBlock::Create(context, "region" + Twine(region), group);
       select->addCase(b.getInt32(region), start);
       b.SetInsertPoint(start);
-      if (const uint64_t half = workItemFunction.uniformBytes) {
-        Value *groupItems =
-            b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]);
-        Value *part = emitGroupPart(b, workItemContext, groupItems, workItemFunction.contextBytesPerItem);
-        b.CreateMemCpy(part, Align(ContextAlignment), b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), part, half),
-                       Align(ContextAlignment), half);
-      }
+      if (const uint64_t half = workItemFunction.uniformBytes)
+        b.CreateMemCpy(values[Uniform], Align(UniformAlignment),
+                       b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), values[Uniform], half), Align(UniformAlignment),
+                       half);
       for (const GroupCollective &collective : workItemFunction.collectives)
         if (collective.form.region == region)
           emitGroupCollective(b, collective, workItemContext,
@@ -521,10 +524,6 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
 }
 
 } // namespace
-
-uint64_t contextBytes(uint64_t bytesPerItem, uint64_t bytesPerGroup, uint64_t groupItems) {
-  return alignTo(bytesPerItem * groupItems, ContextAlignment) + bytesPerGroup;
-}
 
 Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) {
   for (const Function &function : module) {
@@ -570,7 +569,7 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
       return workItem.takeError();
     Function *group = makeWorkGroupFunction(*kernel, *workItem);
     result.push_back({info.name, group->getName().str(), workItem->staticLocalBytes,
-                      workItem->contextBytesPerItem, 2 * workItem->uniformBytes, workItem->prints});
+                      workItem->contextBytesPerItem, workItem->prints});
   }
   // Clang marks every OpenCL C function and call convergent (work-items run them in lockstep on a
   // GPU). Here every work-item is now an iteration of a loop and every barrier a loop boundary: nothing

@@ -50,7 +50,7 @@ enum : unsigned {
 constexpr unsigned SubGroupSize = 8;
 
 /// The signature of a generated work-group function. `context` holds what the group's work-items
-/// keep across barriers (contextBytes).
+/// keep across barriers: contextBytesPerItem for each work-item of the group.
 using WorkGroupFn = void (*)(void **args, const uint64_t *info, uint8_t *localScratch, uint8_t *context);
 
 struct WorkGroupFunction {
@@ -58,17 +58,8 @@ struct WorkGroupFunction {
   std::string symbol; ///< The work-group function's symbol.
   uint64_t staticLocalBytes = 0; ///< __local variables declared in the kernel, at the scratch start.
   uint64_t contextBytesPerItem = 0; ///< Private storage live across barriers, per work-item.
-  /// Values live across barriers that are the same in every work-item, once per group.
-  uint64_t contextBytesPerGroup = 0;
   bool prints = false; ///< The kernel calls printf: its launches need a printf buffer.
 };
-
-/// The alignment of the context buffer and of its per-group part.
-constexpr uint64_t ContextAlignment = 128;
-
-/// The context buffer's bytes for a group of `groupItems` work-items: the work-items' arrays, then,
-/// aligned, the per-group part.
-uint64_t contextBytes(uint64_t bytesPerItem, uint64_t bytesPerGroup, uint64_t groupItems);
 
 /// Checks the module for what the CPU device cannot run yet (builtins it does not provide), with file:line:col when the module has line tables. `isDefined` says whether the
 /// process provides a symbol.
