@@ -9,7 +9,7 @@
 
 #include "loom/lowering/Printf.h"
 
-#include "devices/board/ProgramCache.h"
+#include "devices/ProgramCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

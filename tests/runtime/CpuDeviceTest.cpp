@@ -11,12 +11,16 @@
 
 #include "../TestSupport.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 using namespace loom::runtime;
@@ -108,6 +112,56 @@ __kernel void vector_add(__global const float *a, __global const float *b, __glo
   device->release(*a);
   device->release(*b);
   device->release(*c);
+}
+
+TEST_CASE("a first launch keeps its code on disk; a damaged entry is made again", "[unit][runtime][cpu]") {
+  llvm::SmallString<128> directory;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-cpu-cache", directory));
+  REQUIRE(::setenv("LOOM_CACHE_DIR", directory.c_str(), 1) == 0);
+  auto objects = [&] {
+    std::vector<std::string> paths;
+    std::error_code error;
+    for (llvm::sys::fs::directory_iterator it(directory, error), end; it != end && !error; it.increment(error))
+      if (llvm::StringRef(it->path()).endswith(".o"))
+        paths.push_back(it->path());
+    return paths;
+  };
+  const char *source = R"(
+__kernel void triple(__global int *data) { data[get_global_id(0)] *= 3; })";
+  auto device = createCpuDevice();
+  auto run = [&](const char *options) {
+    Built built = build(*device, source, options); // other options: not the build kept in memory
+    auto data = device->allocate(64 * sizeof(int32_t));
+    REQUIRE_OK(data);
+    auto *values = static_cast<int32_t *>(data->host);
+    std::iota(values, values + 64, 0);
+    NDRange range;
+    range.global = {64, 1, 1};
+    range.local = {8, 1, 1};
+    REQUIRE_OK(device->launch(*built.program, 0, {bufferArg(*data)}, range));
+    for (int i = 0; i < 64; ++i)
+      CHECK(values[i] == 3 * i);
+    device->release(*data);
+  };
+  run("");
+  auto stored = objects();
+  REQUIRE(stored.size() == 1);
+  uint64_t size = 0;
+  REQUIRE_FALSE(llvm::sys::fs::file_size(stored[0], size));
+  CHECK(size > 100);
+  {
+    std::error_code error;
+    llvm::raw_fd_ostream damaged(stored[0], error);
+    REQUIRE_FALSE(error);
+    damaged << "not an object file";
+  }
+  run("-DUNUSED=1"); // the same code: it loads the damaged entry, then makes and stores it again
+  CHECK(objects() == stored);
+  uint64_t remade = 0;
+  REQUIRE_FALSE(llvm::sys::fs::file_size(stored[0], remade));
+  CHECK(remade == size);
+  ::unsetenv("LOOM_CACHE_DIR");
+  llvm::sys::fs::remove_directories(directory);
 }
 
 TEST_CASE("work-item builtins in 3D, helpers, __local variables and arguments", "[unit][runtime][cpu]") {

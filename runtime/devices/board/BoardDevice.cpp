@@ -10,7 +10,7 @@
 // such a binary by the same flow as loomc (compileOffline), in-process, through the ProgramCache.
 //===----------------------------------------------------------------------===//
 #include "devices/board/BoardDevice.h"
-#include "devices/board/ProgramCache.h"
+#include "devices/ProgramCache.h"
 
 #include "OfflineCompiler.h"
 
@@ -251,7 +251,7 @@ public:
     offline.sourceName = "program.cl";
     offline.source = source.str();
     offline.buildOptions = options.str();
-    return buildCached(ProgramCache::key(source, options, board_.json), offline, log,
+    return buildCached(ProgramCache::key({board_.json, options, source}), offline, log,
                        [this](const OfflineOptions &offline) { return compileOffline(offline, board_); });
   }
 
@@ -284,7 +284,7 @@ public:
     OfflineOptions offline;
     offline.sourceName = "linked program";
     offline.buildOptions = options.str();
-    return buildCached(ProgramCache::key(units, "link " + options.str(), board_.json), offline, log,
+    return buildCached(ProgramCache::key({board_.json, "link " + options.str(), units}), offline, log,
                        [&](const OfflineOptions &offline) { return linkOffline(objects, offline, board_); });
   }
 
@@ -458,7 +458,7 @@ private:
       log = unavailable_;
       return error(log);
     }
-    const ProgramCache cache = ProgramCache::fromEnvironment();
+    const ProgramCache cache = ProgramCache::fromEnvironment(".loom");
     if (auto cached = cache.lookup(key)) {
       std::string loadLog;
       auto program = loadBinary(*cached, loadLog);

@@ -6,21 +6,27 @@
 // trap, printf calls to records,
 // work-item loops, the host CPU's target attributes and the verifier when the program is built; at
 // its first launch, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser has the real
-// cost model), then one LLJIT whose lookups give the work-group function pointers.
+// cost model) and code generation into an object file, kept in the ProgramCache under the lowered
+// module and the host CPU (a later process loads it instead: no O3, no code generation), then one
+// LLJIT over that object whose lookups give the work-group function pointers.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
 #include "devices/cpu/GuardDivisions.h"
+#include "devices/ProgramCache.h"
 
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/ObjectCode.h"
 #include "loom/frontend/Optimize.h"
 #include "loom/lowering/Printf.h"
 
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -159,42 +165,82 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   return std::unique_ptr<CpuProgram>(new CpuProgram(std::move(program)));
 }
 
-Error CpuProgram::Compiled::generateCode() const {
-  OwnedModule owned{std::move(context), std::move(lowered)};
-  auto target = orc::JITTargetMachineBuilder::detectHost();
-  if (!target)
-    return target.takeError();
-  target->setCodeGenOptLevel(CodeGenOpt::Aggressive);
-  auto machine = target->createTargetMachine();
-  if (!machine)
-    return machine.takeError();
-  const std::string features = target->getFeatures().getString();
-  auto library = hostLibrary(target->getTargetTriple(), StringRef(features).contains("+avx2"));
-  frontend::optimizeModule(*owned.module, OptimizationLevel::O3, machine->get(), library.get());
-
-  auto built = orc::LLJITBuilder().setJITTargetMachineBuilder(*target).create();
+/// A JIT over `object` whose lookups give `symbols`' addresses, in order.
+Expected<std::pair<std::unique_ptr<orc::LLJIT>, std::vector<WorkGroupFn>>>
+loadObject(orc::JITTargetMachineBuilder target, std::unique_ptr<MemoryBuffer> object,
+           ArrayRef<std::string> symbols) {
+  auto built = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(target)).create();
   if (!built)
     return built.takeError();
-  // Unresolved symbols become the error below, not a line on the application's stderr.
+  // Unresolved symbols become the lookup's error, not a line on the application's stderr.
   (*built)->getExecutionSession().setErrorReporter([](Error error) { consumeError(std::move(error)); });
   auto generator =
       orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*built)->getDataLayout().getGlobalPrefix());
   if (!generator)
     return generator.takeError();
   (*built)->getMainJITDylib().addGenerator(std::move(*generator));
-  orc::ThreadSafeModule threadSafe(std::move(owned.module), std::move(owned.context));
-  if (Error error = (*built)->addIRModule(std::move(threadSafe)))
-    return error;
-
-  for (size_t i = 0; i < symbols.size(); ++i) {
-    auto symbol = (*built)->lookup(symbols[i]);
-    if (!symbol)
-      return compileError("cannot compile kernel '" + kernelInfos[i].name + "' for the CPU: " +
-                          toString(symbol.takeError()) +
-                          " (a function the kernel calls is not available on the CPU device)");
-    entries[i].function = symbol->toPtr<WorkGroupFn>();
+  if (Error error = (*built)->addObjectFile(std::move(object)))
+    return std::move(error);
+  std::vector<WorkGroupFn> functions;
+  for (const std::string &symbol : symbols) {
+    auto address = (*built)->lookup(symbol);
+    if (!address)
+      return compileError("'" + symbol + "': " + toString(address.takeError()));
+    functions.push_back(address->toPtr<WorkGroupFn>());
   }
-  jit = std::move(*built);
+  return std::make_pair(std::move(*built), std::move(functions));
+}
+
+Error CpuProgram::Compiled::generateCode() const {
+  OwnedModule owned{std::move(context), std::move(lowered)};
+  auto target = orc::JITTargetMachineBuilder::detectHost();
+  if (!target)
+    return target.takeError();
+  target->setCodeGenOptLevel(CodeGenOpt::Aggressive);
+  const std::string features = target->getFeatures().getString();
+  SmallString<0> bitcode;
+  {
+    raw_svector_ostream out(bitcode);
+    WriteBitcodeToFile(*owned.module, out);
+  }
+  const ProgramCache cache = ProgramCache::fromEnvironment(".o");
+  // The code calls libmvec's vector functions only where the process could load it (hostLibrary).
+  const std::string key = ProgramCache::key(
+      {bitcode, target->getTargetTriple().str(), target->getCPU(), features, vectorMathLoaded() ? "libmvec" : ""});
+  // A cached object that does not load (damaged, or written by another build) is made again.
+  if (auto cached = cache.lookup(key)) {
+    auto loaded = loadObject(*target, MemoryBuffer::getMemBufferCopy(*cached, "cached kernel code"), symbols);
+    if (loaded) {
+      jit = std::move(loaded->first);
+      for (size_t i = 0; i < entries.size(); ++i)
+        entries[i].function = loaded->second[i];
+      return Error::success();
+    }
+    consumeError(loaded.takeError());
+  }
+
+  auto machine = target->createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  auto library = hostLibrary(target->getTargetTriple(), StringRef(features).contains("+avx2"));
+  frontend::optimizeModule(*owned.module, OptimizationLevel::O3, machine->get(), library.get());
+  SmallVector<char, 0> code;
+  {
+    raw_svector_ostream out(code);
+    legacy::PassManager emit;
+    if ((*machine)->addPassesToEmitFile(emit, out, nullptr, CGFT_ObjectFile))
+      return compileError("the host's code generator cannot write object files");
+    emit.run(*owned.module);
+  }
+  // A cache that cannot be written only costs the next process this work again.
+  consumeError(cache.store(key, StringRef(code.data(), code.size())));
+  auto loaded = loadObject(*target, std::make_unique<SmallVectorMemoryBuffer>(std::move(code), "kernel code"), symbols);
+  if (!loaded)
+    return compileError("cannot compile the program for the CPU: " + toString(loaded.takeError()) +
+                        " (a function a kernel calls is not available on the CPU device)");
+  jit = std::move(loaded->first);
+  for (size_t i = 0; i < entries.size(); ++i)
+    entries[i].function = loaded->second[i];
   return Error::success();
 }
 

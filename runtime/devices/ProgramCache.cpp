@@ -1,7 +1,7 @@
-//===- ProgramCache.cpp - Board programs built from source, kept on disk --===//
+//===- ProgramCache.cpp - Device code built once, kept on disk ------------===//
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
-#include "devices/board/ProgramCache.h"
+#include "devices/ProgramCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,18 +33,18 @@ std::string identifyBuild() {
 
 } // namespace
 
-ProgramCache ProgramCache::fromEnvironment() {
+ProgramCache ProgramCache::fromEnvironment(llvm::StringRef suffix) {
   if (auto env = llvm::sys::Process::GetEnv("LOOM_CACHE_DIR"))
-    return ProgramCache(*env == "off" ? "" : *env);
+    return ProgramCache(*env == "off" ? "" : *env, suffix.str());
   llvm::SmallString<256> directory;
   if (auto xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); xdg && !xdg->empty())
     directory = *xdg;
   else if (!llvm::sys::path::home_directory(directory))
-    return ProgramCache("");
+    return ProgramCache("", suffix.str());
   else
     llvm::sys::path::append(directory, ".cache");
   llvm::sys::path::append(directory, "loom");
-  return ProgramCache(directory.str().str());
+  return ProgramCache(directory.str().str(), suffix.str());
 }
 
 const std::string &ProgramCache::buildIdentity() {
@@ -52,20 +52,22 @@ const std::string &ProgramCache::buildIdentity() {
   return identity;
 }
 
-std::string ProgramCache::key(llvm::StringRef source, llvm::StringRef options, llvm::StringRef boardJson) {
-  const std::string &identity = buildIdentity();
+std::string ProgramCache::key(llvm::ArrayRef<llvm::StringRef> inputs) {
   llvm::SHA256 hash;
   // Each part is preceded by its length, so no two different inputs hash the same bytes.
-  for (llvm::StringRef part : {llvm::StringRef(identity), boardJson, options, source}) {
+  auto add = [&](llvm::StringRef part) {
     hash.update(std::to_string(part.size()) + ":");
     hash.update(part);
-  }
+  };
+  add(buildIdentity());
+  for (llvm::StringRef part : inputs)
+    add(part);
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
 std::string ProgramCache::pathOf(llvm::StringRef key) const {
   llvm::SmallString<256> path(directory_);
-  llvm::sys::path::append(path, key + ".loom");
+  llvm::sys::path::append(path, key + suffix_);
   return path.str().str();
 }
 
