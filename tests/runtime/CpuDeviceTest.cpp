@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 using namespace loom::runtime;
@@ -117,6 +118,8 @@ __kernel void vector_add(__global const float *a, __global const float *b, __glo
 TEST_CASE("a first launch keeps its code on disk; a damaged entry is made again", "[unit][runtime][cpu]") {
   llvm::SmallString<128> directory;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-cpu-cache", directory));
+  const char *before = std::getenv("LOOM_CACHE_DIR");
+  const std::optional<std::string> previous = before ? std::optional<std::string>(before) : std::nullopt;
   REQUIRE(::setenv("LOOM_CACHE_DIR", directory.c_str(), 1) == 0);
   auto objects = [&] {
     std::vector<std::string> paths;
@@ -160,7 +163,10 @@ __kernel void triple(__global int *data) { data[get_global_id(0)] *= 3; })";
   uint64_t remade = 0;
   REQUIRE_FALSE(llvm::sys::fs::file_size(stored[0], remade));
   CHECK(remade == size);
-  ::unsetenv("LOOM_CACHE_DIR");
+  if (previous)
+    ::setenv("LOOM_CACHE_DIR", previous->c_str(), 1);
+  else
+    ::unsetenv("LOOM_CACHE_DIR");
   llvm::sys::fs::remove_directories(directory);
 }
 
