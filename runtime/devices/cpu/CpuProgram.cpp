@@ -207,13 +207,16 @@ Error CpuProgram::Compiled::generateCode() const {
   // The code calls libmvec's vector functions only where the process could load it (hostLibrary).
   const std::string key = ProgramCache::key(
       {bitcode, target->getTargetTriple().str(), target->getCPU(), features, vectorMathLoaded() ? "libmvec" : ""});
+  auto adopt = [this](std::pair<std::unique_ptr<orc::LLJIT>, std::vector<WorkGroupFn>> &loaded) {
+    jit = std::move(loaded.first);
+    for (size_t i = 0; i < entries.size(); ++i)
+      entries[i].function = loaded.second[i];
+  };
   // A cached object that does not load (damaged, or written by another build) is made again.
   if (auto cached = cache.lookup(key)) {
     auto loaded = loadObject(*target, MemoryBuffer::getMemBufferCopy(*cached, "cached kernel code"), symbols);
     if (loaded) {
-      jit = std::move(loaded->first);
-      for (size_t i = 0; i < entries.size(); ++i)
-        entries[i].function = loaded->second[i];
+      adopt(*loaded);
       return Error::success();
     }
     consumeError(loaded.takeError());
@@ -238,9 +241,7 @@ Error CpuProgram::Compiled::generateCode() const {
   if (!loaded)
     return compileError("cannot compile the program for the CPU: " + toString(loaded.takeError()) +
                         " (a function a kernel calls is not available on the CPU device)");
-  jit = std::move(loaded->first);
-  for (size_t i = 0; i < entries.size(); ++i)
-    entries[i].function = loaded->second[i];
+  adopt(*loaded);
   return Error::success();
 }
 
