@@ -143,14 +143,31 @@ LOOM_BUILTIN float lgamma(float x) {
 }
 LOOM_LANEWISE_UNARY(lgamma)
 
-// x * pi reduced to [-1, 1] exactly (x - 2 rint(x / 2) is exact in float), then in double.
+// x reduced to r in [-1, 1] with the same sine and cosine of pi * x (x - 2 rint(x / 2) is exact in
+// float), then pi * r in double. Where the result is an exact zero or infinity the spec gives it
+// and its sign (sin(pi) in double is 1.2e-16, not 0): sinpi(+-n) = +-0, cospi(n + 0.5) = +0,
+// tanpi(n) = +-0 with the sign of x for even n and against it for odd n, tanpi(n + 0.5) = +inf for
+// even n, -inf for odd n.
 #define LOOM_PI 3.14159265358979323846
-static double __attribute__((overloadable, always_inline)) loom_pi_times(float x) {
-  return LOOM_PI * (double)(x - 2.0f * rintf(0.5f * x));
+static float __attribute__((overloadable, always_inline)) loom_half_turns(float x) {
+  return x - 2.0f * rintf(0.5f * x);
 }
-LOOM_BUILTIN float sinpi(float x) { return copysign((float)__builtin_sin(loom_pi_times(x)), x); }
-LOOM_BUILTIN float cospi(float x) { return (float)__builtin_cos(loom_pi_times(x)); }
-LOOM_BUILTIN float tanpi(float x) { return (float)__builtin_tan(loom_pi_times(x)); }
+LOOM_BUILTIN float sinpi(float x) {
+  const float r = loom_half_turns(x);
+  return r == rintf(r) ? copysign(0.0f, x) : (float)__builtin_sin(LOOM_PI * (double)r);
+}
+LOOM_BUILTIN float cospi(float x) {
+  const float r = loom_half_turns(x);
+  return fabs(r) == 0.5f ? 0.0f : (float)__builtin_cos(LOOM_PI * (double)r);
+}
+LOOM_BUILTIN float tanpi(float x) {
+  const float r = loom_half_turns(x);
+  if (r == rintf(r))
+    return copysign(0.0f, r == 0.0f ? x : -x);
+  if (fabs(r) == 0.5f)
+    return copysign(INFINITY, r);
+  return (float)__builtin_tan(LOOM_PI * (double)r);
+}
 LOOM_BUILTIN float asinpi(float x) { return (float)(__builtin_asin((double)x) / LOOM_PI); }
 LOOM_BUILTIN float acospi(float x) { return (float)(__builtin_acos((double)x) / LOOM_PI); }
 LOOM_BUILTIN float atanpi(float x) { return (float)(__builtin_atan((double)x) / LOOM_PI); }
@@ -177,6 +194,8 @@ LOOM_BUILTIN float powr(float x, float y) {
   if (x < 0.0f || isnan(x) || isnan(y) || (x == 0.0f && y == 0.0f) || (isinf(x) && y == 0.0f) ||
       (x == 1.0f && isinf(y)))
     return NAN;
+  if (x == 0.0f) // -0 too: powr has no odd powers of a negative base
+    return y < 0.0f ? INFINITY : 0.0f;
   return powf(x, y);
 }
 LOOM_LANEWISE_BINARY(maxmag)
@@ -190,15 +209,21 @@ LOOM_FMA_VECTOR(float8, float, int, uint)
 LOOM_FMA_VECTOR(float16, float, int, uint)
 
 // With an int (vector) second operand: pown, rootn, ldexp (also with a scalar n).
-LOOM_BUILTIN float pown(float x, int n) { return powf(x, (float)n); }
+// The sign of an odd power or root is the base's, -0's included; n is exact in double (a float
+// would round an odd n above 2^24 to an even one).
+LOOM_BUILTIN float pown(float x, int n) {
+  const float magnitude = (float)__builtin_pow(__builtin_fabs((double)x), (double)n);
+  return (n & 1) ? copysign(magnitude, x) : magnitude;
+}
 LOOM_BUILTIN float rootn(float x, int n) {
   if (n == 0 || (x < 0.0f && (n & 1) == 0))
     return NAN;
-  double root = __builtin_pow(__builtin_fabs((double)x), 1.0 / n);
-  return (float)(x < 0.0f ? -root : root);
+  const float root = (float)__builtin_pow(__builtin_fabs((double)x), 1.0 / n);
+  return (n & 1) ? copysign(root, x) : root;
 }
 LOOM_BUILTIN float ldexp(float x, int n) { return ldexpf(x, n); }
-LOOM_BUILTIN int ilogb(float x) { return ilogbf(x); }
+// OpenCL's FP_ILOGBNAN is INT_MAX; glibc's is INT_MIN (its FP_ILOGB0, OpenCL's too).
+LOOM_BUILTIN int ilogb(float x) { return isnan(x) ? INT_MAX : ilogbf(x); }
 LOOM_BUILTIN float nan(uint code) { return LOOM_AS(float, 0x7fc00000u | code); }
 #define LOOM_INT_OPERAND(F, T, IT)                                                                 \
   LOOM_BUILTIN T F(T x, IT n) { return (T)(F(x.lo, n.lo), F(x.hi, n.hi)); }
@@ -253,7 +278,7 @@ LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
   LOOM_BUILTIN float fract(float x, AS float *i) {                                                 \
     float whole = floorf(x);                                                                       \
     *i = whole;                                                                                    \
-    return isinf(x) ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f);                        \
+    return isnan(x) ? x : isinf(x) ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f);         \
   }                                                                                                \
   LOOM_BUILTIN float lgamma_r(float x, AS int *s) { int t; float r = lgammaf_r(x, &t); *s = t; return r; }
 #define LOOM_LANES(N) for (int lane = 0; lane < (N); ++lane)

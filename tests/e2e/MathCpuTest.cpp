@@ -78,17 +78,43 @@ const FloatCase FloatCases[] = {
     {"pow(x, y)", [](float x, float y, int) { return powf(x, y); }},
     {"remainder(x, y)", [](float x, float y, int) { return remainderf(x, y); }},
     {"fma(x, y, x)", [](float x, float y, int) { return fmaf(x, y, x); }},
-    {"pown(x, n)", [](float x, float, int n) { return powf(x, float(n)); }},
+    {"pown(x, n)", [](float x, float, int n) {
+       const float magnitude = float(std::pow(std::fabs(double(x)), double(n)));
+       return n % 2 ? std::copysign(magnitude, x) : magnitude;
+     }},
+    {"rootn(x, n)", [](float x, float, int n) {
+       if (n == 0 || (x < 0.0f && n % 2 == 0))
+         return NAN;
+       const float root = float(std::pow(std::fabs(double(x)), 1.0 / n));
+       return n % 2 ? std::copysign(root, x) : root;
+     }},
+    {"powr(x, y)", [](float x, float y, int) {
+       if (x < 0.0f || std::isnan(x) || std::isnan(y) || (x == 0.0f && y == 0.0f) || (std::isinf(x) && y == 0.0f) ||
+           (x == 1.0f && std::isinf(y)))
+         return NAN;
+       return x == 0.0f ? (y < 0.0f ? INFINITY : 0.0f) : powf(x, y);
+     }},
     {"ldexp(x, n)", [](float x, float, int n) { return ldexpf(x, n); }},
     {"native_exp(x)", [](float x, float, int) { return expf(x); }, 3, [](double x) { return std::exp(x); }},
     {"half_log(x)", [](float x, float, int) { return logf(x); }},
     {"native_divide(x, y)", [](float x, float y, int) { return x / y; }},
     {"native_recip(x)", [](float x, float, int) { return 1.0f / x; }},
     {"rsqrt(x)", [](float x, float, int) { return float(1.0 / std::sqrt(double(x))); }},
+    // The *pi functions: exact zeros and infinities where the spec gives them (OpenCL C 7.5.1).
     {"sinpi(x)", [](float x, float, int) {
-       return std::copysign(float(std::sin(Pi * double(x - 2.0f * rintf(0.5f * x)))), x);
+       const float r = x - 2.0f * rintf(0.5f * x);
+       return r == rintf(r) ? std::copysign(0.0f, x) : float(std::sin(Pi * double(r)));
      }},
-    {"cospi(x)", [](float x, float, int) { return float(std::cos(Pi * double(x - 2.0f * rintf(0.5f * x)))); }},
+    {"cospi(x)", [](float x, float, int) {
+       const float r = x - 2.0f * rintf(0.5f * x);
+       return std::fabs(r) == 0.5f ? 0.0f : float(std::cos(Pi * double(r)));
+     }},
+    {"tanpi(x)", [](float x, float, int) {
+       const float r = x - 2.0f * rintf(0.5f * x);
+       if (r == rintf(r))
+         return std::copysign(0.0f, r == 0.0f ? x : -x);
+       return std::fabs(r) == 0.5f ? std::copysign(INFINITY, r) : float(std::tan(Pi * double(r)));
+     }},
     {"atan2pi(x, y)", [](float x, float y, int) { return float(std::atan2(double(x), double(y)) / Pi); }},
     {"maxmag(x, y)", [](float x, float y, int) {
        return std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : fmaxf(x, y);
@@ -142,9 +168,10 @@ void check(const char *name, unsigned lanes) {
   CpuSetup cl;
   cl_program program = cl.build(kernelSource(name, lanes == 1 ? "float" : "float4", lanes == 1 ? "int" : "int4"));
   std::vector<float> x = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, std::numeric_limits<float>::max(),
-                          0.5f, -0.5f, 1.0f, -1.0f, 2.5f, -3.0f, 1e6f, 88.7f, -104.0f};
+                          0.5f, -0.5f, 1.0f, -1.0f, 2.5f, -3.0f, 1e6f, 88.7f, -104.0f,
+                          1.5f, -2.0f, -0.0f, -0.0f};
   std::vector<float> y = {1.0f, -2.0f, 3.0f, NAN, 0.5f, -0.0f, 2.0f, INFINITY, 1.0f, -1.0f, 0.0f, 7.0f, 2.0f,
-                          1e-3f, -8.0f, 4.0f};
+                          1e-3f, -8.0f, 4.0f, 0.5f, 3.0f, -1.0f, 1.0f};
   std::mt19937 random(lanes);
   std::uniform_real_distribution<float> wide(-20.0f, 20.0f);
   while (x.size() < 1024) {
