@@ -12,8 +12,8 @@
 #include "atomic.cl"
 #include "atomic_c11.cl"
 #include "synchronization.cl"
-#include "async.cl"
 #include "vector_data.cl"
+#include "async.cl" // after vector_data.cl: its bursts use the vloadn of each address space
 #include "conversions.cl"
 #include "geometric.cl"
 #include "misc_vector.cl"

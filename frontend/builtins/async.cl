@@ -4,7 +4,12 @@
 //
 // The copy is the work-group's: each work-item copies every (local size)-th element, starting at its
 // local linear id, so that consecutive work-items move consecutive elements (on the CPU the loop
-// over the work-items vectorises). wait_group_events is a work-group barrier (the lowering stage cuts
+// over the work-items vectorises). In hardware, where the work-items of a region stream through one
+// pipeline at a work-item a cycle, a contiguous copy of scalars moves a burst of up to 64 bytes (the
+// board's memory width) per work-item instead: work-item k copies bursts k, k + (local size), ...
+// as one wide global access and as many on-chip memory ports, then the elements past the last whole
+// burst one by one; a group of 64 work-items moves 4 KiB of floats in one pass.
+// wait_group_events is a work-group barrier (the lowering stage cuts
 // the kernel there), after which every work-item sees the whole copy; the copies are done by then,
 // so events carry nothing and the one passed in is returned, as the spec asks of a non-zero event.
 // 3-component vectors are copied as 4-component ones (the reference page's rule). prefetch is a
@@ -22,16 +27,42 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)            \
     (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
 
-// T is the gentype, C the type it is copied as (T, or the 4-component type for a 3-component T).
-#define LOOM_ASYNC_COPY(T, C)                                                                        \
+#ifdef __SPIR__
+// Bursts of W elements (vloadW and vstoreW: one unaligned access of each side), then the rest.
+#define LOOM_BURST_COPY(DST, SRC, N, W)                                                             \
+  {                                                                                                \
+    const size_t first = loom_local_linear_id(), step = loom_local_items(), bursts = (N) / W;      \
+    for (size_t burst = first; burst < bursts; burst += step)                                      \
+      vstore##W(vload##W(burst, SRC), burst, DST);                                                 \
+    for (size_t i = bursts * W + first; i < (N); i += step)                                        \
+      (DST)[i] = (SRC)[i];                                                                         \
+  }
+#else
+#define LOOM_BURST_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
+#endif
+#define LOOM_ELEMENT_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
+// A burst's elements: 64 bytes, or 16 elements, the widest vloadn.
+#define LOOM_BURST_char 16
+#define LOOM_BURST_uchar 16
+#define LOOM_BURST_short 16
+#define LOOM_BURST_ushort 16
+#define LOOM_BURST_int 16
+#define LOOM_BURST_uint 16
+#define LOOM_BURST_float 16
+#define LOOM_BURST_long 8
+#define LOOM_BURST_ulong 8
+
+// T is the gentype, C the type it is copied as (T, or the 4-component type for a 3-component T),
+// COPY a contiguous copy (LOOM_BURST_COPY with bursts of W elements, or LOOM_ELEMENT_COPY).
+#define LOOM_ASYNC_COPY(T, C, COPY, W)                                                               \
   LOOM_BUILTIN event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n,      \
                                              event_t event) {                                       \
-    LOOM_GROUP_COPY((__local C *)dst, 1, (const __global C *)src, 1, n);                            \
+    COPY((__local C *)dst, (const __global C *)src, n, W);                                          \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n,      \
                                              event_t event) {                                       \
-    LOOM_GROUP_COPY((__global C *)dst, 1, (const __local C *)src, 1, n);                            \
+    COPY((__global C *)dst, (const __local C *)src, n, W);                                          \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN event_t async_work_group_strided_copy(__local T *dst, const __global T *src,        \
@@ -46,12 +77,13 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   }                                                                                                \
   LOOM_BUILTIN void prefetch(const __global T *p, size_t n) {}
 
+// Scalars copy in bursts; vectors, already wide, element by element.
 #define LOOM_ASYNC_SHAPES(T, S, I, U)                                                               \
-  LOOM_ASYNC_COPY(S, S)                                                                            \
-  LOOM_ASYNC_COPY(S##2, S##2)                                                                      \
-  LOOM_ASYNC_COPY(S##3, S##4)                                                                      \
-  LOOM_ASYNC_COPY(S##4, S##4)                                                                      \
-  LOOM_ASYNC_COPY(S##8, S##8)                                                                      \
-  LOOM_ASYNC_COPY(S##16, S##16)
+  LOOM_ASYNC_COPY(S, S, LOOM_BURST_COPY, LOOM_BURST_##S)                                           \
+  LOOM_ASYNC_COPY(S##2, S##2, LOOM_ELEMENT_COPY, 1)                                                \
+  LOOM_ASYNC_COPY(S##3, S##4, LOOM_ELEMENT_COPY, 1)                                                \
+  LOOM_ASYNC_COPY(S##4, S##4, LOOM_ELEMENT_COPY, 1)                                                \
+  LOOM_ASYNC_COPY(S##8, S##8, LOOM_ELEMENT_COPY, 1)                                                \
+  LOOM_ASYNC_COPY(S##16, S##16, LOOM_ELEMENT_COPY, 1)
 LOOM_INTEGERS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)
 LOOM_FLOATS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)

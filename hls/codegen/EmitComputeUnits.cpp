@@ -3,10 +3,10 @@
 //
 // num_compute_units(N) asks for N copies of a kernel's hardware that share its NDRange. The kernel's
 // graph is emitted once, as a unit module whose work-item generator and completion counter take
-// their part of the range from unit_offset_<d> / unit_size_<d> inputs; the top module keeps
+// their part of the range from unit_<field>_<d> inputs (UnitShareFields); the top module keeps
 // HardwareKernel's interface and instantiates N units. It gives every unit the start pulse, the
-// arguments and the NDRange (get_global_size and friends are the NDRange's), unit u the 6
-// arguments after the kernel's own that say its part (computeUnitShares: the launch splits the
+// arguments and the NDRange (get_global_size and friends are the NDRange's), unit u the 12
+// arguments after the kernel's own that say its part (computeUnitShares: the launch deals out the
 // work-groups, as the host's driver writes any other argument), and its own memory ports: the
 // unit's port p is the top's port u * P + p. The kernel is done when every unit is.
 //===----------------------------------------------------------------------===//
@@ -58,9 +58,10 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
         to = top.wire(llvm::formatv("unit{0}_done", u).str());
         done.push_back(to);
       } else if (name.consume_front("unit_")) {
-        // offset_<d> or size_<d>: argument offset_0..2, size_0..2 of the unit's share.
-        const unsigned d = name.back() - '0', field = name.startswith("offset") ? d : 3 + d;
-        to = ref("arg_" + std::to_string(kernel.numArgs + ComputeUnitShareArgs * u + field));
+        // <field>_<d>: that argument of the unit's share.
+        const unsigned d = name.back() - '0';
+        const auto field = llvm::find(UnitShareFields, name.drop_back(2)) - std::begin(UnitShareFields);
+        to = ref("arg_" + std::to_string(kernel.numArgs + ComputeUnitShareArgs * u + 3 * field + d));
       } else {
         to = ref(port.name); // clk, rst, start, the arguments and the NDRange
       }

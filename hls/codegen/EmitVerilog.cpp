@@ -71,10 +71,9 @@ private:
       m_.addPort(Direction::Input, "global_size_" + std::to_string(d), 64);
     }
     if (k_.computeUnits > 1)
-      for (unsigned d = 0; d < 3; ++d) {
-        m_.addPort(Direction::Input, "unit_offset_" + std::to_string(d), 64);
-        m_.addPort(Direction::Input, "unit_size_" + std::to_string(d), 64);
-      }
+      for (const char *field : UnitShareFields)
+        for (unsigned d = 0; d < 3; ++d)
+          m_.addPort(Direction::Input, llvm::formatv("unit_{0}_{1}", field, d).str(), 64);
     for (unsigned p = 0; p < k_.ports.size(); ++p) {
       const auto &mp = k_.ports[p];
       unsigned w = mp.bytes * 8;
@@ -462,10 +461,13 @@ private:
       workItems_ = id;
       auto conns = clocking();
       conns.push_back({"start", ref("start")});
-      for (unsigned d = 0; d < 3; ++d) {
-        conns.push_back({"offset" + std::to_string(d), rangeInput("offset", d)});
-        conns.push_back({"size" + std::to_string(d), rangeInput("size", d)});
-      }
+      // A compute unit's work-items come in blocks between the other units'.
+      const bool interleaved = k_.computeUnits > 1;
+      for (unsigned d = 0; d < 3; ++d)
+        for (const char *field : UnitShareFields) {
+          const bool range = llvm::StringRef(field) == "offset" || llvm::StringRef(field) == "size";
+          conns.push_back({field + std::to_string(d), range || interleaved ? rangeInput(field, d) : constant(64, 0)});
+        }
       // Completion drives retire: a work-item has finished, and gives back its slot.
       const unsigned slotBits = node.width - 192;
       conns.push_back({"retire", m_.wire("workitem_retired")});
@@ -478,7 +480,8 @@ private:
       m_.instance("loom_workitems", n(id, "workitems"),
                   {{"LIMIT", int64_t(k_.workItemLimit)},
                    {"SLOT_BITS", int64_t(std::max(1u, slotBits))},
-                   {"STEP0", int64_t(k_.simdWorkItems)}},
+                   {"STEP0", int64_t(k_.simdWorkItems)},
+                   {"INTERLEAVED", int64_t(interleaved)}},
                   conns);
       if (!slotBits)
         unusedBits_.push_back(ref(n(id, "unused_slot")));

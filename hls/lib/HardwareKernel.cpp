@@ -278,27 +278,34 @@ std::vector<uint64_t> computeUnitShares(unsigned units, unsigned dims, const std
                                         const std::array<uint64_t, 3> &global, const std::array<uint64_t, 3> &local) {
   if (units <= 1)
     return {};
-  // Split the dimension with the most work-groups (the outermost of equals): a unit's accesses then
-  // stay as contiguous as the kernel's are.
+  // Split the dimension with the most work-groups (the outermost of equals).
   auto groupsOf = [&](unsigned d) { return local[d] ? (global[d] + local[d] - 1) / local[d] : 0; };
   unsigned split = 0;
   for (unsigned d = 1; d < dims && d < 3; ++d)
     if (groupsOf(d) >= groupsOf(split))
       split = d;
-  const uint64_t groups = groupsOf(split), each = groups / units, extra = groups % units;
+  // Blocks of whole work-groups, long enough along dimension 0 for a line of memory, unless that
+  // leaves a unit without one.
+  const uint64_t groups = groupsOf(split);
+  uint64_t groupsPerBlock = 1;
+  if (split == 0 && local[0] && local[0] < MinComputeUnitBlockItems)
+    groupsPerBlock = std::clamp<uint64_t>(groups / units, 1, llvm::divideCeil(MinComputeUnitBlockItems, local[0]));
+  const uint64_t block = groupsPerBlock * local[split], blocks = llvm::divideCeil(groups, groupsPerBlock);
   std::vector<uint64_t> args;
   for (unsigned u = 0; u < units; ++u) {
-    const uint64_t first = u * each + std::min<uint64_t>(u, extra), count = each + (u < extra ? 1 : 0);
-    for (unsigned d = 0; d < 3; ++d) {
-      const bool used = d < dims;
-      args.push_back(!used ? 0 : d == split ? offset[d] + first * local[d] : offset[d]);
-    }
-    for (unsigned d = 0; d < 3; ++d) {
-      const bool used = d < dims;
-      // The last work-group may be partial (OpenCL 2.0's non-uniform work-groups).
-      const uint64_t begin = std::min(global[d], first * local[d]), end = std::min(global[d], (first + count) * local[d]);
-      args.push_back(!used ? 1 : d == split ? end - begin : global[d]);
-    }
+    // Unit u's blocks are u, u + units, ...; the last block of the range may be short.
+    uint64_t items = 0;
+    for (uint64_t b = u; b < blocks; b += units)
+      items += std::min(global[split], (b + 1) * block) - b * block;
+    std::array<uint64_t, 3> first = offset, size = global, blockOf = global, skip{};
+    for (unsigned d = dims; d < 3; ++d)
+      first[d] = 0, size[d] = blockOf[d] = 1;
+    first[split] = offset[split] + u * block;
+    size[split] = items;
+    blockOf[split] = block;
+    skip[split] = (units - 1) * block;
+    for (const auto &field : {first, size, blockOf, skip})
+      args.insert(args.end(), field.begin(), field.end());
   }
   return args;
 }

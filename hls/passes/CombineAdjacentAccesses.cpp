@@ -23,6 +23,7 @@
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -203,6 +204,17 @@ private:
     return builder.CreateBitCast(base, vector->getPointerTo(space));
   }
 
+  /// What the members' metadata says of all of them holds for the wide access: their access group
+  /// (a loop over work-items stays parallel), the alias scopes they are known apart from, TBAA.
+  static void keepMetadata(llvm::Instruction *wide, const std::vector<llvm::Instruction *> &members) {
+    llvm::propagateMetadata(wide, llvm::SmallVector<llvm::Value *, 16>(members.begin(), members.end()));
+    // LLVM 15's propagateMetadata intersects the groups with the new access's own (none): a group
+    // every member has is kept here.
+    llvm::MDNode *group = members.front()->getMetadata(llvm::LLVMContext::MD_access_group);
+    if (llvm::all_of(members, [&](auto *member) { return member->getMetadata(llvm::LLVMContext::MD_access_group) == group; }))
+      wide->setMetadata(llvm::LLVMContext::MD_access_group, group);
+  }
+
   /// `members[lane]` loads lane `lane`: one vector load where the first of them in program order was.
   void combineLoads(const std::vector<llvm::Instruction *> &members, llvm::Type *type) {
     llvm::Instruction *earliest = *std::min_element(members.begin(), members.end(), [](auto *a, auto *b) { return a->comesBefore(b); });
@@ -213,6 +225,7 @@ private:
     llvm::Value *address = vectorAddress(builder, earliest, earliestLane, bytes, vector);
     llvm::LoadInst *wide =
         builder.CreateAlignedLoad(vector, address, llvm::cast<llvm::LoadInst>(members[0])->getAlign(), "wide");
+    keepMetadata(wide, members);
     for (unsigned lane = 0; lane < lanes; ++lane) {
       members[lane]->replaceAllUsesWith(builder.CreateExtractElement(wide, lane));
       erased_.push_back(members[lane]);
@@ -230,7 +243,8 @@ private:
       value = builder.CreateInsertElement(value, llvm::cast<llvm::StoreInst>(members[lane])->getValueOperand(), lane);
     const unsigned latestLane = unsigned(llvm::find(members, latest) - members.begin());
     llvm::Value *address = vectorAddress(builder, latest, latestLane, bytes, vector);
-    builder.CreateAlignedStore(value, address, llvm::cast<llvm::StoreInst>(members[0])->getAlign());
+    keepMetadata(builder.CreateAlignedStore(value, address, llvm::cast<llvm::StoreInst>(members[0])->getAlign()),
+                 members);
     for (llvm::Instruction *member : members)
       erased_.push_back(member);
   }

@@ -40,7 +40,7 @@ fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed
 once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
 # Kernels with barriers, as OpenCL C 2.0 for the work-group function.
 barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers", "-cl-std=CL2.0")
-barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window")
+barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile")
 
 def kernel_report(name):
     lines, inside = [], False
@@ -224,6 +224,13 @@ cycles = run("async_window", (items,), buf(values), wb, built=barriers_program, 
 want = (((values[:-3] + values[1:-2]) + values[2:-1]) + values[3:]).astype(np.float32)
 case(f"async_window {items}, groups of 64", cycles, 2 * items, "1 work-item/cycle, 2 regions",
      np.array_equal(get(wb, windows), want))
+tiles = rng.standard_normal(items * 16).astype(np.float32)
+tb = buf(np.zeros_like(tiles))
+cycles = run("async_tile", (items,), buf(tiles), tb, built=barriers_program, local_size=(64,))
+want = tiles.reshape(-1, 1024).copy()
+want[:, :64] += want[:, :-65:-1]
+case(f"async_tile {items * 16} floats, groups of 64", cycles, 3 * items, "1 work-item/cycle, 3 regions",
+     np.array_equal(get(tb, np.zeros_like(tiles)), want.reshape(-1)))
 
 items, m = 1000, 16
 unsorted = rng.integers(-10000, 10000, (items, m)).astype(np.int32)

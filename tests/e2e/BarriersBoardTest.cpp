@@ -2,11 +2,14 @@
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
 // time): a __local tile reversed per group at several group sizes (also 4 SIMD work-items a cycle), a tree reduction with its barrier
 // in a loop (also on 3 compute units), a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
-// copies in and out of __local memory, __local pointer arguments;
+// copies in and out of __local memory (in bursts of the board's memory width), __local pointer arguments;
 // the board (a work-group per invocation, several in flight, each region's work-items streaming
 // through loops) == the CPU device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
 // as a launch error, and a __local argument larger than the memory the board built for it.
 #include "DifferentialSupport.h"
+
+#include <cstdint>
+#include <tuple>
 
 using namespace e2e;
 
@@ -134,6 +137,29 @@ TEST_CASE("barriers: async copies in and out of __local memory", "[e2e][board][b
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_reverse", a, b, 5, {{items}, {64}}), expected) ==
           -1);
+  }
+}
+
+TEST_CASE("barriers: async copies in bursts", "[e2e][board][barriers]") {
+  // n elements a group: bursts of one work-item each and a tail; several bursts a work-item; one
+  // work-item copying everything.
+  for (auto [n, local, groups] : {std::tuple{1000, 64u, 3u}, {200, 4u, 5u}, {37, 1u, 4u}}) {
+    const size_t items = size_t(n) * groups;
+    auto a = randomInts(items, -100000, 100000, 11);
+    std::vector<int64_t> b(items);
+    const std::vector<int> high = randomInts(items, -1000000, 1000000, 12);
+    for (size_t k = 0; k < items; ++k)
+      b[k] = int64_t(high[k]) * 40503 + int64_t(k);
+    std::vector<int> expected(items);
+    auto *bytes = reinterpret_cast<const uint8_t *>(b.data());
+    for (size_t g = 0; g < groups; ++g)
+      for (int i = 0; i < n; ++i)
+        expected[g * n + i] = a[g * n + n - 1 - i] + int(b[g * n + i] >> 3) + bytes[g * n * sizeof(int64_t) + i];
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", n " << n << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_bursts", a, b, n, {{groups * local}, {local}}),
+                          expected) == -1);
+    }
   }
 }
 

@@ -56,3 +56,18 @@ void async_window(__global const float *restrict a, __global float *restrict out
   const int lid = get_local_id(0);
   out[get_global_id(0)] = ((tile[lid] + tile[lid + 1]) + tile[lid + 2]) + tile[lid + 3];
 }
+
+// A 1024-float tile a group (16 elements a work-item) in and out with async_work_group_copy, which
+// moves bursts of 64 bytes: 3 regions of one pass of the 64 work-items each.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void async_tile(__global const float *restrict a, __global float *restrict out) {
+  __local float tile[1024];
+  const size_t base = get_group_id(0) * 1024;
+  event_t in = async_work_group_copy(tile, a + base, 1024, 0);
+  wait_group_events(1, &in);
+  const int lid = get_local_id(0);
+  tile[lid] += tile[1023 - lid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t back = async_work_group_copy(out + base, tile, 1024, 0);
+  wait_group_events(1, &back);
+}

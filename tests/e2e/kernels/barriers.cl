@@ -100,6 +100,25 @@ void async_reverse(__global const int *a, __global const int *b, __global int *o
   wait_group_events(1, &back);
 }
 
+// Async copies of a group's n elements as int, long and uchar (whole bursts of 64 bytes, bursts of
+// 16 bytes for uchar, several per work-item, a tail), combined through __local memory and copied
+// back out.
+__kernel void async_bursts(__global const int *a, __global const long *b, __global int *out, int n) {
+  __local int tile[1000], result[1000];
+  __local long wide[1000];
+  __local uchar bytes[1000];
+  const size_t group = get_group_id(0);
+  event_t in = async_work_group_copy(tile, a + group * n, n, 0);
+  in = async_work_group_copy(wide, b + group * n, n, in);
+  in = async_work_group_copy(bytes, (__global const uchar *)(b + group * n), n, in);
+  wait_group_events(1, &in);
+  for (int i = get_local_id(0); i < n; i += get_local_size(0))
+    result[i] = tile[n - 1 - i] + (int)(wide[i] >> 3) + bytes[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t back = async_work_group_copy(out + group * n, result, n, 0);
+  wait_group_events(1, &back);
+}
+
 // printf after a barrier, in a kernel that also takes the work-group arguments (after the printf
 // buffer's).
 __kernel void print_after_barrier(__global int *out) {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Verilated tests of loom_workitems (NDRange enumeration, the limit of work-items in flight) and
-// loom_completion (token counting).
+// Verilated tests of loom_workitems (NDRange enumeration, the limit of work-items in flight, a
+// compute unit's blocks) and loom_completion (token counting).
 
 #include "RtlTestSupport.h"
 
 #include "Vcompletion.h"
 #include "Vcompletion_step4.h"
 #include "Vworkitems.h"
+#include "Vworkitems_interleaved.h"
 #include "Vworkitems_step4.h"
 #include "Vworkitems_limit2.h"
 #include "Vworkitems_limit3.h"
@@ -110,6 +111,49 @@ TEST_CASE("loom_workitems with STEP0 4 emits every fourth work-item of dimension
   CHECK(runItems(sim, rng, offset, size, 1.0, &cycles) == want);
   CHECK(cycles == 3 * 2 * 2);
   CHECK(runItems(sim, rng, offset, size, 0.4) == want);
+}
+
+TEST_CASE("loom_workitems INTERLEAVED emits blocks with gaps between them", "[rtl][workitems]") {
+  Sim<Vworkitems_interleaved> sim(8, quiet<Vworkitems_interleaved>);
+  Rng rng(8);
+  // STEP0 2: dimension 0 in blocks of 4 work-items (2 outputs), 4 skipped after each; dimension 1
+  // in blocks of 2 rows, 6 skipped; dimension 2 whole (a block as long as the range).
+  const Gid offset = {3, 10, 5}, size = {8, 6, 2}, block = {4, 2, 2}, skip = {4, 6, 0}, step = {2, 1, 1};
+  auto ids = [&](unsigned d) {
+    std::vector<uint64_t> out;
+    for (uint64_t k = 0, gid = offset[d]; k < size[d]; k += step[d], gid += step[d]) {
+      out.push_back(gid);
+      if ((k + step[d]) % block[d] == 0)
+        gid += skip[d];
+    }
+    return out;
+  };
+  std::vector<Gid> want;
+  for (uint64_t z : ids(2))
+    for (uint64_t y : ids(1))
+      for (uint64_t x : ids(0))
+        want.push_back({x, y, z});
+  REQUIRE(want.size() == 4 * 6 * 2);
+  CHECK(want[1] == Gid{5, 10, 5});
+  CHECK(want[2] == Gid{11, 10, 5});
+  CHECK(want[8] == Gid{3, 18, 5});
+  sim->block0 = block[0];
+  sim->block1 = block[1];
+  sim->block2 = block[2];
+  sim->skip0 = skip[0];
+  sim->skip1 = skip[1];
+  sim->skip2 = skip[2];
+  uint64_t cycles = 0;
+  CHECK(runItems(sim, rng, offset, size, 1.0, &cycles) == want);
+  CHECK(cycles == want.size());
+  CHECK(runItems(sim, rng, offset, size, 0.3) == want);
+  // A short last block: 5 rows in blocks of 2.
+  const Gid rows = {4, 5, 1};
+  std::vector<Gid> shortLast;
+  for (uint64_t y : {10, 11, 18, 19, 26})
+    for (uint64_t x : {3, 5})
+      shortLast.push_back({x, y, 5});
+  CHECK(runItems(sim, rng, offset, rows, 0.7) == shortLast);
 }
 
 TEST_CASE("loom_workitems emits one item per cycle without back-pressure", "[rtl][workitems]") {

@@ -1872,7 +1872,7 @@ entry:
   CHECK(ports[1].bytes == 16);
   CHECK(dumps["build-dataflow"].find("work-items a token: 4 consecutive along dimension 0") != std::string::npos);
   // The generator and the completion count step dimension 0 by the lanes.
-  CHECK(program.verilog.find("loom_workitems #(.LIMIT(0), .SLOT_BITS(1), .STEP0(4))") != std::string::npos);
+  CHECK(program.verilog.find("loom_workitems #(.LIMIT(0), .SLOT_BITS(1), .STEP0(4), .INTERLEAVED(0))") != std::string::npos);
   CHECK(program.verilog.find("loom_completion #(.STEP0(4))") != std::string::npos);
   checkLintClean(program.verilog, "loom_kernel_lanes");
 
@@ -1924,7 +1924,13 @@ entry:
   CHECK(program.verilog.find(".offset0(unit_offset_0)") != std::string::npos);
   CHECK(program.verilog.find(".size0(unit_size_0)") != std::string::npos);
   CHECK(program.verilog.find("loom_kernel_units_unit unit2") != std::string::npos);
-  CHECK(program.verilog.find(".unit_size_2(arg_19)") != std::string::npos); // unit 2's size_2: 2 + 6 * 2 + 5
+  // Unit 2's size_2 and skip_0: arguments 2 + 12 * 2 + 3 * field + d.
+  CHECK(program.verilog.find(".unit_size_2(arg_31)") != std::string::npos);
+  CHECK(program.verilog.find(".unit_skip_0(arg_35)") != std::string::npos);
+  // The units take turns at the work-groups: the generator skips the others' blocks.
+  CHECK(program.verilog.find(".INTERLEAVED(1)") != std::string::npos);
+  CHECK(program.verilog.find(".block0(unit_block_0)") != std::string::npos);
+  CHECK(program.verilog.find(".skip1(unit_skip_1)") != std::string::npos);
   CHECK(program.verilog.find(".m1_req_valid(m5_req_valid)") != std::string::npos);
   checkLintClean(program.verilog, "loom_kernel_units");
 
@@ -1944,24 +1950,84 @@ entry:
   CHECK(single.verilog.find("loom_kernel_units_unit") == std::string::npos);
 }
 
-TEST_CASE("computeUnitShares splits the work-groups of the dimension with the most into contiguous runs") {
+namespace {
+/// The global ids unit `u` of a launch runs, as loom_workitems (INTERLEAVED) enumerates its share.
+std::vector<std::array<uint64_t, 3>> unitWorkItems(const std::vector<uint64_t> &shares, unsigned u) {
+  const uint64_t *share = shares.data() + hls::ComputeUnitShareArgs * u;
+  auto dimension = [&](unsigned d) {
+    std::vector<uint64_t> ids;
+    for (uint64_t k = 0, gid = share[d]; k < share[3 + d]; ++k, ++gid) {
+      ids.push_back(gid);
+      if ((k + 1) % share[6 + d] == 0)
+        gid += share[9 + d];
+    }
+    return ids;
+  };
+  std::vector<std::array<uint64_t, 3>> items;
+  for (uint64_t z : dimension(2))
+    for (uint64_t y : dimension(1))
+      for (uint64_t x : dimension(0))
+        items.push_back({x, y, z});
+  return items;
+}
+} // namespace
+
+TEST_CASE("computeUnitShares deals out the work-groups in turns") {
   auto shares = [](unsigned units, unsigned dims, std::array<uint64_t, 3> offset, std::array<uint64_t, 3> global,
                    std::array<uint64_t, 3> local) {
-    return hls::computeUnitShares(units, dims, offset, global, local);
+    const std::vector<uint64_t> args = hls::computeUnitShares(units, dims, offset, global, local);
+    // Whatever the layout: every work-item of the range once, whole work-groups to a unit.
+    std::map<std::array<uint64_t, 3>, unsigned> owner;
+    for (unsigned u = 0; u < units && !args.empty(); ++u)
+      for (const auto &gid : unitWorkItems(args, u)) {
+        CHECK(owner.count(gid) == 0);
+        owner[gid] = u;
+      }
+    if (!args.empty()) {
+      CHECK(owner.size() == global[0] * global[1] * global[2]);
+      for (const auto &[gid, unit] : owner)
+        for (unsigned d = 0; d < 3; ++d) {
+          CHECK(gid[d] >= offset[d]);
+          CHECK(gid[d] < offset[d] + global[d]);
+          auto groupStart = gid;
+          groupStart[d] -= (gid[d] - offset[d]) % local[d];
+          CHECK(owner[groupStart] == unit);
+        }
+    }
+    return args;
   };
   CHECK(shares(1, 1, {0, 0, 0}, {100, 1, 1}, {10, 1, 1}).empty());
-  // 1D: 20 groups of 50 for 3 units: 7, 7, 6; unused dimensions offset 0, size 1.
-  CHECK(shares(3, 1, {5, 0, 0}, {1000, 1, 1}, {50, 1, 1}) ==
-        std::vector<uint64_t>{5, 0, 0, 350, 1, 1, 355, 0, 0, 350, 1, 1, 705, 0, 0, 300, 1, 1});
-  // A partial last group (21 groups, the last of 10 work-items).
-  CHECK(shares(3, 1, {0, 0, 0}, {1010, 1, 1}, {50, 1, 1}) ==
-        std::vector<uint64_t>{0, 0, 0, 350, 1, 1, 350, 0, 0, 350, 1, 1, 700, 0, 0, 310, 1, 1});
-  // 2D: 5 x 6 groups: dimension 1 splits; dimension 0 stays whole.
+  // 1D: 20 groups of 50 for 3 units, in turns: 7, 7, 6 groups; unused dimensions offset 0, size 1.
+  // A unit: offset_0..2, size_0..2, block_0..2, skip_0..2.
+  const std::vector<uint64_t> unit0{5, 0, 0, 350, 1, 1, 50, 1, 1, 100, 0, 0};
+  const std::vector<uint64_t> evenly = shares(3, 1, {5, 0, 0}, {1000, 1, 1}, {50, 1, 1});
+  CHECK(std::vector<uint64_t>(evenly.begin(), evenly.begin() + 12) == unit0);
+  CHECK(evenly[12] == 55);
+  CHECK(evenly[15] == 350);
+  CHECK(evenly[24] == 105);
+  CHECK(evenly[27] == 300);
+  // A partial last group (21 groups, the last of 10 work-items), which unit 2 gets.
+  const std::vector<uint64_t> partial = shares(3, 1, {0, 0, 0}, {1010, 1, 1}, {50, 1, 1});
+  CHECK(partial[27] == 310);
+  CHECK(unitWorkItems(partial, 2).back() == std::array<uint64_t, 3>{1009, 0, 0});
+  // 2D: 5 x 6 groups: dimension 1 splits, rows of groups in turns; dimension 0 stays whole.
   CHECK(shares(2, 2, {3, 2, 0}, {40, 24, 1}, {8, 4, 1}) ==
-        std::vector<uint64_t>{3, 2, 0, 40, 12, 1, 3, 14, 0, 40, 12, 1});
+        std::vector<uint64_t>{3, 2, 0, 40, 12, 1, 40, 4, 1, 0, 4, 0, 3, 6, 0, 40, 12, 1, 40, 4, 1, 0, 4, 0});
+  // Small groups along dimension 0 take turns in blocks of 16 work-items: 4 groups of 4.
+  const std::vector<uint64_t> small = shares(2, 1, {0, 0, 0}, {256, 1, 1}, {4, 1, 1});
+  CHECK(small[6] == 16);
+  CHECK(small[9] == 16);
+  CHECK(small[3] == 128);
+  // Unless the units would not all get one: 12 groups of one (a kernel with barriers) for 3 units.
+  const std::vector<uint64_t> few = shares(3, 1, {0, 0, 0}, {12, 1, 1}, {1, 1, 1});
+  CHECK(few[6] == 4);
+  CHECK(few[3] == 4);
   // More units than groups: the last ones get nothing.
-  CHECK(shares(4, 1, {0, 0, 0}, {16, 1, 1}, {8, 1, 1}) ==
-        std::vector<uint64_t>{0, 0, 0, 8, 1, 1, 8, 0, 0, 8, 1, 1, 16, 0, 0, 0, 1, 1, 16, 0, 0, 0, 1, 1});
+  const std::vector<uint64_t> idle = shares(4, 1, {0, 0, 0}, {16, 1, 1}, {8, 1, 1});
+  CHECK(idle[3] == 8);
+  CHECK(idle[15] == 8);
+  CHECK(idle[27] == 0);
+  CHECK(idle[39] == 0);
 }
 
 TEST_CASE("a kernel with barriers runs whole work-groups: region loops, per-work-item storage") {
@@ -2042,6 +2108,29 @@ entry:
     llvm::json::Path::Root root;
     REQUIRE(fromJSON(hls::toJSON(program.kernels[0]), back, root));
     CHECK(back.loops.back().overWorkItems);
+  }
+  SECTION("a work-item's neighbouring loads combine; the work-items stay unordered") {
+    // A pair of neighbours a work-item (one 8-byte access after combine-adjacent-accesses), which
+    // must keep the access group that makes the loops over the work-items parallel.
+    std::string body = withSize("");
+    const std::string single = "  %v = load i32, i32 addrspace(1)* %pa, align 4\n";
+    REQUIRE(body.find(single) != std::string::npos);
+    body.replace(body.find(single), single.size(),
+                 "  %pb = getelementptr inbounds i32, i32 addrspace(1)* %pa, i64 1\n"
+                 "  %pair = getelementptr inbounds i32, i32 addrspace(1)* %pa, i64 %gid\n"
+                 "  %e = load i32, i32 addrspace(1)* %pair, align 4\n"
+                 "  %pairb = getelementptr inbounds i32, i32 addrspace(1)* %pb, i64 %gid\n"
+                 "  %o = load i32, i32 addrspace(1)* %pairb, align 4\n"
+                 "  %v = add i32 %e, %o\n");
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(body, dumps);
+    const auto &hw = program.kernels[0];
+    CHECK(llvm::any_of(hw.ports, [](const hls::MemoryPort &port) {
+      return port.kind == hls::MemoryPort::Kind::Load && port.bytes == 8;
+    }));
+    for (const auto &loop : hw.loops)
+      if (loop.depth > 1)
+        CHECK(loop.ivdep);
   }
   SECTION("compute units each run a share of the work-groups") {
     std::map<std::string, std::string> dumps;

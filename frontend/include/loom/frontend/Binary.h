@@ -32,7 +32,8 @@ namespace loom::frontend {
 
 /// 2: memory ports of kind "atomic" (with an "op"); models of ModelABI version 2.
 /// 3: the .loom.hw section; compiled objects and libraries (meta "type").
-inline constexpr uint32_t BinaryFormatVersion = 3;
+/// 4: compute units take their work-groups in turns (12 share arguments a unit).
+inline constexpr uint32_t BinaryFormatVersion = 4;
 
 struct ProgramBinary {
   llvm::json::Object meta; ///< Includes "format" and "board"; writeBinary sets "format".

@@ -12,7 +12,7 @@
 //                                      address, then with workGroupArgs the WorkGroupArgs
 //                                      local_size_0, _1, _2 (the enqueued sizes), work_dim and
 //                                      last_group_size_0, _1, _2 (a partial last group's); with
-//                                      computeUnits N > 1 the last 6 * N are each unit's part of
+//                                      computeUnits N > 1 the last 12 * N are each unit's part of
 //                                      the range (computeUnitShares)
 //   input  [63:0] global_offset_<d>, global_size_<d>   d = 0, 1, 2 (unused dimensions: offset 0, size 1)
 //   per memory port p (ports[p]), W = 8 * ports[p].bytes:
@@ -38,6 +38,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <map>
 #include <vector>
@@ -164,13 +165,22 @@ constexpr unsigned WorkGroupArgs = 7;
 /// assumes for its kernels: its per-work-item storage across barriers is sized for it.
 constexpr unsigned MaxWorkGroupLoopItems = 256;
 
-/// Arguments a unit's part of the range takes: offset_0..2, then size_0..2.
-constexpr unsigned ComputeUnitShareArgs = 6;
+/// Arguments a unit's part of the range takes: offset_0..2, size_0..2 (its work-items in each
+/// dimension), block_0..2 and skip_0..2 (its work-items come in blocks, each followed by a gap of
+/// skip: the other units' blocks).
+constexpr unsigned ComputeUnitShareArgs = 12;
+/// Their names, in that order: a unit module's inputs are unit_<field>_<d>.
+constexpr const char *UnitShareFields[] = {"offset", "size", "block", "skip"};
+static_assert(std::size(UnitShareFields) * 3 == ComputeUnitShareArgs);
 
 /// The last arguments of a launch of a kernel with `units` compute units (none for one): for each
-/// unit, its part of the NDRange (`dims` dimensions of offset, global and local size), whole
-/// work-groups of the dimension with the most of them split into contiguous runs as even as can
-/// be. A unit with no work-group gets a size of 0. Global ids and sizes stay the NDRange's.
+/// unit, its part of the NDRange (`dims` dimensions of offset, global and local size). The units
+/// take turns at the work-groups of the dimension with the most of them, in blocks of whole
+/// work-groups at least MinComputeUnitBlockItems work-items long along dimension 0 (a line of
+/// memory for each unit's streams): so a kernel whose work varies across the range (mandelbrot's
+/// rows) keeps every unit busy to the end. A unit with no work-group gets a size of 0. Global ids
+/// and sizes stay the NDRange's.
+constexpr uint64_t MinComputeUnitBlockItems = 16;
 std::vector<uint64_t> computeUnitShares(unsigned units, unsigned dims, const std::array<uint64_t, 3> &offset,
                                         const std::array<uint64_t, 3> &global, const std::array<uint64_t, 3> &local);
 
