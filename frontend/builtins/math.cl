@@ -86,7 +86,6 @@ float hypotf(float, float) LOOM_PURE;
 float nextafterf(float, float) LOOM_PURE;
 float powf(float, float) LOOM_PURE;
 float remainderf(float, float) LOOM_PURE;
-float remquof(float, float, int *);
 float frexpf(float, int *);
 float ldexpf(float, int) LOOM_PURE;
 int ilogbf(float) LOOM_PURE;
@@ -267,6 +266,34 @@ LOOM_NAN(float16, uint16)
 LOOM_FLOATS(LOOM_NATIVE, LOOM_SHAPES)
 LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
 
+// remquo: the remainder of remainder(x, y) and the quotient's sign with its 7 low bits, as OpenCL
+// asks (the C library's remquof gives 3). fmod by 128 y keeps the quotient's low 7 bits; 64 y, 32 y,
+// ... y then take them off one by one, each subtraction exact (Sterbenz: the operands are within a
+// factor of 2), and the last step rounds the quotient to nearest, ties to even, as remainder does.
+static float __attribute__((overloadable, always_inline)) loom_remquo(float x, float y, int *q) {
+  *q = 0;
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0f)
+    return NAN;
+  if (isinf(y) || x == 0.0f)
+    return x;
+  const float ay = fabs(y);
+  float ax = ay < 0x1p121f ? fmodf(fabs(x), 128.0f * ay) : fabs(x);
+  int bits = 0;
+  for (int bit = 64; bit > 0; bit >>= 1) {
+    const float multiple = (float)bit * ay; // infinite when it exceeds every float: then above ax
+    if (ax >= multiple) {
+      ax -= multiple;
+      bits += bit;
+    }
+  }
+  if (2.0f * ax > ay || (2.0f * ax == ay && (bits & 1))) {
+    ax -= ay;
+    bits += 1;
+  }
+  *q = (signbit(x) != signbit(y) ? -1 : 1) * (bits & 0x7f);
+  return signbit(x) ? -ax : ax; // a zero keeps x's sign
+}
+
 // The functions with a pointer operand, for every address space a pointer may have (OpenCL C 1.2's
 // three, and 2.0's generic): the scalar through the C library with a private temporary, a vector
 // lane by lane.
@@ -274,7 +301,7 @@ LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
   LOOM_BUILTIN float frexp(float x, AS int *e) { int t; float r = frexpf(x, &t); *e = t; return r; } \
   LOOM_BUILTIN float modf(float x, AS float *i) { float t; float r = modff(x, &t); *i = t; return r; } \
   LOOM_BUILTIN float sincos(float x, AS float *c) { *c = cos(x); return sin(x); }                  \
-  LOOM_BUILTIN float remquo(float x, float y, AS int *q) { int t; float r = remquof(x, y, &t); *q = t; return r; } \
+  LOOM_BUILTIN float remquo(float x, float y, AS int *q) { int t; float r = loom_remquo(x, y, &t); *q = t; return r; } \
   LOOM_BUILTIN float fract(float x, AS float *i) {                                                 \
     float whole = floorf(x);                                                                       \
     *i = whole;                                                                                    \

@@ -7,7 +7,7 @@
 // libmvec's), the relational functions exactly (1 for a true scalar, -1 for a true
 // vector lane), and the functions with a pointer operand through __global and private pointers; then
 // vector loads and stores, half-precision loads and stores (every half, every rounding mode, against
-// the host's F16C conversions), shuffle and shuffle2, the conversions (plain, saturated, with
+// the host's F16C conversions), remquo's seven quotient bits, a relaxed divide's bound, shuffle and shuffle2, the conversions (plain, saturated, with
 // rounding modes), the common, geometric and integer functions.
 #include "DifferentialSupport.h"
 #include "UlpError.h"
@@ -15,6 +15,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <cstdint>
@@ -288,6 +289,100 @@ __kernel void pointers(__global const float4 *a, __global float4 *out, __global 
     CHECK(uint32_t(bits[3 * item + 2]) == ((first & ~0x0f0f0f0fu) | (second & 0x0f0f0f0fu)));
   }
   for (cl_mem mem : {a, out, exps, flags})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("remquo gives the quotient's sign and seven low bits", "[e2e][builtins]") {
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void quotients(__global const float4 *x, __global const float4 *y, __global float4 *r, __global int4 *q,
+                        __global float *r1, __global int *q1) {
+  size_t i = get_global_id(0);
+  r[i] = remquo(x[i], y[i], q + i);
+  int scalar;
+  r1[i] = remquo(x[i].x, y[i].x, &scalar);
+  q1[i] = scalar;
+})");
+  // Ties to even (2.5 y, 3.5 y), a quotient past 7 bits (1000 y: 104), signs, zeros, the specials,
+  // then random operands a few powers of two apart.
+  std::vector<float> x = {2.5f, 3.5f, -1000.0f, 1000.0f, -0.0f, 5.0f, INFINITY, 7.0f, 1e15f, 0x1p127f, -6.0f, 1.0f};
+  std::vector<float> y = {1.0f, 1.0f, 1.0f, -0.125f, 3.0f, 0.0f, 2.0f, INFINITY, 3e-3f, 0x1.8p121f, -2.5f, NAN};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  while (x.size() < 4096) {
+    x.push_back(std::ldexp(mantissa(rng), int(rng() % 40) - 20) * (rng() % 2 ? 1.0f : -1.0f));
+    y.push_back(std::ldexp(mantissa(rng), int(rng() % 16) - 8) * (rng() % 2 ? 1.0f : -1.0f));
+  }
+  const size_t items = x.size() / 4;
+  cl_mem dx = buffer(cl, x, CL_MEM_COPY_HOST_PTR), dy = buffer(cl, y, CL_MEM_COPY_HOST_PTR);
+  cl_mem dr = buffer(cl, std::vector<float>(x.size()), CL_MEM_WRITE_ONLY);
+  cl_mem dq = buffer(cl, std::vector<int>(x.size()), CL_MEM_WRITE_ONLY);
+  cl_mem dr1 = buffer(cl, std::vector<float>(items), CL_MEM_WRITE_ONLY);
+  cl_mem dq1 = buffer(cl, std::vector<int>(items), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "quotients");
+  for (cl_uint k = 0; k < 6; ++k)
+    setArg(kernel, k, std::array<cl_mem, 6>{dx, dy, dr, dq, dr1, dq1}[k]);
+  clReleaseEvent(launch(cl, kernel, {{items}}));
+  const auto r = readBack<float>(cl, dr, x.size()), r1 = readBack<float>(cl, dr1, items);
+  const auto q = readBack<int>(cl, dq, x.size()), q1 = readBack<int>(cl, dq1, items);
+  // The reference: remainderf's remainder (exact), the quotient (x - r) / y exactly in long double
+  // (these quotients stay far below 2^64).
+  auto expectedQuotient = [](float a, float b, float rem) {
+    if (std::isnan(rem) || std::isinf(b))
+      return 0;
+    const long double quotient = std::fabs(((long double)a - rem) / b);
+    return int(std::fmod(quotient, 128.0L)) * (std::signbit(a) != std::signbit(b) ? -1 : 1);
+  };
+  const int fixedQuotients[] = {2, 4, -104, -64, 0, 0, 0, 0};
+  for (size_t k = 0; k < x.size(); ++k) {
+    INFO("remquo(" << x[k] << ", " << y[k] << ")");
+    const float want = remainderf(x[k], y[k]);
+    CHECK(sameFloat(r[k], want));
+    CHECK(q[k] == expectedQuotient(x[k], y[k], want));
+    if (k < std::size(fixedQuotients))
+      CHECK(q[k] == fixedQuotients[k]);
+    if (k % 4 == 0) {
+      CHECK(sameFloat(r1[k / 4], want));
+      CHECK(q1[k / 4] == q[k]);
+    }
+  }
+  for (cl_mem mem : {dx, dy, dr, dq, dr1, dq1})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST_CASE("a relaxed divide stays within 2.5 ulp", "[e2e][builtins]") {
+  // -cl-fast-relaxed-math allows 2.5 ulp (OpenCL C 7.4); a vectorised divide by an estimated
+  // reciprocal with one refinement step would give up to 3.
+  CpuSetup cl;
+  cl_program program = cl.build(R"(
+__kernel void quotients(__global const float *x, __global const float *y, __global float *q) {
+  size_t i = get_global_id(0);
+  q[i] = x[i] / y[i];
+})", "-cl-fast-relaxed-math");
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::vector<float> x(1 << 16), y(x.size());
+  for (size_t k = 0; k < x.size(); ++k) {
+    x[k] = std::ldexp(mantissa(rng), int(rng() % 60) - 30);
+    y[k] = std::ldexp(mantissa(rng), int(rng() % 60) - 30) * (k % 2 ? -1.0f : 1.0f);
+  }
+  cl_mem dx = buffer(cl, x, CL_MEM_COPY_HOST_PTR), dy = buffer(cl, y, CL_MEM_COPY_HOST_PTR);
+  cl_mem dq = buffer(cl, std::vector<float>(x.size()), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "quotients");
+  setArg(kernel, 0, dx);
+  setArg(kernel, 1, dy);
+  setArg(kernel, 2, dq);
+  clReleaseEvent(launch(cl, kernel, {{x.size()}}));
+  const auto q = readBack<float>(cl, dq, x.size());
+  double worst = 0;
+  for (size_t k = 0; k < x.size(); ++k)
+    worst = std::max(worst, loom::test::ulpError(q[k], double(x[k]) / double(y[k])));
+  CHECK(worst <= 2.5);
+  for (cl_mem mem : {dx, dy, dq})
     clReleaseMemObject(mem);
   clReleaseKernel(kernel);
   clReleaseProgram(program);

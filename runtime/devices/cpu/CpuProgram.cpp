@@ -147,6 +147,9 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
     if (!function.isDeclaration()) {
       function.addFnAttr("target-cpu", cpu);
       function.addFnAttr("target-features", features);
+      // Under -cl-fast-relaxed-math the x86 back end would divide vectors by an estimated reciprocal
+      // refined once: 3 ulp, past the 2.5 a relaxed divide may be off (OpenCL C 7.4).
+      function.addFnAttr("reciprocal-estimates", "none");
     }
 
   std::string verifierMessage;
