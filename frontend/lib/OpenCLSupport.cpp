@@ -65,6 +65,8 @@ constexpr llvm::StringLiteral ClangMacros[] = {
     "__opencl_c_program_scope_global_variables", "__opencl_c_fp64", "__opencl_c_images",
 };
 
+constexpr llvm::StringLiteral GenericAddressSpace = "__opencl_c_generic_address_space";
+
 bool contains(const std::vector<NamedVersion> &list, llvm::StringRef name) {
   return llvm::any_of(list, [&](const NamedVersion &entry) { return entry.name == name; });
 }
@@ -113,9 +115,16 @@ std::string openclPrelude(const OpenCLSupport &support) {
   for (const NamedVersion &feature : support.features)
     prelude += define(feature.name);
   prelude += "#endif\n#include <opencl-c-base.h>\n";
-  for (llvm::StringRef macro : ClangMacros)
-    if (!contains(support.extensions, macro) && !contains(support.features, macro))
+  for (llvm::StringRef macro : ClangMacros) {
+    if (contains(support.extensions, macro) || contains(support.features, macro))
+      continue;
+    // OpenCL C 2.0 has the generic address space in its core, and Clang declares the builtins with
+    // pointer operands (vloadn, fract, ...) for it only where the macro is defined.
+    if (macro == GenericAddressSpace)
+      prelude += "#if __OPENCL_C_VERSION__ != 200\n#undef " + macro.str() + "\n#endif\n";
+    else
       prelude += "#undef " + macro.str() + "\n";
+  }
   if (contains(support.extensions, "cl_khr_subgroups") || contains(support.features, "__opencl_c_subgroups"))
     prelude += define("__opencl_subgroup_builtins");
   return prelude;

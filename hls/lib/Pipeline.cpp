@@ -261,6 +261,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
+    inferAddressSpaces(function);
     auto loops = formWorkGroupLoops(function);
     if (!loops) {
       errors += llvm::toString(loops.takeError()) + "\n";

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Debian's pyopencl on the CPU device, through the ICD loader: what its library builds on barriers and
 # __local memory (reductions: sum, dot, min, max, a ReductionKernel; scans: cumsum and an
-# InclusiveScanKernel), checked against numpy on integer data (exact). Exits non-zero on any mismatch.
+# InclusiveScanKernel), and an OpenCL C 2.0 kernel with vload4 and a generic pointer, checked
+# against numpy (exact). Exits non-zero on any mismatch.
 import sys
 
 import numpy as np
@@ -45,6 +46,24 @@ running_max = InclusiveScanKernel(context, np.int32, "max(a, b)", neutral="-2147
 y = cla.to_device(queue, x_host)
 running_max(y)
 check("InclusiveScanKernel running max", y.get(), np.maximum.accumulate(x_host))
+
+# OpenCL C 2.0 from source: vload4/vstore4 (declared for generic pointers only) and a helper taking a
+# generic pointer.
+generic_source = """
+float twice(const float *p) { return 2.0f * *p; }
+__kernel void pairs(__global const float *x, __global float *y) {
+  size_t i = get_global_id(0);
+  vstore4(vload4(i, x) + twice(x + 4 * i), i, y);
+}
+"""
+pairs = cl.Program(context, generic_source).build(options="-cl-std=CL2.0").pairs
+x_pairs = rng.standard_normal(64).astype(np.float32)
+x_buffer = cla.to_device(queue, x_pairs)
+y_buffer = cla.empty_like(x_buffer)
+pairs(queue, (16,), None, x_buffer.data, y_buffer.data)
+want_pairs = x_pairs + np.repeat(np.float32(2) * x_pairs[::4], 4)
+if not np.array_equal(y_buffer.get(), want_pairs):
+    failures.append("OpenCL C 2.0 vload4 and a generic pointer: results differ")
 
 for failure in failures:
     print("FAILED:", failure)

@@ -226,6 +226,28 @@ TEST_CASE("OpenCL C 2.0 and 3.0 are accepted, other versions are clear errors") 
   CHECK(message.find("CL1.2") != std::string::npos);
 }
 
+TEST_CASE("OpenCL C 2.0 has the builtins with pointer operands and generic pointers") {
+  // Clang declares vloadn, fract, sincos, ... for 2.0 with generic pointers only: the macro of the
+  // generic address space stays defined there.
+  const std::string source = "float twice(const float *p) { return 2.0f * *p; }\n"
+                             "__kernel void k(__global const float *in, __global float *out) {\n"
+                             "  __local float tile[4];\n"
+                             "  size_t i = get_global_id(0);\n"
+                             "  vstore4(vload4(i, in), i, out);\n"
+                             "  vstore4(vload4(0, in), 0, tile);\n"
+                             "  float whole, c;\n"
+                             "  out[i] += fract(in[i], &whole) + sincos(tile[i % 4], &c) + whole + c;\n"
+                             "  out[i] += twice(in + i) + twice(tile);\n"
+                             "}\n";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    INFO((target == Target::Host ? "host" : "hardware"));
+    llvm::LLVMContext context;
+    auto compiled = compile(context, source, "-cl-std=CL2.0", target);
+    REQUIRE_OK(compiled);
+    CHECK(compiled->module->getFunction("k"));
+  }
+}
+
 TEST_CASE("each target defines exactly its device's extension and feature macros") {
   // Names Clang 15 defines by itself for some target or version (its -cl-ext defaults, and its
   // header's macros for every SPIR target and every OpenCL C 2.0 compile), and the supported ones.
@@ -254,12 +276,16 @@ TEST_CASE("each target defines exactly its device's extension and feature macros
     };
     for (const char *std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
       const bool cl30 = std == std::string("-cl-std=CL3.0");
-      // Unsupported: never defined. Supported extensions: always. Supported features: in 3.0 (they
-      // are 3.0's macros; Clang defines some, __opencl_c_int64, in every version).
+      // Unsupported: never defined, but for the generic address space in 2.0, which has it in its
+      // core. Supported extensions: always. Supported features: in 3.0 (they are 3.0's macros; Clang
+      // defines some, __opencl_c_int64, in every version).
+      const bool cl20 = std == std::string("-cl-std=CL2.0");
       std::string source = "#if __OPENCL_VERSION__ != 300\n#error __OPENCL_VERSION__\n#endif\n";
       for (const std::string &name : names) {
         bool feature = llvm::StringRef(name).startswith("__opencl_c_");
-        if (!supported(name))
+        if (cl20 && name == "__opencl_c_generic_address_space")
+          source += "#ifndef " + name + "\n#error missing " + name + "\n#endif\n";
+        else if (!supported(name))
           source += "#ifdef " + name + "\n#error defined " + name + "\n#endif\n";
         else if (!feature || cl30)
           source += "#ifndef " + name + "\n#error missing " + name + "\n#endif\n";

@@ -2030,6 +2030,40 @@ TEST_CASE("computeUnitShares deals out the work-groups in turns") {
   CHECK(idle[39] == 0);
 }
 
+TEST_CASE("OpenCL C 2.0 generic pointers become the memory they point into") {
+  // A global pointer cast to generic (a helper's `float *` parameter, inlined) is a global port; one
+  // that may point into two spaces stays generic, an error at its access.
+  const std::string kernel = R"(
+define spir_kernel void @generic(float addrspace(1)* %a, float addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pa = getelementptr inbounds float, float addrspace(1)* %a, i64 %gid
+  %generic = addrspacecast float addrspace(1)* %pa to float addrspace(4)*
+  %v = load float, float addrspace(4)* %generic, align 4
+  %po = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  %to = addrspacecast float addrspace(1)* %po to float addrspace(4)*
+  store float %v, float addrspace(4)* %to, align 4
+  ret void
+}
+)";
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(kernel, dumps);
+  REQUIRE(program.kernels[0].ports.size() == 2);
+  CHECK(program.kernels[0].ports[0].kind == hls::MemoryPort::Kind::Load);
+  CHECK(program.kernels[0].ports[1].kind == hls::MemoryPort::Kind::Store);
+
+  std::string either = kernel;
+  const std::string cast = "  %generic = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n";
+  either.replace(either.find(cast), cast.size(),
+                 "  %g1 = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n"
+                 "  %private = alloca float, align 4\n"
+                 "  store float 1.0, float* %private, align 4\n"
+                 "  %g0 = addrspacecast float* %private to float addrspace(4)*\n"
+                 "  %odd = trunc i64 %gid to i1\n"
+                 "  %generic = select i1 %odd, float addrspace(4)* %g1, float addrspace(4)* %g0\n");
+  CHECK_THAT(synthesisError(either), Catch::Contains("address space is not supported"));
+}
+
 TEST_CASE("a kernel with barriers runs whole work-groups: region loops, per-work-item storage") {
   const std::string kernel = R"(
 declare spir_func void @_Z7barrierj(i32)
