@@ -11,6 +11,8 @@ import pyopencl.array as cla
 from pyopencl.reduction import ReductionKernel
 from pyopencl.scan import InclusiveScanKernel
 
+from pyopencl_generic import generic_pointer_failures
+
 platform = next(p for p in cl.get_platforms() if p.name.startswith("Loom"))
 cpu = next(d for d in platform.get_devices() if d.type & cl.device_type.CPU)
 context = cl.Context([cpu])
@@ -47,23 +49,7 @@ y = cla.to_device(queue, x_host)
 running_max(y)
 check("InclusiveScanKernel running max", y.get(), np.maximum.accumulate(x_host))
 
-# OpenCL C 2.0 from source: vload4/vstore4 (declared for generic pointers only) and a helper taking a
-# generic pointer.
-generic_source = """
-float twice(const float *p) { return 2.0f * *p; }
-__kernel void pairs(__global const float *x, __global float *y) {
-  size_t i = get_global_id(0);
-  vstore4(vload4(i, x) + twice(x + 4 * i), i, y);
-}
-"""
-pairs = cl.Program(context, generic_source).build(options="-cl-std=CL2.0").pairs
-x_pairs = rng.standard_normal(64).astype(np.float32)
-x_buffer = cla.to_device(queue, x_pairs)
-y_buffer = cla.empty_like(x_buffer)
-pairs(queue, (16,), None, x_buffer.data, y_buffer.data)
-want_pairs = x_pairs + np.repeat(np.float32(2) * x_pairs[::4], 4)
-if not np.array_equal(y_buffer.get(), want_pairs):
-    failures.append("OpenCL C 2.0 vload4 and a generic pointer: results differ")
+failures += generic_pointer_failures(context, queue, rng)
 
 for failure in failures:
     print("FAILED:", failure)
