@@ -27,6 +27,7 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)            \
     (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
 
+#define LOOM_ELEMENT_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
 #ifdef __SPIR__
 // Bursts of W elements (vloadW and vstoreW: one unaligned access of each side), then the rest.
 #define LOOM_BURST_COPY(DST, SRC, N, W)                                                             \
@@ -38,9 +39,8 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
       (DST)[i] = (SRC)[i];                                                                         \
   }
 #else
-#define LOOM_BURST_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
+#define LOOM_BURST_COPY LOOM_ELEMENT_COPY // the CPU's loop over the work-items vectorises
 #endif
-#define LOOM_ELEMENT_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
 // A burst's elements: 64 bytes, or 16 elements, the widest vloadn.
 #define LOOM_BURST_char 16
 #define LOOM_BURST_uchar 16
