@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Atomic functions on __global and __local memory: the OpenCL C 1.1 names (atomic_add, atomic_sub,
+// Atomic functions on __global and __local memory (and generic, for atomic_c11.cl's generic forms
+// to call: OpenCL C declares none of these for it): the OpenCL C 1.1 names (atomic_add, atomic_sub,
 // atomic_xchg, atomic_inc, atomic_dec, atomic_cmpxchg, atomic_min, atomic_max, atomic_and,
 // atomic_or, atomic_xor; OpenCL C 1.2 section 6.12.11) on int and uint, atomic_xchg also on float,
 // and the atom_* names of cl_khr_(global|local)_int32_base/extended_atomics on int and uint and of
@@ -55,7 +56,8 @@
 
 #define LOOM_ATOMIC_SPACES(PREFIX, T, MIN_MAX)                                                     \
   LOOM_ATOMIC_FUNCTIONS(PREFIX, T, __global, MIN_MAX)                                              \
-  LOOM_ATOMIC_FUNCTIONS(PREFIX, T, __local, MIN_MAX)
+  LOOM_ATOMIC_FUNCTIONS(PREFIX, T, __local, MIN_MAX)                                               \
+  LOOM_ATOMIC_FUNCTIONS(PREFIX, T, __generic, MIN_MAX)
 
 LOOM_ATOMIC_SPACES(atomic_, int, LOOM_MIN_MAX_int)
 LOOM_ATOMIC_SPACES(atomic_, uint, LOOM_MIN_MAX_uint)
@@ -71,3 +73,4 @@ LOOM_ATOMIC_SPACES(atom_, ulong, LOOM_MIN_MAX_long)
   }
 LOOM_ATOMIC_XCHG_FLOAT(__global)
 LOOM_ATOMIC_XCHG_FLOAT(__local)
+LOOM_ATOMIC_XCHG_FLOAT(__generic)

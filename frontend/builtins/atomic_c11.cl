@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The atomics of OpenCL C 2.0 (section 6.13.11), in the forms OpenCL C 3.0 declares without the
-// generic address space: on __global and __local objects, atomic_init, atomic_store, atomic_load,
+// The atomics of OpenCL C 2.0 (section 6.13.11): on generic objects (the expected value of a
+// compare-exchange generic too), as OpenCL C 2.0 declares them, and in the forms OpenCL C 3.0
+// declares without the generic address space: on __global and __local objects, atomic_init, atomic_store, atomic_load,
 // atomic_exchange, atomic_compare_exchange_strong/weak (the expected value in __global, __local or
 // __private memory) and atomic_fetch_add/sub/or/xor/and/min/max, and atomic_flag_test_and_set/clear;
 // each plain, _explicit with an order, and _explicit with an order and a scope. On atomic_int,
@@ -37,20 +38,28 @@
   LOOM_C11_CAS_FORMS(atomic_compare_exchange_weak, (volatile AS A *p, EAS T *expected, T desired),   \
                      return loom_compare_exchange(p, expected, desired);)
 
-// What every atomic type has: init, store, load, exchange, compare-exchange.
-#define LOOM_C11_VALUE(A, T, B, AS, PREFIX)                                                        \
+// A compare-exchange's helper and forms with the expected value in EAS.
+#define LOOM_C11_CAS_IN(A, T, B, AS, EAS, PREFIX)                                                  \
+  LOOM_C11_CAS_BODY(A, T, B, AS, EAS, PREFIX)                                                      \
+  LOOM_C11_CAS(A, T, B, AS, EAS, PREFIX)
+
+// Where a compare-exchange's expected value may be: with a named object, in any named space; with a
+// generic one, generic.
+#define LOOM_C11_EXPECTED_NAMED(A, T, B, AS, PREFIX)                                               \
+  LOOM_C11_CAS_IN(A, T, B, AS, __global, PREFIX)                                                   \
+  LOOM_C11_CAS_IN(A, T, B, AS, __local, PREFIX)                                                    \
+  LOOM_C11_CAS_IN(A, T, B, AS, __private, PREFIX)
+#define LOOM_C11_EXPECTED_GENERIC(A, T, B, AS, PREFIX) LOOM_C11_CAS_IN(A, T, B, AS, __generic, PREFIX)
+
+// What every atomic type has: init, store, load, exchange, compare-exchange (EXPECTED's forms).
+#define LOOM_C11_VALUE(A, T, B, AS, PREFIX, EXPECTED)                                              \
   LOOM_BUILTIN void atomic_init(volatile AS A *p, T v) { *(volatile AS T *)p = v; }               \
   LOOM_C11_FORMS(void, atomic_store, (volatile AS A *p, T v),                                      \
                  PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v));)                                 \
   LOOM_C11_FORMS(T, atomic_load, (volatile AS A *p), return LOOM_AS(T, PREFIX##or((volatile AS B *)p, (B)0));) \
   LOOM_C11_FORMS(T, atomic_exchange, (volatile AS A *p, T v),                                      \
                  return LOOM_AS(T, PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v)));)             \
-  LOOM_C11_CAS_BODY(A, T, B, AS, __global, PREFIX)                                                 \
-  LOOM_C11_CAS_BODY(A, T, B, AS, __local, PREFIX)                                                  \
-  LOOM_C11_CAS_BODY(A, T, B, AS, __private, PREFIX)                                                \
-  LOOM_C11_CAS(A, T, B, AS, __global, PREFIX)                                                      \
-  LOOM_C11_CAS(A, T, B, AS, __local, PREFIX)                                                       \
-  LOOM_C11_CAS(A, T, B, AS, __private, PREFIX)
+  EXPECTED(A, T, B, AS, PREFIX)
 
 // The values compare as bits (a float's -0 is not its +0), as C11's compare-exchange does.
 #define LOOM_C11_CAS_BODY(A, T, B, AS, EAS, PREFIX)                                                \
@@ -72,8 +81,8 @@
   LOOM_C11_FETCH(A, R, V, AS, PREFIX, or) LOOM_C11_FETCH(A, R, V, AS, PREFIX, xor)                 \
   LOOM_C11_FETCH(A, R, V, AS, PREFIX, and) LOOM_C11_FETCH(A, R, V, AS, PREFIX, min)
 
-#define LOOM_C11_INTEGER(A, T, AS, PREFIX)                                                         \
-  LOOM_C11_VALUE(A, T, T, AS, PREFIX)                                                              \
+#define LOOM_C11_INTEGER(A, T, AS, PREFIX, EXPECTED)                                               \
+  LOOM_C11_VALUE(A, T, T, AS, PREFIX, EXPECTED)                                                    \
   LOOM_C11_FETCH(A, T, T, AS, PREFIX, add) LOOM_C11_FETCH(A, T, T, AS, PREFIX, sub)                \
   LOOM_C11_FETCH_BITS_MIN(A, T, T, AS, PREFIX) LOOM_C11_FETCH(A, T, T, AS, PREFIX, max)
 
@@ -83,17 +92,18 @@
                  return atomic_xchg((volatile AS int *)p, 1) != 0;)                                \
   LOOM_C11_FORMS(void, atomic_flag_clear, (volatile AS atomic_flag *p), atomic_xchg((volatile AS int *)p, 0);)
 
-#define LOOM_C11_SPACE(AS)                                                                         \
-  LOOM_C11_INTEGER(atomic_int, int, AS, atomic_)                                                   \
-  LOOM_C11_INTEGER(atomic_uint, uint, AS, atomic_)                                                 \
-  LOOM_C11_INTEGER(atomic_long, long, AS, atom_)                                                   \
-  LOOM_C11_INTEGER(atomic_ulong, ulong, AS, atom_)                                                 \
-  LOOM_C11_VALUE(atomic_float, float, int, AS, atomic_)                                            \
+#define LOOM_C11_SPACE(AS, EXPECTED)                                                               \
+  LOOM_C11_INTEGER(atomic_int, int, AS, atomic_, EXPECTED)                                         \
+  LOOM_C11_INTEGER(atomic_uint, uint, AS, atomic_, EXPECTED)                                       \
+  LOOM_C11_INTEGER(atomic_long, long, AS, atom_, EXPECTED)                                         \
+  LOOM_C11_INTEGER(atomic_ulong, ulong, AS, atom_, EXPECTED)                                       \
+  LOOM_C11_VALUE(atomic_float, float, int, AS, atomic_, EXPECTED)                                  \
   LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, add)                           \
   LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, sub)                           \
   LOOM_C11_FETCH_BITS_MIN(atomic_uintptr_t, uintptr_t, intptr_t, AS, atom_)                        \
   LOOM_C11_FETCH_BITS_MIN(atomic_intptr_t, intptr_t, uintptr_t, AS, atom_)                         \
   LOOM_C11_FLAG(AS)
 
-LOOM_C11_SPACE(__global)
-LOOM_C11_SPACE(__local)
+LOOM_C11_SPACE(__global, LOOM_C11_EXPECTED_NAMED)
+LOOM_C11_SPACE(__local, LOOM_C11_EXPECTED_NAMED)
+LOOM_C11_SPACE(__generic, LOOM_C11_EXPECTED_GENERIC)

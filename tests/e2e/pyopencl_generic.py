@@ -1,16 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
-# An OpenCL C 2.0 kernel built from source with pyopencl: vload4/vstore4 (Clang declares them for
-# generic pointers only) and a helper taking a generic pointer; shared by pyopencl_board.py and
-# pyopencl_cpu.py (a module, not a test: both import it from beside them).
+# An OpenCL C 2.0 kernel built from source with pyopencl: vload4/vstore4 and the C11 atomics (Clang
+# declares them for generic pointers only) and helpers taking a generic pointer; shared by
+# pyopencl_board.py and pyopencl_cpu.py (a module, not a test: both import it from beside them).
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
 
 SOURCE = """
 float twice(const float *p) { return 2.0f * *p; }
-__kernel void pairs(__global const float *x, __global float *y) {
+void count(volatile atomic_int *n) { atomic_fetch_add_explicit(n, 1, memory_order_relaxed, memory_scope_work_group); }
+__kernel void pairs(__global const float *x, __global float *y, __global int *counts) {
+  __local atomic_int n;
+  if (get_local_id(0) == 0)
+    atomic_init(&n, 0);
+  barrier(CLK_LOCAL_MEM_FENCE);
   size_t i = get_global_id(0);
   vstore4(vload4(i, x) + twice(x + 4 * i), i, y);
+  count(&n);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0)
+    counts[get_group_id(0)] = atomic_load_explicit(&n, memory_order_relaxed, memory_scope_work_group);
 }
 """
 
@@ -21,6 +30,10 @@ def generic_pointer_failures(context, queue, rng):
     x_host = rng.standard_normal(64).astype(np.float32)
     x = cla.to_device(queue, x_host)
     y = cla.empty_like(x)
-    pairs(queue, (16,), None, x.data, y.data)
+    counts = cla.empty(queue, 2, np.int32)
+    pairs(queue, (16,), (8,), x.data, y.data, counts.data)
     want = x_host + np.repeat(np.float32(2) * x_host[::4], 4)
-    return [] if np.array_equal(y.get(), want) else ["OpenCL C 2.0 vload4 and a generic pointer: results differ"]
+    failures = [] if np.array_equal(y.get(), want) else ["OpenCL C 2.0 vload4 and a generic pointer: results differ"]
+    if list(counts.get()) != [8, 8]:
+        failures.append(f"OpenCL C 2.0 atomics on a generic pointer: counted {list(counts.get())}, not [8, 8]")
+    return failures
