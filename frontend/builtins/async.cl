@@ -5,10 +5,13 @@
 // The copy is the work-group's: each work-item copies every (local size)-th element, starting at its
 // local linear id, so that consecutive work-items move consecutive elements (on the CPU the loop
 // over the work-items vectorises). In hardware, where the work-items of a region stream through one
-// pipeline at a work-item a cycle, a contiguous copy of scalars moves a burst of up to 64 bytes (the
-// board's memory width) per work-item instead: work-item k copies bursts k, k + (local size), ...
-// as one wide global access and as many on-chip memory ports, then the elements past the last whole
-// burst one by one; a group of 64 work-items moves 4 KiB of floats in one pass.
+// pipeline at a work-item a cycle, a contiguous copy moves a burst of up to 64 bytes (the board's
+// memory width) per work-item instead: the copy is one of the gentype's scalars (a vector's
+// components: an on-chip array has one element size), and work-item k copies bursts k,
+// k + (local size), ... of up to 16 of them as one wide global access and as many on-chip memory
+// ports, then the scalars past the last whole burst one by one; a group of 64 work-items moves
+// 4 KiB of floats or of float4s in one pass. Strided copies move an element (a vector: one access)
+// at a time.
 // wait_group_events is a work-group barrier (the lowering stage cuts
 // the kernel there), after which every work-item sees the whole copy; the copies are done by then,
 // so events carry nothing and the one passed in is returned, as the spec asks of a non-zero event.
@@ -23,14 +26,13 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
-#define LOOM_GROUP_COPY(DST, DST_STRIDE, SRC, SRC_STRIDE, N)                                        \
-  for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)            \
+#define LOOM_GROUP_COPY(DST, DST_STRIDE, SRC, SRC_STRIDE, N)                                       \
+  for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)           \
     (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
 
-#define LOOM_ELEMENT_COPY(DST, SRC, N, W) LOOM_GROUP_COPY(DST, 1, SRC, 1, N)
 #ifdef __SPIR__
-// Bursts of W elements (vloadW and vstoreW: one unaligned access of each side), then the rest.
-#define LOOM_BURST_COPY(DST, SRC, N, W)                                                             \
+// Bursts of W scalars (vloadW and vstoreW: one unaligned access of each side), then the rest.
+#define LOOM_BURST_COPY(DST, SRC, N, W)                                                            \
   {                                                                                                \
     const size_t first = loom_local_linear_id(), step = loom_local_items(), bursts = (N) / W;      \
     for (size_t burst = first; burst < bursts; burst += step)                                      \
@@ -38,10 +40,14 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
     for (size_t i = bursts * W + first; i < (N); i += step)                                        \
       (DST)[i] = (SRC)[i];                                                                         \
   }
+// N elements of C from SRC (in SRC_AS) to DST (in DST_AS), as C's scalars S in bursts of W.
+#define LOOM_CONTIGUOUS_COPY(DST_AS, DST, SRC_AS, SRC, N, C, S, W)                                 \
+  LOOM_BURST_COPY((DST_AS S *)(DST), (const SRC_AS S *)(SRC), (N) * (sizeof(C) / sizeof(S)), W)
 #else
-#define LOOM_BURST_COPY LOOM_ELEMENT_COPY // the CPU's loop over the work-items vectorises
+#define LOOM_CONTIGUOUS_COPY(DST_AS, DST, SRC_AS, SRC, N, C, S, W)                                 \
+  LOOM_GROUP_COPY((DST_AS C *)(DST), 1, (const SRC_AS C *)(SRC), 1, N) // the work-item loop vectorises
 #endif
-// A burst's elements: 64 bytes, or 16 elements, the widest vloadn.
+// A burst's scalars: 64 bytes, or 16, the widest vloadn.
 #define LOOM_BURST_char 16
 #define LOOM_BURST_uchar 16
 #define LOOM_BURST_short 16
@@ -52,38 +58,37 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
 #define LOOM_BURST_long 8
 #define LOOM_BURST_ulong 8
 
-// T is the gentype, C the type it is copied as (T, or the 4-component type for a 3-component T),
-// COPY a contiguous copy (LOOM_BURST_COPY with bursts of W elements, or LOOM_ELEMENT_COPY).
-#define LOOM_ASYNC_COPY(T, C, COPY, W)                                                               \
+// T is the gentype, C the type it is copied as (T, or the 4-component type for a 3-component T), S
+// its scalar, W a burst's scalars.
+#define LOOM_ASYNC_COPY(T, C, S, W)                                                                \
   LOOM_BUILTIN event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n,      \
-                                             event_t event) {                                       \
-    COPY((__local C *)dst, (const __global C *)src, n, W);                                          \
+                                             event_t event) {                                      \
+    LOOM_CONTIGUOUS_COPY(__local, dst, __global, src, n, C, S, W);                                 \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n,      \
-                                             event_t event) {                                       \
-    COPY((__global C *)dst, (const __local C *)src, n, W);                                          \
+                                             event_t event) {                                      \
+    LOOM_CONTIGUOUS_COPY(__global, dst, __local, src, n, C, S, W);                                 \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN event_t async_work_group_strided_copy(__local T *dst, const __global T *src,        \
-                                                     size_t n, size_t src_stride, event_t event) {  \
-    LOOM_GROUP_COPY((__local C *)dst, 1, (const __global C *)src, src_stride, n);                   \
+                                                     size_t n, size_t src_stride, event_t event) { \
+    LOOM_GROUP_COPY((__local C *)dst, 1, (const __global C *)src, src_stride, n);                  \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN event_t async_work_group_strided_copy(__global T *dst, const __local T *src,        \
-                                                     size_t n, size_t dst_stride, event_t event) {  \
-    LOOM_GROUP_COPY((__global C *)dst, dst_stride, (const __local C *)src, 1, n);                   \
+                                                     size_t n, size_t dst_stride, event_t event) { \
+    LOOM_GROUP_COPY((__global C *)dst, dst_stride, (const __local C *)src, 1, n);                  \
     return event;                                                                                  \
   }                                                                                                \
   LOOM_BUILTIN void prefetch(const __global T *p, size_t n) {}
 
-// Scalars copy in bursts; vectors, already wide, element by element.
-#define LOOM_ASYNC_SHAPES(T, S, I, U)                                                               \
-  LOOM_ASYNC_COPY(S, S, LOOM_BURST_COPY, LOOM_BURST_##S)                                           \
-  LOOM_ASYNC_COPY(S##2, S##2, LOOM_ELEMENT_COPY, 1)                                                \
-  LOOM_ASYNC_COPY(S##3, S##4, LOOM_ELEMENT_COPY, 1)                                                \
-  LOOM_ASYNC_COPY(S##4, S##4, LOOM_ELEMENT_COPY, 1)                                                \
-  LOOM_ASYNC_COPY(S##8, S##8, LOOM_ELEMENT_COPY, 1)                                                \
-  LOOM_ASYNC_COPY(S##16, S##16, LOOM_ELEMENT_COPY, 1)
+#define LOOM_ASYNC_SHAPES(T, S, I, U)                                                              \
+  LOOM_ASYNC_COPY(S, S, S, LOOM_BURST_##S)                                                         \
+  LOOM_ASYNC_COPY(S##2, S##2, S, LOOM_BURST_##S)                                                   \
+  LOOM_ASYNC_COPY(S##3, S##4, S, LOOM_BURST_##S)                                                   \
+  LOOM_ASYNC_COPY(S##4, S##4, S, LOOM_BURST_##S)                                                   \
+  LOOM_ASYNC_COPY(S##8, S##8, S, LOOM_BURST_##S)                                                   \
+  LOOM_ASYNC_COPY(S##16, S##16, S, LOOM_BURST_##S)
 LOOM_INTEGERS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)
 LOOM_FLOATS(LOOM_ASYNC_SHAPES, LOOM_SCALAR_ONLY)

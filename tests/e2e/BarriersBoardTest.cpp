@@ -163,6 +163,39 @@ TEST_CASE("barriers: async copies in bursts", "[e2e][board][barriers]") {
   }
 }
 
+TEST_CASE("barriers: async copies of vectors, 3-component ones and strided", "[e2e][board][barriers]") {
+  // n vectors a group: whole 64-byte bursts and a tail for some work-items, one work-item for all.
+  for (auto [n, local, groups] : {std::tuple{64, 16u, 3u}, {45, 8u, 2u}, {7, 1u, 2u}}) {
+    const size_t items = 1024 * groups;
+    auto a = randomInts(items, -1000000000, 1000000000, 13), b = randomInts(items, -100000, 100000, 14);
+    std::vector<int> expected(items, -1); // what the kernel leaves unwritten (runTwoInputs' 0xff bytes)
+    for (size_t g = 0; g < groups; ++g) {
+      const int *in = &a[g * 1024], *column = &b[g * 1024];
+      int *mine = &expected[g * 1024];
+      auto *triples = reinterpret_cast<const int8_t *>(in + 256); // char3 takes 4 bytes, as char4
+      auto *pairs = reinterpret_cast<const uint8_t *>(in + 320);
+      auto *octets = reinterpret_cast<const int16_t *>(in + 352);
+      for (int i = 0; i < n; ++i) {
+        const int8_t *t = triples + 4 * i;
+        const uint8_t *p = pairs + 2 * i;
+        const int16_t *o = octets + 8 * i;
+        const int *q = in + 4 * i, *c = column + 6 * i;
+        mine[i] = q[0] - q[3] + t[0] + 2 * t[1] + 3 * t[2] + 5 * p[0] + 7 * p[1] + o[0] - o[3] +
+                  o[7] + c[0] - c[1];
+        for (int k = 0; k < 4; ++k)
+          mine[64 + 4 * i + k] = q[3 - k];
+        mine[320 + 4 * i] = c[1];
+        mine[320 + 4 * i + 1] = c[0];
+      }
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", n " << n << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_vectors", a, b, n, {{groups * local}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
 TEST_CASE("barriers: __local pointer arguments", "[e2e][board][barriers]") {
   const size_t items = 768;
   auto a = randomInts(items, -1000, 1000, 11), b = randomInts(items, -50, 50, 12);

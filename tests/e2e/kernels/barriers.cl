@@ -119,6 +119,40 @@ __kernel void async_bursts(__global const int *a, __global const long *b, __glob
   wait_group_events(1, &back);
 }
 
+// Async copies of n vectors a group (n <= 64), chained on one event: int4, char3 (copied as char4,
+// the reference page's rule), uchar2 (units of 2 bytes in hardware) and short8 in from a, an int2
+// column with a stride of 3 in from b; a sum per element, the int4s reversed and the column's pairs
+// swapped, then the sums, the int4s and the column (with a stride of 2) back out.
+__kernel void async_vectors(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local int4 quads[64];
+  __local char3 triples[64];
+  __local uchar2 pairs[64];
+  __local short8 octets[64];
+  __local int2 column[64];
+  __local int sums[64];
+  __global const int *in = a + get_group_id(0) * 1024;
+  event_t e = async_work_group_copy(quads, (__global const int4 *)in, n, 0);
+  e = async_work_group_copy(triples, (__global const char3 *)(in + 256), n, e);
+  e = async_work_group_copy(pairs, (__global const uchar2 *)(in + 320), n, e);
+  e = async_work_group_copy(octets, (__global const short8 *)(in + 352), n, e);
+  e = async_work_group_strided_copy(column, (__global const int2 *)(b + get_group_id(0) * 1024), n, 3, e);
+  wait_group_events(1, &e);
+  for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
+    const char3 t = triples[i];
+    const short8 o = octets[i];
+    sums[i] = quads[i].x - quads[i].w + t.x + 2 * t.y + 3 * t.z + 5 * pairs[i].x + 7 * pairs[i].y + o.s0 - o.s3 + o.s7 +
+              column[i].x - column[i].y;
+    quads[i] = quads[i].wzyx;
+    column[i] = column[i].yx;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global int *mine = out + get_group_id(0) * 1024;
+  e = async_work_group_copy(mine, sums, n, 0);
+  e = async_work_group_copy((__global int4 *)(mine + 64), quads, n, e);
+  e = async_work_group_strided_copy((__global int2 *)(mine + 320), column, n, 2, e);
+  wait_group_events(1, &e);
+}
+
 // printf after a barrier, in a kernel that also takes the work-group arguments (after the printf
 // buffer's).
 __kernel void print_after_barrier(__global int *out) {
