@@ -9,7 +9,7 @@
 // memory width) per work-item instead: the copy is one of the gentype's scalars (a vector's
 // components: an on-chip array has one element size), and work-item k copies bursts k,
 // k + (local size), ... of up to 16 of them as one wide global access and as many on-chip memory
-// ports, then the scalars past the last whole burst one by one; a group of 64 work-items moves
+// ports, and the scalars past the last whole burst one by one; a group of 64 work-items moves
 // 4 KiB of floats or of float4s in one pass. Strided copies move an element (a vector: one access)
 // at a time.
 // wait_group_events is a work-group barrier (the lowering stage cuts
@@ -31,14 +31,19 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
     (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
 
 #ifdef __SPIR__
-// Bursts of W scalars (vloadW and vstoreW: one unaligned access of each side), then the rest.
-#define LOOM_BURST_COPY(DST, SRC, N, W)                                                            \
+// Bursts of W scalars (vloadW and vstoreW: one unaligned access of each side), then the rest one by
+// one, all in one loop of chunks: two loops would make a work-item's second wait for the first's
+// stores to complete, and a work-group's work-items take turns at a region's inner loops.
+#define LOOM_BURST_COPY(DST, SRC, N, W)                                                             \
   {                                                                                                \
-    const size_t first = loom_local_linear_id(), step = loom_local_items(), bursts = (N) / W;      \
-    for (size_t burst = first; burst < bursts; burst += step)                                      \
-      vstore##W(vload##W(burst, SRC), burst, DST);                                                 \
-    for (size_t i = bursts * W + first; i < (N); i += step)                                        \
-      (DST)[i] = (SRC)[i];                                                                         \
+    const size_t bursts = (N) / W, chunks = bursts + (N) % W, step = loom_local_items();           \
+    for (size_t chunk = loom_local_linear_id(); chunk < chunks; chunk += step)                     \
+      if (chunk < bursts) {                                                                        \
+        vstore##W(vload##W(chunk, SRC), chunk, DST);                                               \
+      } else {                                                                                     \
+        const size_t i = chunk + bursts * (W - 1); /* bursts * W + (chunk - bursts) */             \
+        (DST)[i] = (SRC)[i];                                                                       \
+      }                                                                                            \
   }
 // N elements of C from SRC (in SRC_AS) to DST (in DST_AS), as C's scalars S in bursts of W.
 #define LOOM_CONTIGUOUS_COPY(DST_AS, DST, SRC_AS, SRC, N, C, S, W)                                 \
