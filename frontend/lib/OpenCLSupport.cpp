@@ -4,7 +4,9 @@
 // Both devices implement OpenCL 3.0 with OpenCL C 1.0 to 1.2 and 3.0 (not 2.0, whose pipes, generic
 // address space, device-side enqueue and images are all required). An entry here is a promise the
 // tests keep: the CPU device's sub-groups and work-group functions (runtime/devices/cpu), the
-// 32- and 64-bit atomics of both (frontend/builtins/atomic.cl; atomic ports in hls/).
+// 32- and 64-bit atomics of both (frontend/builtins/atomic.cl; atomic ports in hls/), the CPU's
+// generic address space (any pointer: its memories are all the host's; the board's are separate,
+// and a generic pointer there must come from one named space, which hls/ must see).
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLSupport.h"
 
@@ -90,7 +92,8 @@ const OpenCLSupport &openclSupport(Target target) {
   static const OpenCLSupport cpu = [] {
     std::vector<llvm::StringRef> features = common;
     features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-                                     "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"});
+                                     "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+                                     GenericAddressSpace});
     return makeSupport(withAtomics({{"cl_khr_subgroups"}}), features);
   }();
   return target == Target::Host ? cpu : board;

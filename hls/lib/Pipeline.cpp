@@ -261,7 +261,11 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
-    inferAddressSpaces(function);
+    if (llvm::Error error = inferAddressSpaces(function)) {
+      errors += llvm::toString(std::move(error)) + "\n";
+      failed.insert(&function);
+      continue;
+    }
     auto loops = formWorkGroupLoops(function);
     if (!loops) {
       errors += llvm::toString(loops.takeError()) + "\n";

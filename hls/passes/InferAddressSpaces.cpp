@@ -2,25 +2,109 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Before: a kernel whose accesses may go through OpenCL C 2.0 generic pointers (address space 4):
-// a helper taking `float *`, the library's generic vloadn, fract, sincos, after inlining. The
-// board's memories are separate (global ports, on-chip RAMs), so the hardware needs each access's
-// named address space. After: every generic pointer that provably comes from one named space is
-// rewritten in it (LLVM's InferAddressSpaces, told that SPIR's generic space is the flat one);
-// an access left generic is the graph builder's error at its line. Runs on the IR, first (before
-// FormWorkGroupLoops).
+// a helper taking `float *`, the library's generic vloadn, fract, sincos, after inlining; and
+// to_global, to_local or to_private of such a pointer. The board's memories are separate (global
+// ports, on-chip RAMs), so the hardware needs each access's named address space. After: every
+// generic pointer that provably comes from one named space is rewritten in it (LLVM's
+// InferAddressSpaces, told that SPIR's generic space is the flat one), and each to_global,
+// to_local and to_private is answered from that space (through a select, on each of its arms): the
+// pointer, or null, and a comparison of the answer with null by whether it is in that space. An
+// access left generic is the graph builder's error at its line; a question
+// about a pointer whose space is not known at compile time is this pass's. Runs on the IR, first
+// (before FormWorkGroupLoops).
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "loom/lowering/AddressSpaceQueries.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
 namespace loom::hls {
+namespace {
 
-void inferAddressSpaces(llvm::Function &kernel) {
-  constexpr unsigned SpirGenericAddressSpace = 4;
+constexpr unsigned SpirGenericAddressSpace = 4;
+constexpr unsigned SpirGlobalAddressSpace = 1;
+
+/// A to_global/to_local/to_private's answer: the pointer in the named space (or null), and whether
+/// it is not null. The hardware's on-chip memories start at address 0, so a comparison of an answer
+/// with null must not look at the address: it becomes `inSpace`.
+struct Answer {
+  llvm::Value *pointer;
+  llvm::Value *inSpace;
+};
+
+/// The answer for `pointer` (generic) and `space`; None when it cannot be known at compile time.
+llvm::Optional<Answer> answer(llvm::IRBuilder<> &b, llvm::Value *pointer, unsigned space, llvm::PointerType *type) {
+  llvm::Value *source = pointer->stripPointerCasts();
+  const Answer none{llvm::ConstantPointerNull::get(type), b.getFalse()};
+  if (llvm::isa<llvm::ConstantPointerNull>(source))
+    return none;
+  if (auto *select = llvm::dyn_cast<llvm::SelectInst>(source)) {
+    auto ifTrue = answer(b, select->getTrueValue(), space, type);
+    auto ifFalse = ifTrue ? answer(b, select->getFalseValue(), space, type) : llvm::None;
+    if (!ifFalse)
+      return llvm::None;
+    llvm::Value *condition = select->getCondition();
+    return Answer{b.CreateSelect(condition, ifTrue->pointer, ifFalse->pointer),
+                  b.CreateSelect(condition, ifTrue->inSpace, ifFalse->inSpace)};
+  }
+  const unsigned from = source->getType()->getPointerAddressSpace();
+  if (from == SpirGenericAddressSpace)
+    return llvm::None;
+  if (from != space)
+    return none;
+  // A __local or private object is never null; a global pointer may be (a null buffer argument).
+  llvm::Value *inSpace = space == SpirGlobalAddressSpace
+                             ? b.CreateICmpNE(source, llvm::ConstantPointerNull::get(
+                                                          llvm::cast<llvm::PointerType>(source->getType())))
+                             : b.getTrue();
+  return Answer{b.CreatePointerBitCastOrAddrSpaceCast(source, type), inSpace};
+}
+
+llvm::Error answerAddressSpaceQueries(llvm::Function &kernel) {
+  const std::pair<const char *, unsigned> queries[] = {
+      {lowering::ToGlobalFunction, SpirGlobalAddressSpace}, {lowering::ToLocalFunction, 3}, {lowering::ToPrivateFunction, 0}};
+  std::vector<std::pair<llvm::CallInst *, unsigned>> calls;
+  for (llvm::Instruction &inst : llvm::instructions(kernel))
+    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction())
+      for (auto [name, space] : queries)
+        if (call->getCalledFunction()->getName() == name)
+          calls.emplace_back(call, space);
+  for (auto [call, space] : calls) {
+    llvm::IRBuilder<> b(call);
+    auto found = answer(b, call->getArgOperand(0), space, llvm::cast<llvm::PointerType>(call->getType()));
+    if (!found)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          locationOf(*call, kernel) + ": error: " + call->getCalledFunction()->getName().drop_front(2).str() +
+              " of a generic pointer whose address space is not known at compile time: the hardware flow "
+              "keeps each memory separate, so it must see where the pointer comes from");
+    for (llvm::User *user : llvm::make_early_inc_range(call->users())) {
+      auto *compare = llvm::dyn_cast<llvm::ICmpInst>(user);
+      if (!compare || !compare->isEquality() ||
+          !llvm::isa<llvm::ConstantPointerNull>(compare->getOperand(compare->getOperand(0) == call ? 1 : 0)))
+        continue;
+      llvm::IRBuilder<> at(compare);
+      compare->replaceAllUsesWith(compare->getPredicate() == llvm::CmpInst::ICMP_NE ? found->inSpace
+                                                                                   : at.CreateNot(found->inSpace));
+      compare->eraseFromParent();
+    }
+    call->replaceAllUsesWith(found->pointer);
+    call->eraseFromParent();
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error inferAddressSpaces(llvm::Function &kernel) {
   llvm::FunctionAnalysisManager analyses;
   llvm::PassBuilder().registerFunctionAnalyses(analyses);
   llvm::InferAddressSpacesPass(SpirGenericAddressSpace).run(kernel, analyses);
+  return answerAddressSpaceQueries(kernel);
 }
 
 } // namespace loom::hls

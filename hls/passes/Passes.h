@@ -38,7 +38,8 @@ unsigned privateCopiesOf(const llvm::Value &array);
 bool isDoublePumped(const llvm::Value &array);
 
 /// IR preparation, before the graph exists.
-void inferAddressSpaces(llvm::Function &kernel);
+/// Fails when a to_global, to_local or to_private asks of a pointer whose space is not known.
+llvm::Error inferAddressSpaces(llvm::Function &kernel);
 /// What formWorkGroupLoops made of a kernel: the most work-items a group may have (its per-work-item
 /// storage is sized for them; 0 for a kernel without barriers, left as it was), and the work-items
 /// its loops over them take an iteration (num_simd_work_items).

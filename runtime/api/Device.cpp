@@ -286,6 +286,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<cl_bool>(CL_TRUE);
     break;
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+    value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_generic_address_space"));
+    break;
   case CL_DEVICE_PIPE_SUPPORT:
     value = InfoValue::of<cl_bool>(CL_FALSE);
     break;

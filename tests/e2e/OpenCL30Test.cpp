@@ -3,7 +3,7 @@
 // against the strings they replace, the feature macros a kernel sees against
 // CL_DEVICE_OPENCL_C_FEATURES, and the entry points 3.0 makes core (clCreateBufferWithProperties,
 // clSetContextDestructorCallback, clCloneKernel) with their failure paths.
-#include "E2ESupport.h"
+#include "DifferentialSupport.h"
 
 #include <algorithm>
 
@@ -97,7 +97,9 @@ TEST_CASE("the platform and both devices report OpenCL 3.0 and answer its querie
     CHECK(deviceValue<cl_bool>(device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT) == CL_TRUE);
     CHECK(hasName(features, "__opencl_c_pipes") == false);
     CHECK(deviceValue<cl_bool>(device, CL_DEVICE_PIPE_SUPPORT) == CL_FALSE);
-    CHECK(deviceValue<cl_bool>(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT) == CL_FALSE);
+    // The CPU's memories are all the host's; the board's are separate.
+    CHECK(hasName(features, "__opencl_c_generic_address_space") == cpu);
+    CHECK(deviceValue<cl_bool>(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT) == (cpu ? CL_TRUE : CL_FALSE));
     CHECK(deviceValue<cl_bool>(device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) == CL_TRUE);
     CHECK(deviceValue<cl_device_svm_capabilities>(device, CL_DEVICE_SVM_CAPABILITIES) == 0);
     CHECK(deviceValue<cl_device_device_enqueue_capabilities>(device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0);
@@ -162,6 +164,72 @@ TEST_CASE("a kernel's feature macros are the device's CL_DEVICE_OPENCL_C_FEATURE
     clReleaseKernel(kernel);
     clReleaseProgram(program);
   }
+}
+
+TEST_CASE("the CPU's generic address space in OpenCL C 3.0; the board's generic pointers must be known",
+          "[e2e][opencl30]") {
+  const char *source = R"(
+int where(const int *p) {
+  return (to_global(p) != 0) + 2 * (to_local(p) != 0) + 4 * (to_private(p) != 0) + 8 * (get_fence(p) == CLK_LOCAL_MEM_FENCE);
+}
+kernel void spaces(global int *out) {
+  local int shared[16];
+  int mine[2] = {1, 2};
+  const size_t i = get_global_id(0);
+  out[4 * i] = where(out + 4 * i);
+  out[4 * i + 1] = where(shared + get_local_id(0));
+  out[4 * i + 2] = where(mine + (i & 1));
+  out[4 * i + 3] = where(i % 3 ? (int *)out : (i % 3 == 1 ? (int *)mine : (int *)shared));
+}
+)";
+  CpuSetup cl;
+  cl_program program = cl.build(source, "-cl-std=CL3.0");
+  cl_kernel kernel = kernelNamed(program, "spaces");
+  const size_t n = 48;
+  std::vector<int> out(4 * n, -1);
+  cl_mem buffer = ::buffer(cl, out, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  setArg(kernel, 0, buffer);
+  clReleaseEvent(launch(cl, kernel, {{n}, {16}}));
+  out = readBack<int>(cl, buffer, out.size());
+  for (size_t i = 0; i < n; ++i) {
+    INFO("work-item " << i);
+    // Global 1, __local 2 with its fence 8, private 4.
+    CHECK(out[4 * i] == 1);
+    CHECK(out[4 * i + 1] == 10);
+    CHECK(out[4 * i + 2] == 4);
+    CHECK(out[4 * i + 3] == (i % 3 ? 1 : 10));
+  }
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+
+  Setup board(boardDevice());
+  auto failedBuild = [&](const char *text, const char *options) {
+    cl_int err = CL_SUCCESS;
+    cl_program rejected = clCreateProgramWithSource(board.context, 1, &text, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(clBuildProgram(rejected, 1, &board.device, options, nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+    std::string log = buildLog(rejected, board.device);
+    clReleaseProgram(rejected);
+    return log;
+  };
+  // The board has no generic address space in OpenCL C 3.0: to_global is not declared there.
+  CHECK(failedBuild(source, "-cl-std=CL3.0").find(":3:11: error:") != std::string::npos);
+  // In OpenCL C 2.0 it has, where the hardware sees which memory a pointer comes from; a loop may
+  // leave that to the data.
+  const std::string log = failedBuild(R"(
+kernel void chosen(global const int *in, global int *out, int n) {
+  local int shared[4];
+  int *p = (int *)out;
+  for (int k = 0; k < n; ++k)
+    p = in[k] > 0 ? (int *)shared : p;
+  out[0] = to_global(p) != 0;
+}
+)", "-cl-std=CL2.0");
+  INFO(log);
+  CHECK(log.find("program.cl:7:") != std::string::npos);
+  CHECK(log.find("error: to_global of a generic pointer whose address space is not known at compile time") !=
+        std::string::npos);
 }
 
 TEST_CASE("non-uniform work-groups follow the program's OpenCL C version", "[e2e][opencl30]") {

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # An OpenCL C 2.0 kernel built from source with pyopencl: vload4/vstore4 and the C11 atomics (Clang
-# declares them for generic pointers only) and helpers taking a generic pointer; shared by
-# pyopencl_board.py and pyopencl_cpu.py (a module, not a test: both import it from beside them).
+# declares them for generic pointers only), helpers taking a generic pointer, and to_global,
+# to_local, to_private and get_fence of pointers into each memory and of one chosen at run time;
+# shared by pyopencl_board.py and pyopencl_cpu.py (a module, not a test: both import it from beside
+# them).
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
@@ -9,14 +11,23 @@ import pyopencl.array as cla
 SOURCE = """
 float twice(const float *p) { return 2.0f * *p; }
 void count(volatile atomic_int *n) { atomic_fetch_add_explicit(n, 1, memory_order_relaxed, memory_scope_work_group); }
-__kernel void pairs(__global const float *x, __global float *y, __global int *counts) {
+int where(int *p) {
+  return (to_global(p) != 0) + 2 * (to_local(p) != 0) + 4 * (to_private(p) != 0) + 8 * (get_fence(p) == CLK_LOCAL_MEM_FENCE);
+}
+__kernel void pairs(__global const float *x, __global float *y, __global int *counts, __global int *spaces) {
   __local atomic_int n;
+  __local int shared[8];
   if (get_local_id(0) == 0)
     atomic_init(&n, 0);
   barrier(CLK_LOCAL_MEM_FENCE);
   size_t i = get_global_id(0);
   vstore4(vload4(i, x) + twice(x + 4 * i), i, y);
   count(&n);
+  int mine[2] = {(int)i, 1};
+  spaces[4 * i] = where(spaces + 4 * i);
+  spaces[4 * i + 1] = where(shared + get_local_id(0));
+  spaces[4 * i + 2] = where(mine + (i & 1));
+  spaces[4 * i + 3] = where(i & 1 ? (int *)spaces : (int *)shared);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0)
     counts[get_group_id(0)] = atomic_load_explicit(&n, memory_order_relaxed, memory_scope_work_group);
@@ -31,9 +42,14 @@ def generic_pointer_failures(context, queue, rng):
     x = cla.to_device(queue, x_host)
     y = cla.empty_like(x)
     counts = cla.empty(queue, 2, np.int32)
-    pairs(queue, (16,), (8,), x.data, y.data, counts.data)
+    spaces = cla.empty(queue, 64, np.int32)
+    pairs(queue, (16,), (8,), x.data, y.data, counts.data, spaces.data)
     want = x_host + np.repeat(np.float32(2) * x_host[::4], 4)
     failures = [] if np.array_equal(y.get(), want) else ["OpenCL C 2.0 vload4 and a generic pointer: results differ"]
+    # Global 1, __local 2 with its fence 8, private 4; the run-time choice global for odd items.
+    want_spaces = [v for i in range(16) for v in (1, 10, 4, 1 if i & 1 else 10)]
+    if list(spaces.get()) != want_spaces:
+        failures.append(f"to_global/to_local/to_private/get_fence: {list(spaces.get())}, not {want_spaces}")
     if list(counts.get()) != [8, 8]:
         failures.append(f"OpenCL C 2.0 atomics on a generic pointer: counted {list(counts.get())}, not [8, 8]")
     return failures

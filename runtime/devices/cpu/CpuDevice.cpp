@@ -28,6 +28,7 @@
 #include <fstream>
 #include <list>
 #include <mutex>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -44,6 +45,23 @@ constexpr size_t HugePageBytes = size_t(2) << 20;
 /// whose arrays are aligned to their values' alignment, and of the __local scratch, whose variables
 /// and __local arguments are too.
 constexpr size_t LargestTypeAlignment = 128;
+
+/// The calling thread's stack, [start, end): where to_private finds a kernel's private variables
+/// (AddressSpaceQueries.h). Asked once per thread (the pool's threads and the queues' stay).
+std::pair<uint64_t, uint64_t> threadStack() {
+  thread_local const std::pair<uint64_t, uint64_t> bounds = [] {
+    pthread_attr_t attributes;
+    void *start = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
+      pthread_attr_getstack(&attributes, &start, &size);
+      pthread_attr_destroy(&attributes);
+    }
+    const auto first = reinterpret_cast<uintptr_t>(start);
+    return std::pair<uint64_t, uint64_t>{first, first + size};
+  }();
+  return bounds;
+}
 
 llvm::Error deviceError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -292,6 +310,7 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
       localOffsets[i] = scratchBytes;
       scratchBytes += llvm::alignTo(std::max<size_t>(args[i].localBytes, 1), LargestTypeAlignment);
     }
+  info[cpu::WorkGroupInfo::LocalBytes] = scratchBytes;
   if (scratchBytes > deviceInfo.localMemBytes)
     return deviceError(llvm::formatv("kernel '{0}' needs {1} bytes of local memory; the CPU device "
                                      "has {2}", kernel.name, scratchBytes, deviceInfo.localMemBytes));
@@ -347,6 +366,11 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
       }
     uint64_t ownInfo[cpu::WorkGroupInfo::Count];
     std::copy(std::begin(info), std::end(info), std::begin(ownInfo));
+    const auto [stackStart, stackEnd] = threadStack();
+    ownInfo[cpu::WorkGroupInfo::StackBounds] = stackStart;
+    ownInfo[cpu::WorkGroupInfo::StackBounds + 1] = stackEnd;
+    ownInfo[cpu::WorkGroupInfo::ContextBounds] = reinterpret_cast<uintptr_t>(own.context.get());
+    ownInfo[cpu::WorkGroupInfo::ContextBounds + 1] = reinterpret_cast<uintptr_t>(own.context.get()) + contextBytes;
     for (;;) {
       uint64_t first = nextGroup.fetch_add(claim, std::memory_order_relaxed);
       if (first >= totalGroups)

@@ -8,6 +8,7 @@
 // WorkItemLoops.h for the before/after.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/WorkItemLoops.h"
+#include "devices/cpu/AddressSpaceQueries.h"
 #include "devices/cpu/GroupCollectives.h"
 #include "devices/cpu/InnerLoopBarriers.h"
 
@@ -130,7 +131,8 @@ enum : unsigned {
   Context = BackEnd + 1,      ///< The group's storage that survives barriers.
   PrintfBuffer = BackEnd + 2, ///< The launch's printf buffer.
   Uniform = BackEnd + 3,      ///< The group's values the same in every work-item (placeUniformValues).
-  ExtraCount = BackEnd + 4,
+  Info = BackEnd + 4,         ///< The work-group function's `info` (WorkGroupInfo).
+  ExtraCount = BackEnd + 5,
 };
 
 /// The alignment of the group's uniform storage (a cache line).
@@ -239,7 +241,7 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   Module &module = *kernel.getParent();
   Type *i8 = Type::getInt8Ty(module.getContext());
   Type *i8p = Type::getInt8PtrTy(module.getContext());
-  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p, i8p, i8p});
+  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupSize, {i8p, i8p, i8p, i8p, i8p});
   if (!cloned)
     return cloned.takeError();
   Function *clone = *cloned;
@@ -251,6 +253,7 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
         call->replaceAllUsesWith(clone->getArg(firstExtra + PrintfBuffer));
         call->eraseFromParent();
       }
+  answerAddressSpaceQueries(*clone, clone->getArg(firstExtra + Scratch), clone->getArg(firstExtra + Info));
 
   // __local variables this kernel uses move to the scratch buffer, one region each.
   SmallPtrSet<GlobalVariable *, 8> used;
@@ -473,6 +476,7 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
   values[Scratch] = scratch;
   values[Context] = workItemContext;
   values[PrintfBuffer] = b.CreateIntToPtr(infoAt(WorkGroupInfo::PrintfBuffer), i8p, "printf.buffer");
+  values[Info] = b.CreateBitCast(info, i8p);
   if (const uint64_t half = workItemFunction.uniformBytes) {
     AllocaInst *uniform = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), 2 * half), nullptr, "uniform");
     uniform->setAlignment(Align(UniformAlignment));
@@ -531,7 +535,7 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
       continue;
     StringRef symbol = function.getName();
     if (lowering::isWorkItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isSubGroupBarrier(symbol) ||
-        lowering::isCollectiveFunction(symbol))
+        lowering::isCollectiveFunction(symbol) || isAddressSpaceQuery(symbol))
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);

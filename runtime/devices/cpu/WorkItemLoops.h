@@ -41,7 +41,12 @@ enum : unsigned {
   NumGroups = 12,   ///< [3]
   WorkDim = 15,     ///< [1]
   PrintfBuffer = 16, ///< [1] the launch's printf buffer (lowering/Printf.h), for a kernel that prints.
-  Count = 17,
+  /// [1] the bytes of the thread's __local scratch; [2] the first byte and the end of the thread's
+  /// stack and of its context: where to_local and to_private look (AddressSpaceQueries.h).
+  LocalBytes = 17,
+  StackBounds = 18,
+  ContextBounds = 20,
+  Count = 22,
 };
 } // namespace WorkGroupInfo
 

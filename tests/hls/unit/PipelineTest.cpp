@@ -96,6 +96,13 @@ size_t count(const std::string &text, const std::string &needle) {
   return n;
 }
 
+/// `text` with its line `line` (with its newline) replaced by `lines`.
+std::string withLineReplaced(std::string text, const std::string &line, const std::string &lines) {
+  const size_t at = text.find(line);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, line.size(), lines);
+}
+
 /// Runs a tool on the Verilog written to <top>.v in a temp dir (Verilator wants the file named after
 /// its first module); returns exit code and output.
 std::pair<int, std::string> runTool(llvm::StringRef program, std::vector<std::string> args,
@@ -2030,7 +2037,7 @@ TEST_CASE("computeUnitShares deals out the work-groups in turns") {
   CHECK(idle[39] == 0);
 }
 
-TEST_CASE("OpenCL C 2.0 generic pointers become the memory they point into") {
+TEST_CASE("OpenCL C 2.0 generic pointers become the memory they point into; to_global is answered from it") {
   // A global pointer cast to generic (a helper's `float *` parameter, inlined) is a global port; one
   // that may point into two spaces stays generic, an error at its access.
   const std::string kernel = R"(
@@ -2052,16 +2059,45 @@ entry:
   CHECK(program.kernels[0].ports[0].kind == hls::MemoryPort::Kind::Load);
   CHECK(program.kernels[0].ports[1].kind == hls::MemoryPort::Kind::Store);
 
-  std::string either = kernel;
-  const std::string cast = "  %generic = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n";
-  either.replace(either.find(cast), cast.size(),
-                 "  %g1 = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n"
-                 "  %private = alloca float, align 4\n"
-                 "  store float 1.0, float* %private, align 4\n"
-                 "  %g0 = addrspacecast float* %private to float addrspace(4)*\n"
-                 "  %odd = trunc i64 %gid to i1\n"
-                 "  %generic = select i1 %odd, float addrspace(4)* %g1, float addrspace(4)* %g0\n");
+  const std::string either =
+      withLineReplaced(kernel, "  %generic = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n",
+                       "  %g1 = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n"
+                       "  %private = alloca float, align 4\n"
+                       "  store float 1.0, float* %private, align 4\n"
+                       "  %g0 = addrspacecast float* %private to float addrspace(4)*\n"
+                       "  %odd = trunc i64 %gid to i1\n"
+                       "  %generic = select i1 %odd, float addrspace(4)* %g1, float addrspace(4)* %g0\n");
   CHECK_THAT(synthesisError(either), Catch::Contains("address space is not supported"));
+
+  // to_global (Clang's call takes and gives i8 pointers) is answered from the space the pointer comes
+  // from: through its answer, the global pointer is a store port. A pointer a loop chooses is known
+  // only at run time: an error at the question.
+  const std::string asked = withLineReplaced(
+      kernel + "declare spir_func i8 addrspace(1)* @__to_global(i8 addrspace(4)*)\n",
+      "  %to = addrspacecast float addrspace(1)* %po to float addrspace(4)*\n",
+      "  %bytes = bitcast float addrspace(1)* %po to i8 addrspace(1)*\n"
+      "  %asked = addrspacecast i8 addrspace(1)* %bytes to i8 addrspace(4)*\n"
+      "  %global = call spir_func i8 addrspace(1)* @__to_global(i8 addrspace(4)* %asked)\n"
+      "  %back = bitcast i8 addrspace(1)* %global to float addrspace(1)*\n"
+      "  %to = addrspacecast float addrspace(1)* %back to float addrspace(4)*\n");
+  program = synthesizeOk(asked, dumps);
+  REQUIRE(program.kernels[0].ports.size() == 2);
+  CHECK(program.kernels[0].ports[1].kind == hls::MemoryPort::Kind::Store);
+  const std::string chosen =
+      withLineReplaced(asked, "  %asked = addrspacecast i8 addrspace(1)* %bytes to i8 addrspace(4)*\n",
+                       "  %start = addrspacecast i8 addrspace(1)* %bytes to i8 addrspace(4)*\n"
+                       "  %slot = alloca i8, align 1\n"
+                       "  %own = addrspacecast i8* %slot to i8 addrspace(4)*\n"
+                       "  br label %loop\n"
+                       "loop:\n"
+                       "  %asked = phi i8 addrspace(4)* [ %start, %entry ], [ %own, %loop ]\n"
+                       "  %k = phi i64 [ 0, %entry ], [ %next, %loop ]\n"
+                       "  %next = add i64 %k, 1\n"
+                       "  %again = icmp ult i64 %next, %gid\n"
+                       "  br i1 %again, label %loop, label %done\n"
+                       "done:\n");
+  CHECK_THAT(synthesisError(chosen),
+             Catch::Contains("error: to_global of a generic pointer whose address space is not known at compile time"));
 }
 
 TEST_CASE("a kernel with barriers runs whole work-groups: region loops, per-work-item storage") {
