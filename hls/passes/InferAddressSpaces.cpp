@@ -18,7 +18,6 @@
 #include "loom/lowering/AddressSpaceQueries.h"
 
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
@@ -27,6 +26,8 @@ namespace {
 
 constexpr unsigned SpirGenericAddressSpace = 4;
 constexpr unsigned SpirGlobalAddressSpace = 1;
+constexpr unsigned SpirLocalAddressSpace = 3;
+constexpr unsigned SpirPrivateAddressSpace = 0;
 
 /// A to_global/to_local/to_private's answer: the pointer in the named space (or null), and whether
 /// it is not null. The hardware's on-chip memories start at address 0, so a comparison of an answer
@@ -65,15 +66,10 @@ llvm::Optional<Answer> answer(llvm::IRBuilder<> &b, llvm::Value *pointer, unsign
 }
 
 llvm::Error answerAddressSpaceQueries(llvm::Function &kernel) {
-  const std::pair<const char *, unsigned> queries[] = {
-      {lowering::ToGlobalFunction, SpirGlobalAddressSpace}, {lowering::ToLocalFunction, 3}, {lowering::ToPrivateFunction, 0}};
-  std::vector<std::pair<llvm::CallInst *, unsigned>> calls;
-  for (llvm::Instruction &inst : llvm::instructions(kernel))
-    if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst); call && call->getCalledFunction())
-      for (auto [name, space] : queries)
-        if (call->getCalledFunction()->getName() == name)
-          calls.emplace_back(call, space);
-  for (auto [call, space] : calls) {
+  for (auto [call, query] : lowering::addressSpaceQueries(kernel)) {
+    const unsigned space = query == lowering::AddressSpaceQuery::Global ? SpirGlobalAddressSpace
+                           : query == lowering::AddressSpaceQuery::Local ? SpirLocalAddressSpace
+                                                                         : SpirPrivateAddressSpace;
     llvm::IRBuilder<> b(call);
     auto found = answer(b, call->getArgOperand(0), space, llvm::cast<llvm::PointerType>(call->getType()));
     if (!found)

@@ -8,24 +8,13 @@
 #include "loom/lowering/AddressSpaceQueries.h"
 
 #include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
 
 namespace loom::runtime::cpu {
 
-bool isAddressSpaceQuery(StringRef symbol) {
-  return symbol == lowering::ToGlobalFunction || symbol == lowering::ToLocalFunction ||
-         symbol == lowering::ToPrivateFunction;
-}
-
 void answerAddressSpaceQueries(Function &workItem, Value *scratch, Value *info) {
-  std::vector<CallInst *> calls;
-  for (Instruction &inst : instructions(workItem))
-    if (auto *call = dyn_cast<CallInst>(&inst);
-        call && call->getCalledFunction() && isAddressSpaceQuery(call->getCalledFunction()->getName()))
-      calls.push_back(call);
-  for (CallInst *call : calls) {
+  for (auto [call, query] : lowering::addressSpaceQueries(workItem)) {
     IRBuilder<> b(call);
     Type *i64 = b.getInt64Ty();
     Value *pointer = call->getArgOperand(0);
@@ -40,10 +29,9 @@ void answerAddressSpaceQueries(Function &workItem, Value *scratch, Value *info) 
     Value *isPrivate =
         b.CreateOr(within(infoAt(WorkGroupInfo::StackBounds), infoAt(WorkGroupInfo::StackBounds + 1)),
                    within(infoAt(WorkGroupInfo::ContextBounds), infoAt(WorkGroupInfo::ContextBounds + 1)));
-    const StringRef name = call->getCalledFunction()->getName();
-    Value *is = name == lowering::ToLocalFunction     ? isLocal
-                : name == lowering::ToPrivateFunction ? isPrivate
-                                                      : b.CreateNot(b.CreateOr(isLocal, isPrivate));
+    Value *is = query == lowering::AddressSpaceQuery::Local     ? isLocal
+                : query == lowering::AddressSpaceQuery::Private ? isPrivate
+                                                                : b.CreateNot(b.CreateOr(isLocal, isPrivate));
     auto *type = cast<PointerType>(call->getType());
     call->replaceAllUsesWith(
         b.CreateSelect(is, b.CreatePointerBitCastOrAddrSpaceCast(pointer, type), ConstantPointerNull::get(type)));

@@ -11,13 +11,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
 
 namespace loom::runtime::cpu {
-
-/// Whether `symbol` is one of the functions answerAddressSpaceQueries replaces.
-bool isAddressSpaceQuery(llvm::StringRef symbol);
 
 /// Replaces the work-item function's to_global, to_local and to_private with tests of the pointer
 /// against `scratch` and the bounds in `info` (WorkGroupInfo, as an i8 pointer).

@@ -13,6 +13,7 @@
 #include "devices/cpu/InnerLoopBarriers.h"
 
 #include "loom/frontend/KernelInfo.h"
+#include "loom/lowering/AddressSpaceQueries.h"
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/Printf.h"
 #include "loom/lowering/WorkItemFunction.h"
@@ -535,7 +536,7 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
       continue;
     StringRef symbol = function.getName();
     if (lowering::isWorkItemBuiltin(symbol) || lowering::isWorkGroupBarrier(symbol) || lowering::isSubGroupBarrier(symbol) ||
-        lowering::isCollectiveFunction(symbol) || isAddressSpaceQuery(symbol))
+        lowering::isCollectiveFunction(symbol) || lowering::addressSpaceQueryNamed(symbol))
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);
