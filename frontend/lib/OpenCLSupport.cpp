@@ -82,13 +82,16 @@ std::string OpenCLSupport::extensionString() const {
 }
 
 const OpenCLSupport &openclSupport(Target target) {
-  // Sub-groups on both (of different sizes: DeviceInfo::subGroupSize). The CPU's atomics are x86's
+  // Sub-groups on both (of different sizes: DeviceInfo::subGroupSize); cl_khr_subgroups only on the
+  // CPU, as it requires sub-groups that make independent forward progress: the board runs a
+  // work-group's work-items through one pipeline in order, and one waiting in a loop for a later one
+  // would wait for ever. The CPU's atomics are x86's
   // locked instructions, sequentially consistent for the whole device and its host; the board's
   // atomic port promises no order with the other ports' accesses, so only the minimum, relaxed
   // atomics of a work-group's scope, which every device has.
   static const std::vector<llvm::StringRef> common = {"__opencl_c_int64", "__opencl_c_subgroups",
                                                       "__opencl_c_work_group_collective_functions"};
-  static const OpenCLSupport board = makeSupport(withAtomics({{"cl_khr_subgroups"}}), common);
+  static const OpenCLSupport board = makeSupport(withAtomics({}), common);
   static const OpenCLSupport cpu = [] {
     std::vector<llvm::StringRef> features = common;
     features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",

@@ -166,6 +166,8 @@ std::optional<Scope> cutScope(StringRef functionName) {
     return Scope::WorkGroup;
   if (isSubGroupBarrier(functionName))
     return Scope::SubGroup;
+  if (functionName == YieldFunction)
+    return Scope::WorkItem;
   if (std::optional<Collective> collective = collectiveNamed(functionName))
     return collective->scope;
   return std::nullopt;
@@ -190,21 +192,19 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
   for (Instruction &instruction : instructions(function))
     if (auto *call = dyn_cast<CallInst>(&instruction))
       if (Function *callee = call->getCalledFunction()) {
-        if (isWorkGroupBarrier(callee->getName()))
-          cuts.push_back({call, Scope::WorkGroup, std::nullopt});
-        else if (isSubGroupBarrier(callee->getName()))
-          cuts.push_back({call, Scope::SubGroup, std::nullopt});
-        else if (auto collective = collectiveNamed(callee->getName()))
+        if (auto collective = collectiveNamed(callee->getName()))
           cuts.push_back({call, collective->scope, collective});
+        else if (std::optional<Scope> scope = cutScope(callee->getName()))
+          cuts.push_back({call, *scope, std::nullopt});
       }
   BarrierRegions result;
   if (cuts.empty())
     return result;
   result.regions = cuts.size() + 1;
-  const bool subGroupCuts = any_of(cuts, [](const Cut &cut) { return cut.scope == Scope::SubGroup; });
+  const bool inStep = all_of(cuts, [](const Cut &cut) { return cut.scope == Scope::WorkGroup; });
   // Decided on the function as the user wrote it, before the cuts add paths that skip definitions.
   const DenseSet<const Value *> uniform =
-      perWorkItem.empty() || subGroupCuts ? DenseSet<const Value *>() : workGroupUniformValues(function, perWorkItem);
+      perWorkItem.empty() || !inStep ? DenseSet<const Value *>() : workGroupUniformValues(function, perWorkItem);
 
   LLVMContext &context = function.getContext();
   Type *i32 = Type::getInt32Ty(context);

@@ -340,8 +340,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_MAX_NUM_SUB_GROUPS: // OpenCL 2.1, and cl_khr_subgroups.
     value = InfoValue::of<cl_uint>(info.subGroupSize ? cl_uint((info.maxWorkGroupSize + info.subGroupSize - 1) / info.subGroupSize) : 0);
     break;
-  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: // A group's sub-groups take turns on one thread.
-    value = InfoValue::of<cl_bool>(CL_FALSE);
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    value = InfoValue::of<cl_bool>(info.independentSubGroups ? CL_TRUE : CL_FALSE);
     break;
   case CL_DEVICE_REFERENCE_COUNT:
     value = InfoValue::of<cl_uint>(1); // Root devices are never released.

@@ -45,6 +45,10 @@ struct DeviceInfo {
   uint64_t maxAllocBytes = 0;
   uint64_t localMemBytes = 0;
   uint32_t subGroupSize = 0;        ///< Work-items per sub-group; 0: no sub-groups.
+  /// A group's sub-groups make progress independently of each other (one may wait for another's
+  /// store without a barrier): CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, and what
+  /// cl_khr_subgroups requires.
+  bool independentSubGroups = false;
   size_t preferredGroupMultiple = 1; ///< CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE.
   bool denormals = true;            ///< CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG.
   bool compilerAvailable = true;    ///< Builds from source (CL_DEVICE_COMPILER_AVAILABLE).

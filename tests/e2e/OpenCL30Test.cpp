@@ -84,7 +84,9 @@ TEST_CASE("the platform and both devices report OpenCL 3.0 and answer its querie
     CHECK(joined == deviceString(device, CL_DEVICE_EXTENSIONS));
     CHECK(joined.find("cl_khr_global_int32_base_atomics") != std::string::npos);
     CHECK(joined.find("cl_khr_int64_base_atomics") != std::string::npos);
-    CHECK(joined.find("cl_khr_subgroups") != std::string::npos);
+    // cl_khr_subgroups requires independent forward progress of sub-groups: the CPU's yield.
+    CHECK((joined.find("cl_khr_subgroups") != std::string::npos) == cpu);
+    CHECK(deviceValue<cl_bool>(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == (cpu ? CL_TRUE : CL_FALSE));
 
     auto features = nameVersions(device, CL_DEVICE_OPENCL_C_FEATURES);
     for (const cl_name_version &entry : features) {

@@ -238,6 +238,7 @@ namespace {
 constexpr const char *ReductionIR = R"(
 declare void @_Z7barrierj(i32)
 declare void @_Z17sub_group_barrierj(i32)
+declare void @__loom_yield()
 define i32 @wi(float* %p, i64 %n, i64 %l, i32 %resume) {
 entry:
   %v = load float, float* %p
@@ -312,19 +313,27 @@ TEST_CASE("uniform values cross barriers once per group: loaded at entry, saved 
   }
 }
 
-TEST_CASE("no uniform values without per-work-item arguments or with sub-group cuts", "[unit][lowering]") {
+TEST_CASE("no uniform values without per-work-item arguments, or with sub-group cuts or yields", "[unit][lowering]") {
   llvm::LLVMContext context;
   auto module = parseIR(context, ReductionIR);
   BarrierRegions regions = cut(*module);
   CHECK(regions.uniformAcrossBarriers.empty());
 
-  std::string withSubGroupCut = ReductionIR;
-  const std::string barrier = "call void @_Z7barrierj(i32 1)\n  %sum";
-  withSubGroupCut.replace(withSubGroupCut.find(barrier), barrier.size(), "call void @_Z17sub_group_barrierj(i32 1)\n  %sum");
-  llvm::LLVMContext otherContext;
-  auto other = parseIR(otherContext, withSubGroupCut);
-  llvm::Function &function = *other->getFunction("wi");
-  auto subGroupRegions = formBarrierRegions(function, *function.getArg(3), {function.getArg(2)});
-  REQUIRE_OK(subGroupRegions);
-  CHECK(subGroupRegions->uniformAcrossBarriers.empty());
+  // Work-items run regions at different times: a value the same in all of them is still each one's.
+  for (auto [call, scope] : {std::pair{"call void @_Z17sub_group_barrierj(i32 1)", Scope::SubGroup},
+                             std::pair{"call void @__loom_yield()", Scope::WorkItem}}) {
+    INFO(call);
+    std::string source = ReductionIR;
+    const std::string barrier = "call void @_Z7barrierj(i32 1)\n  %sum";
+    source.replace(source.find(barrier), barrier.size(), std::string(call) + "\n  %sum");
+    llvm::LLVMContext otherContext;
+    auto other = parseIR(otherContext, source);
+    llvm::Function &function = *other->getFunction("wi");
+    auto otherRegions = formBarrierRegions(function, *function.getArg(3), {function.getArg(2)});
+    REQUIRE_OK(otherRegions);
+    CHECK(otherRegions->uniformAcrossBarriers.empty());
+    CHECK(otherRegions->cutScopes == std::vector<Scope>{Scope::WorkGroup, scope});
+    CHECK(otherRegions->hasYields() == (scope == Scope::WorkItem));
+    CHECK(countCalls(function, YieldFunction) == 0);
+  }
 }

@@ -678,6 +678,73 @@ __kernel void sub(__global const int *in, __global int *out, __global uint *info
     device->release(**allocation);
 }
 
+TEST_CASE("sub-groups make independent forward progress: waits for later sub-groups, a lock, no hang", "[unit][runtime][cpu]") {
+  auto device = createCpuDevice();
+  CHECK(device->info().independentSubGroups);
+  // The turn passes from the last sub-group to the first, so sub-group 0, which runs first, waits
+  // for all the others; every work-item takes a lock in turn. Then a sub-group and a work-group
+  // function, cut in the rounds the yields bring.
+  Built built = build(*device, R"(
+__kernel void relay(__global int *order, __global int *out, int stuck) {
+  __local atomic_int turn, lock;
+  __local int counter;
+  size_t l = get_local_id(0), g = get_group_id(0);
+  int sid = (int)get_sub_group_id(), subGroups = (int)get_num_sub_groups();
+  if (l == 0) {
+    atomic_init(&turn, 0);
+    atomic_init(&lock, 0);
+    counter = 0;
+  }
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_sub_group_local_id() == 0) {
+    while (atomic_load(&turn) != subGroups - 1 - sid)
+      ;
+    order[g * subGroups + sid] = atomic_fetch_add(&turn, 1);
+  }
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  int sum = sub_group_reduce_add((int)l);
+  int expected = 0;
+  while (!atomic_compare_exchange_strong(&lock, &expected, 1))
+    expected = 0;
+  counter += 1;
+  atomic_store(&lock, 0);
+  work_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = counter * 10000 + sum + work_group_reduce_max((int)l);
+  if (stuck && l == 0)
+    barrier(CLK_LOCAL_MEM_FENCE); // Reached by one work-item only: undefined, and must not hang.
+}
+)", "-cl-std=CL2.0");
+  const size_t local = 44, groups = 3, n = local * groups, S = loom::runtime::cpu::SubGroupSize;
+  const size_t subGroups = (local + S - 1) / S;
+  auto order = device->allocate(groups * subGroups * sizeof(int32_t));
+  auto out = device->allocate(n * sizeof(int32_t));
+  for (auto *allocation : {&order, &out})
+    REQUIRE_OK(*allocation);
+  NDRange range;
+  range.global = {n, 1, 1};
+  range.local = {local, 1, 1};
+  for (int32_t stuck : {0, 1}) {
+    INFO("stuck " << stuck);
+    std::memset(order->host, 0xff, groups * subGroups * sizeof(int32_t));
+    REQUIRE_OK(device->launch(*built.program, 0, {bufferArg(*order), bufferArg(*out), scalarArg<int32_t>(stuck)}, range));
+    auto *turns = static_cast<int32_t *>(order->host);
+    auto *results = static_cast<int32_t *>(out->host);
+    for (size_t group = 0; group < groups; ++group)
+      for (size_t sid = 0; sid < subGroups; ++sid) {
+        INFO("group " << group << ", sub-group " << sid);
+        CHECK(turns[group * subGroups + sid] == int32_t(subGroups - 1 - sid));
+        const size_t first = sid * S, end = std::min(first + S, local);
+        int32_t sum = 0;
+        for (size_t l = first; l < end; ++l)
+          sum += int32_t(l);
+        for (size_t l = first; l < end; ++l)
+          CHECK(results[group * local + l] == int32_t(local) * 10000 + sum + int32_t(local - 1));
+      }
+  }
+  for (auto *allocation : {&order, &out})
+    device->release(**allocation);
+}
+
 TEST_CASE("a program's binary loads back; a binary without CPU code does not", "[unit][runtime][cpu]") {
   auto device = createCpuDevice();
   Built built = build(*device, "__kernel void k(__global int *p) { p[get_global_id(0)] = 42; }");

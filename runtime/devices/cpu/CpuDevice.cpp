@@ -107,6 +107,7 @@ public:
     deviceInfo.name = "Loom CPU (" + hostCpuName() + ")";
     deviceInfo.opencl = frontend::openclSupport(frontend::Target::Host);
     deviceInfo.subGroupSize = cpu::SubGroupSize;
+    deviceInfo.independentSubGroups = true; // a work-item waiting in a loop yields (SpinLoopYields.h)
     deviceInfo.preferredGroupMultiple = cpu::SubGroupSize; // the vector width the work-item loops fill
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();

@@ -11,6 +11,7 @@
 #include "devices/cpu/AddressSpaceQueries.h"
 #include "devices/cpu/GroupCollectives.h"
 #include "devices/cpu/InnerLoopBarriers.h"
+#include "devices/cpu/SpinLoopYields.h"
 
 #include "loom/frontend/KernelInfo.h"
 #include "loom/lowering/AddressSpaceQueries.h"
@@ -18,6 +19,7 @@
 #include "loom/lowering/Printf.h"
 #include "loom/lowering/WorkItemFunction.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Demangle/Demangle.h"
@@ -281,6 +283,7 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   const Argument *localIds[] = {clone->getArg(firstExtra + LocalId), clone->getArg(firstExtra + LocalId + 1),
                                 clone->getArg(firstExtra + LocalId + 2)};
   addInnerLoopBarriers(*clone, localIds);
+  addSpinLoopYields(*clone);
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume), localIds);
   if (!regions)
     return regions.takeError();
@@ -301,31 +304,89 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
                           prints, std::move(collectives), regions->cutScopes};
 }
 
+/// Emits `for (linear = first; linear < end; ++linear) body(linear)` (the range not empty), leaving
+/// `b` after the loop. `body` may add blocks.
+void emitForEachItem(IRBuilder<> &b, Value *first, Value *end, const Twine &name,
+                     function_ref<void(Value *linear)> body) {
+  Function *group = b.GetInsertBlock()->getParent();
+  BasicBlock *before = b.GetInsertBlock();
+  auto *loop = BasicBlock::Create(b.getContext(), name + ".items", group);
+  auto *done = BasicBlock::Create(b.getContext(), name + ".done", group);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  PHINode *linear = b.CreatePHI(b.getInt64Ty(), 2, "linear");
+  linear->addIncoming(first, before);
+  body(linear);
+  Value *next = b.CreateAdd(linear, b.getInt64(1), "linear.next", /*HasNUW=*/true);
+  linear->addIncoming(next, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
+  b.SetInsertPoint(done);
+}
+
+/// Calls the work-item function for the work-item of local linear id `linear`, resuming at `region`.
+CallInst *emitLinearItemCall(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
+                             MutableArrayRef<Value *> values, Value *linear, Value *region) {
+  Value *sizeX = values[LocalSize], *sizeY = values[LocalSize + 1];
+  Value *rest = b.CreateUDiv(linear, sizeX);
+  return lowering::emitWorkItemCall(b, kernel, workItem, callArgs, values,
+                                    {b.CreateURem(linear, sizeX), b.CreateURem(rest, sizeY), b.CreateUDiv(rest, sizeY)},
+                                    region);
+}
+
 /// Emits a loop over the work-items of local linear ids [first, end) (not empty) calling the
 /// work-item function, resuming at `region`. Leaves `b` after the loop and returns the last
 /// work-item's next region.
 Value *emitLinearItemLoop(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
                           MutableArrayRef<Value *> values, unsigned region, Value *first, Value *end) {
-  Function *group = b.GetInsertBlock()->getParent();
-  BasicBlock *before = b.GetInsertBlock();
-  auto *loop = BasicBlock::Create(b.getContext(), "r" + Twine(region) + ".items", group);
-  auto *done = BasicBlock::Create(b.getContext(), "r" + Twine(region) + ".done", group);
-  b.CreateBr(loop);
-  b.SetInsertPoint(loop);
-  PHINode *linear = b.CreatePHI(b.getInt64Ty(), 2, "linear");
-  linear->addIncoming(first, before);
-  Value *sizeX = values[LocalSize], *sizeY = values[LocalSize + 1];
-  Value *x = b.CreateURem(linear, sizeX);
-  Value *rest = b.CreateUDiv(linear, sizeX);
-  CallInst *call = lowering::emitWorkItemCall(b, kernel, workItem, callArgs, values,
-                                              {x, b.CreateURem(rest, sizeY), b.CreateUDiv(rest, sizeY)},
-                                              b.getInt32(region));
-  Value *next = b.CreateAdd(linear, b.getInt64(1), "linear.next", /*HasNUW=*/true);
-  linear->addIncoming(next, loop);
-  b.CreateCondBr(b.CreateICmpULT(next, end), loop, done);
-  b.SetInsertPoint(done);
-  return call;
+  Value *reached = nullptr;
+  emitForEachItem(b, first, end, "r" + Twine(region), [&](Value *linear) {
+    reached = emitLinearItemCall(b, kernel, workItem, callArgs, values, linear, b.getInt32(region));
+  });
+  return reached;
 }
+
+/// Runs the group's work-group and sub-group functions that precede `region`, over the work-items
+/// [first, first + count).
+void emitCollectivesBefore(IRBuilder<> &b, const WorkItemFunction &workItemFunction, ArrayRef<Value *> values,
+                           unsigned region, Value *first, Value *count) {
+  for (const GroupCollective &collective : workItemFunction.collectives)
+    if (collective.form.region == region)
+      emitGroupCollective(b, collective, values[Context],
+                          {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]}, first, count);
+}
+
+/// A walk over a group's sub-groups, one after the other: `start` (a block of its own) begins the
+/// one numbered `index`, its work-items the local linear ids [first, end); emitNext goes on to the
+/// next one or, after the last, to `after`. restart() begins again from the first.
+struct SubGroupWalk {
+  AllocaInst *current = nullptr;
+  Value *groupItems = nullptr, *subGroups = nullptr;
+  BasicBlock *start = nullptr;
+  Value *index = nullptr, *first = nullptr, *end = nullptr;
+
+  SubGroupWalk(IRBuilder<> &b, ArrayRef<Value *> values) {
+    Function *group = b.GetInsertBlock()->getParent();
+    groupItems = b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]);
+    subGroups = b.CreateUDiv(b.CreateAdd(groupItems, b.getInt64(SubGroupSize - 1)), b.getInt64(SubGroupSize));
+    current = b.CreateAlloca(b.getInt64Ty(), nullptr, "subgroup");
+    BasicBlock *before = b.GetInsertBlock();
+    start = BasicBlock::Create(b.getContext(), "subgroup.start", group);
+    b.SetInsertPoint(start);
+    index = b.CreateLoad(b.getInt64Ty(), current, "s");
+    first = b.CreateMul(index, b.getInt64(SubGroupSize), "first");
+    end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, b.getInt64(SubGroupSize)), groupItems);
+    b.SetInsertPoint(before);
+  }
+  void restart(IRBuilder<> &b) const {
+    b.CreateStore(b.getInt64(0), current);
+    b.CreateBr(start);
+  }
+  void emitNext(IRBuilder<> &b, BasicBlock *after) const {
+    Value *next = b.CreateAdd(index, b.getInt64(1));
+    b.CreateStore(next, current);
+    b.CreateCondBr(b.CreateICmpULT(next, subGroups), start, after);
+  }
+};
 
 /// The regions of a kernel with sub-group cuts: each sub-group in turn runs from the group's region
 /// through its own sub-group cuts (its sub-group functions computed over its work-items) until it
@@ -336,34 +397,23 @@ void emitSubGroupSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFuncti
                           ArrayRef<Value *> callArgs, MutableArrayRef<Value *> values) {
   LLVMContext &context = b.getContext();
   Function *group = b.GetInsertBlock()->getParent();
-  Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+  Type *i32 = b.getInt32Ty();
   auto block = [&](const Twine &name) { return BasicBlock::Create(context, name, group); };
-  std::array<Value *, 3> localSizes = {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]};
-  Value *groupItems = b.CreateMul(b.CreateMul(localSizes[0], localSizes[1]), localSizes[2]);
-  Value *subGroups = b.CreateUDiv(b.CreateAdd(groupItems, b.getInt64(SubGroupSize - 1)), b.getInt64(SubGroupSize));
+  const SubGroupWalk walk(b, values);
+  Value *groupItems = walk.groupItems, *first = walk.first, *end = walk.end;
   AllocaInst *groupRegion = b.CreateAlloca(i32, nullptr, "group.region");
   AllocaInst *subGroupRegion = b.CreateAlloca(i32, nullptr, "subgroup.region");
   AllocaInst *reached = b.CreateAlloca(i32, nullptr, "reached");
-  AllocaInst *subGroup = b.CreateAlloca(i64, nullptr, "subgroup");
   b.CreateStore(b.getInt32(0), groupRegion);
-  auto collectivesBefore = [&](unsigned region, Value *first, Value *count) {
-    for (const GroupCollective &collective : workItemFunction.collectives)
-      if (collective.form.region == region)
-        emitGroupCollective(b, collective, values[Context], localSizes, first, count);
-  };
 
-  BasicBlock *groupStep = block("group.step"), *subGroupStart = block("subgroup.start"),
-             *subGroupDispatch = block("subgroup.dispatch"), *subGroupReached = block("subgroup.reached"),
-             *subGroupDone = block("subgroup.done"), *groupReached = block("group.reached"), *exit = block("exit");
+  BasicBlock *groupStep = block("group.step"), *subGroupDispatch = block("subgroup.dispatch"),
+             *subGroupReached = block("subgroup.reached"), *subGroupDone = block("subgroup.done"),
+             *groupReached = block("group.reached"), *exit = block("exit");
   b.CreateBr(groupStep);
   b.SetInsertPoint(groupStep);
-  b.CreateStore(b.getInt64(0), subGroup);
-  b.CreateBr(subGroupStart);
+  walk.restart(b);
 
-  b.SetInsertPoint(subGroupStart);
-  Value *index = b.CreateLoad(i64, subGroup, "s");
-  Value *first = b.CreateMul(index, b.getInt64(SubGroupSize), "first");
-  Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(first, b.getInt64(SubGroupSize)), groupItems);
+  b.SetInsertPoint(walk.start);
   Value *count = b.CreateSub(end, first, "count");
   b.CreateStore(b.CreateLoad(i32, groupRegion), subGroupRegion);
   b.CreateBr(subGroupDispatch);
@@ -386,16 +436,14 @@ void emitSubGroupSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFuncti
     BasicBlock *cut = block("subgroup.cut" + Twine(region));
     subGroupCut->addCase(b.getInt32(region), cut);
     b.SetInsertPoint(cut);
-    collectivesBefore(region, first, count);
+    emitCollectivesBefore(b, workItemFunction, values, region, first, count);
     b.CreateStore(b.getInt32(region), subGroupRegion);
     b.CreateBr(subGroupDispatch);
   }
 
   // At a work-group cut (or finished): the next sub-group, or the group goes on.
   b.SetInsertPoint(subGroupDone);
-  Value *nextIndex = b.CreateAdd(index, b.getInt64(1));
-  b.CreateStore(nextIndex, subGroup);
-  b.CreateCondBr(b.CreateICmpULT(nextIndex, subGroups), subGroupStart, groupReached);
+  walk.emitNext(b, groupReached);
   b.SetInsertPoint(groupReached);
   SwitchInst *groupCut = b.CreateSwitch(b.CreateLoad(i32, reached), exit);
   for (unsigned region = 1; region < workItemFunction.regions; ++region) {
@@ -404,10 +452,118 @@ void emitSubGroupSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFuncti
     BasicBlock *cut = block("group.cut" + Twine(region));
     groupCut->addCase(b.getInt32(region), cut);
     b.SetInsertPoint(cut);
-    collectivesBefore(region, b.getInt64(0), groupItems);
+    emitCollectivesBefore(b, workItemFunction, values, region, b.getInt64(0), groupItems);
     b.CreateStore(b.getInt32(region), groupRegion);
     b.CreateBr(groupStep);
   }
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+}
+
+/// The regions of a kernel with yields (SpinLoopYields.h), where work-items of one group may be
+/// anywhere in the kernel at once. Each work-item keeps a state: the region it runs next, or the cut
+/// it waits at, or finished. In rounds, each sub-group in turn runs each of its work-items that can
+/// run, once, up to its next cut: a yield leaves it free to run in the next round, a barrier or a
+/// collective makes it wait. A sub-group whose work-items all wait at one sub-group cut goes on past
+/// it at once; when all of the group's wait at one work-group cut, the group does. A round in which
+/// nothing ran ends the group: its work-items wait at different barriers, which the spec leaves
+/// undefined, and hanging the device is the one wrong answer.
+void emitIndependentSchedule(IRBuilder<> &b, Function &kernel, const WorkItemFunction &workItemFunction,
+                             ArrayRef<Value *> callArgs, MutableArrayRef<Value *> values) {
+  LLVMContext &context = b.getContext();
+  Function *group = b.GetInsertBlock()->getParent();
+  Type *i32 = b.getInt32Ty(), *i64 = b.getInt64Ty();
+  auto block = [&](const Twine &name) { return BasicBlock::Create(context, name, group); };
+  const unsigned regions = workItemFunction.regions;
+  constexpr uint32_t Waiting = 1u << 31, Finished = ~0u;
+  auto scopeBefore = [&](unsigned region) { return workItemFunction.cutScopes[region - 1]; };
+  // What a work-item's state becomes when it returns region r.
+  std::vector<uint32_t> onReturn = {Finished};
+  for (unsigned region = 1; region < regions; ++region)
+    onReturn.push_back(scopeBefore(region) == lowering::Scope::WorkItem ? region : region | Waiting);
+  auto *stateAfter = new GlobalVariable(*group->getParent(), ArrayType::get(i32, regions), /*isConstant=*/true,
+                                        GlobalValue::PrivateLinkage, ConstantDataArray::get(context, onReturn),
+                                        group->getName() + ".state.after");
+  stateAfter->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+
+  const SubGroupWalk walk(b, values);
+  Value *groupItems = walk.groupItems, *first = walk.first, *end = walk.end;
+  AllocaInst *states = b.CreateAlloca(i32, groupItems, "states");
+  AllocaInst *ran = b.CreateAlloca(b.getInt1Ty(), nullptr, "ran");
+  AllocaInst *same = b.CreateAlloca(b.getInt1Ty(), nullptr, "same");
+  b.CreateMemSet(states, b.getInt8(0), b.CreateMul(groupItems, b.getInt64(4)), Align(4));
+  auto stateOf = [&](Value *linear) { return b.CreateInBoundsGEP(i32, states, linear); };
+  // Whether every work-item in [first, end) is in `state`.
+  auto allIn = [&](Value *first, Value *end, Value *state, const Twine &name) {
+    b.CreateStore(b.getTrue(), same);
+    emitForEachItem(b, first, end, name, [&](Value *linear) {
+      Value *equal = b.CreateICmpEQ(b.CreateLoad(i32, stateOf(linear)), state);
+      b.CreateStore(b.CreateAnd(b.CreateLoad(b.getInt1Ty(), same), equal), same);
+    });
+    return b.CreateLoad(b.getInt1Ty(), same);
+  };
+  // For each cut of `scope`, a case of `at` (on the state of the first of [first, end)): when all of
+  // them wait there, the scope's collectives run and they go on, to `next`; else to `otherwise`.
+  auto addReleases = [&](SwitchInst *at, lowering::Scope scope, Value *first, Value *end, BasicBlock *next,
+                         BasicBlock *otherwise, const Twine &name) {
+    for (unsigned region = 1; region < regions; ++region) {
+      if (scopeBefore(region) != scope)
+        continue;
+      BasicBlock *cut = block(name + ".cut" + Twine(region)), *go = block(name + ".go" + Twine(region));
+      at->addCase(b.getInt32(region | Waiting), cut);
+      b.SetInsertPoint(cut);
+      b.CreateCondBr(allIn(first, end, at->getCondition(), name + ".at" + Twine(region)), go, otherwise);
+      b.SetInsertPoint(go);
+      emitCollectivesBefore(b, workItemFunction, values, region, first, b.CreateSub(end, first));
+      emitForEachItem(b, first, end, name + ".release" + Twine(region),
+                      [&](Value *linear) { b.CreateStore(b.getInt32(region), stateOf(linear)); });
+      b.CreateStore(b.getTrue(), ran);
+      b.CreateBr(next);
+    }
+  };
+
+  BasicBlock *round = block("round"), *subGroupRun = block("subgroup.run"), *subGroupDone = block("subgroup.done"),
+             *groupCheck = block("group.check"), *stalled = block("stalled"), *exit = block("exit");
+  b.CreateBr(round);
+  b.SetInsertPoint(round);
+  b.CreateStore(b.getFalse(), ran);
+  walk.restart(b);
+
+  b.SetInsertPoint(walk.start);
+  b.CreateBr(subGroupRun);
+
+  // Each work-item of the sub-group that can run runs to its next cut.
+  b.SetInsertPoint(subGroupRun);
+  emitForEachItem(b, first, end, "item", [&](Value *linear) {
+    BasicBlock *run = block("item.run"), *next = block("item.next");
+    Value *state = b.CreateLoad(i32, stateOf(linear), "state");
+    b.CreateCondBr(b.CreateICmpULT(state, b.getInt32(regions)), run, next);
+    b.SetInsertPoint(run);
+    Value *reached = emitLinearItemCall(b, kernel, *workItemFunction.function, callArgs, values, linear, state);
+    Value *after = b.CreateLoad(
+        i32, b.CreateInBoundsGEP(stateAfter->getValueType(), stateAfter, {b.getInt64(0), b.CreateZExt(reached, i64)}));
+    b.CreateStore(after, stateOf(linear));
+    b.CreateStore(b.getTrue(), ran);
+    b.CreateBr(next);
+    b.SetInsertPoint(next);
+  });
+  SwitchInst *atSubGroupCut = b.CreateSwitch(b.CreateLoad(i32, stateOf(first), "leader"), subGroupDone);
+  addReleases(atSubGroupCut, lowering::Scope::SubGroup, first, end, subGroupRun, subGroupDone, "subgroup");
+
+  b.SetInsertPoint(subGroupDone);
+  walk.emitNext(b, groupCheck);
+
+  // After a round: the group goes on past a work-group cut all have reached, or has finished.
+  b.SetInsertPoint(groupCheck);
+  Value *groupLeader = b.CreateLoad(i32, stateOf(b.getInt64(0)), "group.leader");
+  SwitchInst *atGroupCut = b.CreateSwitch(groupLeader, stalled);
+  BasicBlock *finished = block("finished");
+  atGroupCut->addCase(b.getInt32(Finished), finished);
+  b.SetInsertPoint(finished);
+  b.CreateCondBr(allIn(b.getInt64(0), groupItems, groupLeader, "finished"), exit, stalled);
+  addReleases(atGroupCut, lowering::Scope::WorkGroup, b.getInt64(0), groupItems, round, stalled, "group");
+  b.SetInsertPoint(stalled);
+  b.CreateCondBr(b.CreateLoad(b.getInt1Ty(), ran), round, exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
 }
@@ -491,6 +647,10 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
     b.CreateRetVoid();
     return group;
   }
+  if (llvm::is_contained(workItemFunction.cutScopes, lowering::Scope::WorkItem)) {
+    emitIndependentSchedule(b, kernel, workItemFunction, callArgs, values);
+    return group;
+  }
   if (llvm::is_contained(workItemFunction.cutScopes, lowering::Scope::SubGroup)) {
     emitSubGroupSchedule(b, kernel, workItemFunction, callArgs, values);
     return group;
@@ -511,11 +671,8 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
         b.CreateMemCpy(values[Uniform], Align(UniformAlignment),
                        b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), values[Uniform], half), Align(UniformAlignment),
                        half);
-      for (const GroupCollective &collective : workItemFunction.collectives)
-        if (collective.form.region == region)
-          emitGroupCollective(b, collective, workItemContext,
-                              {values[LocalSize], values[LocalSize + 1], values[LocalSize + 2]}, b.getInt64(0),
-                              b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]));
+      emitCollectivesBefore(b, workItemFunction, values, region, b.getInt64(0),
+                            b.CreateMul(b.CreateMul(values[LocalSize], values[LocalSize + 1]), values[LocalSize + 2]));
     }
     Value *reached =
         lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, b.getInt32(region), "r" + Twine(region) + ".")

@@ -30,6 +30,10 @@
 // same way, with Scope::SubGroup: only the work-items of one sub-group need to have reached such a
 // cut before that sub-group goes on, so different sub-groups may take different paths between two
 // work-group cuts. The back end decides how work-items form sub-groups.
+//
+// A call of YieldFunction cuts with Scope::WorkItem: it synchronises nothing, it only lets the back
+// end suspend the work-item there and run others, so that one spinning on a value another sub-group
+// will store gives that sub-group its turn (independent forward progress of sub-groups).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -56,11 +60,14 @@ bool isSubGroupBarrier(llvm::StringRef functionName);
 /// True for the work-group and sub-group functions formBarrierRegions turns into Collectives.
 bool isCollectiveFunction(llvm::StringRef functionName);
 
-/// Which work-items a cut synchronises.
-enum class Scope { WorkGroup, SubGroup };
+/// A back end's marker (void(), no body) where a work-item may be suspended for others to run.
+constexpr const char *YieldFunction = "__loom_yield";
+
+/// Which work-items a cut synchronises: the work-group's, the sub-group's, or none but itself (a yield).
+enum class Scope { WorkGroup, SubGroup, WorkItem };
 
 /// The scope of a call of `functionName` if formBarrierRegions cuts there: the work-group barriers
-/// and functions, the sub-group barrier and functions.
+/// and functions, the sub-group barrier and functions, the yield.
 std::optional<Scope> cutScope(llvm::StringRef functionName);
 
 /// A work-group or sub-group function where a region ends: what the back end computes between the
@@ -105,13 +112,14 @@ struct BarrierRegions {
   /// cutScopes[k - 1]: the scope of the cut before region k.
   std::vector<Scope> cutScopes;
   bool hasSubGroupCuts() const { return llvm::is_contained(cutScopes, Scope::SubGroup); }
+  bool hasYields() const { return llvm::is_contained(cutScopes, Scope::WorkItem); }
 };
 
 /// Cuts `function` (returning i32, FinishedRegion at its end; nothing left to inline) at its
 /// barriers and work-group and sub-group functions, as described above. `resume` is the i32 argument
 /// that picks the region. A function without any is left as it is (one region). With the arguments
-/// that differ between work-items in `perWorkItem` (the local ids), and no sub-group cut (sub-groups
-/// run regions at different times), the values live across barriers that are the same in every
+/// that differ between work-items in `perWorkItem` (the local ids), and no sub-group cut or yield
+/// (work-items then run regions at different times), the values live across barriers that are the same in every
 /// work-item go to uniformAcrossBarriers instead of liveAcrossBarriers. Errors: private storage of
 /// run-time size.
 llvm::Expected<BarrierRegions> formBarrierRegions(llvm::Function &function, llvm::Argument &resume,
