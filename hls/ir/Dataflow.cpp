@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 
 namespace loom::hls {
 
@@ -159,6 +160,52 @@ std::vector<NodeId> KernelGraph::topologicalOrder() const {
   std::vector<NodeId> reversed;
   boost::topological_sort(forward, std::back_inserter(reversed));
   return {reversed.rbegin(), reversed.rend()};
+}
+
+namespace {
+
+/// Cycles around the ring that `ring` (a LoopMux or LoopControl) starts and `back` closes.
+unsigned ringLatency(const KernelGraph &kernel, const std::vector<NodeId> &order, NodeId ring, NodeId back) {
+  const unsigned loop = kernel.graph[ring].loop;
+  std::map<NodeId, unsigned> reach{{ring, 0}};
+  for (NodeId id : order) {
+    auto it = reach.find(id);
+    if (it == reach.end())
+      continue;
+    const Node &n = kernel.graph[id];
+    const unsigned out = it->second + (n.kind == OpKind::Fifo ? 1 : n.latency);
+    if (id == back)
+      return std::max(1u, out);
+    for (auto [e, end] = boost::out_edges(id, kernel.graph); e != end; ++e) {
+      NodeId next = boost::target(*e, kernel.graph);
+      if (kernel.graph[*e].back || kernel.graph[next].loop != loop)
+        continue;
+      reach[next] = std::max(reach[next], out);
+    }
+  }
+  return 1;
+}
+
+} // namespace
+
+std::vector<LongestRing> longestRings(const KernelGraph &kernel) {
+  std::vector<LongestRing> rings(kernel.loops.size());
+  const auto order = kernel.topologicalOrder();
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.kind != OpKind::LoopMux && n.kind != OpKind::LoopControl)
+      continue;
+    for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it) {
+      // The control's operand 2 counts exits; it is not a recurrence.
+      if (!kernel.graph[*it].back || (n.kind == OpKind::LoopControl && kernel.graph[*it].operand == 2))
+        continue;
+      const unsigned cycles = ringLatency(kernel, order, id, boost::source(*it, kernel.graph));
+      LongestRing &longest = rings[n.loop - 1];
+      if (cycles > longest.cycles)
+        longest = {cycles, id};
+    }
+  }
+  return rings;
 }
 
 unsigned OnChipMemory::indexBits() const { return std::max(1u, llvm::Log2_64_Ceil(depth)); }

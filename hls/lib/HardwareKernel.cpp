@@ -174,6 +174,7 @@ llvm::json::Value toJSON(const LoopReport &loop) {
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
+                            {"work_items_inside", loop.workItemsInside},
                             {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor}};
 }
 
@@ -186,6 +187,8 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.mapOptional("over_work_items", loop.overWorkItems) &&
          mapUnsigned(value, "interleaved", loop.interleaved, path) &&
          mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path) &&
+         (!value.getAsObject()->get("work_items_inside") ||
+          mapUnsigned(value, "work_items_inside", loop.workItemsInside, path)) &&
          map.mapOptional("overlaps_from", loop.overlapsFrom) &&
          map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor);
 }

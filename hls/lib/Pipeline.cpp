@@ -52,6 +52,7 @@ const std::vector<PassEntry> &graphPasses() {
       {"schedule", plain(scheduleASAP)},
       // Last graph change: FIFOs are sized from the schedule.
       {"balance-paths", plain(balancePaths)},
+      {"size-loop-controls", plain(sizeLoopControls)},
   };
   return passes;
 }
@@ -180,50 +181,17 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   return llvm::Error::success();
 }
 
-/// Cycles around the ring that `ring` (a LoopMux or LoopControl) starts and `back` closes: the
-/// longest path between them inside the loop, each FIFO counting one cycle (what it costs a token
-/// in steady state; its depth only absorbs the schedule's slack).
-unsigned ringLatency(const KernelGraph &kernel, const std::vector<NodeId> &order, NodeId ring, NodeId back) {
-  const unsigned loop = kernel.graph[ring].loop;
-  std::map<NodeId, unsigned> reach{{ring, 0}};
-  for (NodeId id : order) {
-    auto it = reach.find(id);
-    if (it == reach.end())
-      continue;
-    const Node &n = kernel.graph[id];
-    const unsigned out = it->second + (n.kind == OpKind::Fifo ? 1 : n.latency);
-    if (id == back)
-      return std::max(1u, out);
-    for (auto [e, end] = boost::out_edges(id, kernel.graph); e != end; ++e) {
-      NodeId next = boost::target(*e, kernel.graph);
-      if (kernel.graph[*e].back || kernel.graph[next].loop != loop)
-        continue;
-      reach[next] = std::max(reach[next], out);
-    }
-  }
-  return 1;
-}
-
 /// Each loop's II: its longest ring, and the value that ring carries.
 std::vector<LoopReport> reportLoops(const KernelGraph &kernel) {
   std::vector<LoopReport> loops = kernel.loops;
-  const auto order = kernel.topologicalOrder();
-  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
-    const Node &n = kernel.graph[id];
-    if (n.kind != OpKind::LoopMux && n.kind != OpKind::LoopControl)
+  const std::vector<LongestRing> rings = longestRings(kernel);
+  for (size_t i = 0; i < loops.size(); ++i) {
+    if (!rings[i].start)
       continue;
-    for (auto [it, end] = boost::in_edges(id, kernel.graph); it != end; ++it) {
-      // The control's operand 2 counts exits; it is not a recurrence.
-      if (!kernel.graph[*it].back || (n.kind == OpKind::LoopControl && kernel.graph[*it].operand == 2))
-        continue;
-      unsigned ring = ringLatency(kernel, order, id, boost::source(*it, kernel.graph));
-      LoopReport &loop = loops[n.loop - 1];
-      if (ring > loop.ii) {
-        loop.ii = ring;
-        loop.boundBy = n.kind == OpKind::LoopControl ? "the exit condition" : n.name.empty() ? "a value" : n.name;
-        loop.boundAt = n.location;
-      }
-    }
+    const Node &n = kernel.graph[*rings[i].start];
+    loops[i].ii = rings[i].cycles;
+    loops[i].boundBy = n.kind == OpKind::LoopControl ? "the exit condition" : n.name.empty() ? "a value" : n.name;
+    loops[i].boundAt = n.location;
   }
   return loops;
 }
@@ -383,6 +351,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                           ? llvm::formatv(", at most {0} invocations inside at once (#pragma "
                                                           "max_interleaving)",
                                                           loop.maxInterleaving)
+                                                .str()
+                                      : loop.workItemsInside
+                                          ? llvm::formatv(", {0} work-items inside at once to cover it",
+                                                          loop.workItemsInside)
                                                 .str()
                                           : std::string(),
                                       !loop.overlapsFrom.empty()

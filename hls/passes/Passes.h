@@ -57,7 +57,8 @@ void interleaveReductions(llvm::Function &kernel, const board::Board &board);
 /// The loop attribute interleaveReductions leaves on a loop it interleaved: the partial sums.
 constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
 /// The loop attribute `#pragma max_interleaving N` leaves (the frontend's LoopPragmaBinding): at
-/// most N invocations inside the loop at once; 0, the default: LoopWorkItemLimit.
+/// most N invocations inside the loop at once; 0, the default: DefaultLoopWorkItems, or more
+/// (sizeLoopControls).
 constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving";
 /// The loop attribute formWorkGroupLoops leaves on its loops over a work-group's work-items.
 constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
@@ -76,6 +77,7 @@ void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
 void scheduleASAP(KernelGraph &kernel);
 void balancePaths(KernelGraph &kernel);
+void sizeLoopControls(KernelGraph &kernel);
 /// Codegen: the kernel's top module, instantiating the RTL library (hls/rtl/).
 verilog::Module emitVerilog(const KernelGraph &kernel, const std::string &topModule);
 /// Codegen with compute units: the top module over kernel.computeUnits instances of `unit` (which

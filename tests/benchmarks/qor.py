@@ -121,6 +121,17 @@ for b_, w_ in zip(bins, weights):
     want[b_] = np.float32(want[b_] + w_)
 case("histogram 1000", cycles, n, "1 iteration/cycle", np.array_equal(get(hb, hist), want))
 
+rows_items, rows_n = 256, 32
+row_bins = rng.integers(0, 64, (rows_items, rows_n)).astype(np.int32)
+counts = np.zeros((rows_items, 64), np.float32)
+cb = buf(counts)
+cycles = run("row_counts", (rows_items,), buf(row_bins), cb, np.int32(rows_n))
+want = np.zeros((rows_items, 64), np.float32)
+for i in range(rows_items):
+    np.add.at(want[i], row_bins[i], 1.0)
+case(f"row_counts {rows_items} x {rows_n}", cycles, rows_items * rows_n, "1 iteration/cycle",
+     np.array_equal(get(cb, counts), want))
+
 m = 30
 ga, gb = rng.integers(-100, 100, (m, m)).astype(np.int32), rng.integers(-100, 100, (m, m)).astype(np.int32)
 gc = np.zeros((m, m), np.int32)
@@ -264,7 +275,7 @@ for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
     print(f"{name:<34} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
 print()
-for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
+for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "row_counts", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
                "mandelbrot", "mandelbrot_cu4", "fir", "stencil", *barrier_kernels, "private_sort"):
     for line in kernel_report(kernel):
         print(line)

@@ -53,10 +53,6 @@ enum class WorkItemFn {
 /// The work-item function of mangled name `name`; None for any other function.
 llvm::Optional<WorkItemFn> workItemFnNamed(llvm::StringRef name);
 
-/// Work-items a loop holds at once: enough to hide a carried recurrence of this many cycles behind
-/// other work-items, and the depth of every back-edge FIFO, so a ring can always take its tokens.
-constexpr unsigned LoopWorkItemLimit = 32;
-
 /// Bytes of on-chip memory the copies of a kernel's private arrays may take.
 constexpr uint64_t PrivateCopiesBudget = 256 * 1024;
 
@@ -250,7 +246,7 @@ private:
   /// byte offset. None for any other value.
   llvm::Optional<uint64_t> onChipOffset(const llvm::Value *value);
   /// Copies of the private arrays the on-chip memories hold, one per work-item in flight: twice a
-  /// loop's (LoopWorkItemLimit), so a loop's rings stay full with the pipeline around them, within
+  /// loop's default (DefaultLoopWorkItems), so a loop's rings stay full with the pipeline around them, within
   /// PrivateCopiesBudget. 1 when the kernel asks no work-item id (its work-items run alike: a
   /// single work-item kernel) or has a __local array that is not heldPerWorkItem (one work-group's
   /// copy: work-items take turns).

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Part of BuildDataflowGraph (see GraphBuilder.h). A loop becomes:
-//   - a LoopControl that admits work-items (up to LoopWorkItemLimit at once) and emits one token per
-//     iteration, marked on a work-item's first one;
+//   - a LoopControl that admits work-items (up to DefaultLoopWorkItems at once; SizeLoopControls
+//     may raise it) and emits one token per iteration, marked on a work-item's first one;
 //   - per value live in the loop, a ring: a LoopMux at the header choosing the entering value or the
 //     one the previous iteration carried back, a Steer at the end of the iteration sending the next
 //     value back while the loop continues, and a FIFO on the back edge (the ring's register, deep
@@ -396,8 +396,9 @@ llvm::Error GraphBuilder::closeRing(Region &loop, NodeId mux, NodeId back, unsig
   NodeId next = steer(last, lift(loop.keepGoing, closing), true, closing);
   Node fifo{OpKind::Fifo, result_.graph[next].width};
   // Deep enough for every admitted work-item, and, under a smaller max_interleaving, for a fast
-  // ring (the induction variable feeding loads) to run ahead of a slow one by as much.
-  fifo.depth = LoopWorkItemLimit + 1;
+  // ring (the induction variable feeding loads) to run ahead of a slow one by as much. A loop that
+  // admits more (sizeLoopControls) deepens it.
+  fifo.depth = DefaultLoopWorkItems + 1;
   fifo.latency = 1;
   fifo.name = result_.graph[mux].name;
   fifo.location = result_.graph[mux].location;
@@ -460,7 +461,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   report.overWorkItems = llvm::findOptionMDForLoop(loop.loop, WorkItemLoopAttribute) != nullptr;
   report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
   const int maxInterleaving = llvm::getOptionalIntLoopAttribute(loop.loop, MaxInterleavingLoopAttribute).value_or(0);
-  if (maxInterleaving > 0 && unsigned(maxInterleaving) < LoopWorkItemLimit)
+  if (maxInterleaving > 0 && unsigned(maxInterleaving) < DefaultLoopWorkItems)
     report.maxInterleaving = unsigned(maxInterleaving);
   report.location = locationOf(*header->getFirstNonPHIOrDbg(), kernel_);
   if (auto start = loop.loop->getStartLoc())
@@ -477,7 +478,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
     entryToken = trigger(outside);
   }
   Node control{OpKind::LoopControl, 1};
-  control.depth = report.maxInterleaving ? report.maxInterleaving : LoopWorkItemLimit;
+  control.depth = report.maxInterleaving ? report.maxInterleaving : DefaultLoopWorkItems;
   control.name = "loop" + std::to_string(loop.number);
   control.location = report.location;
   loop.control = addAt(control, {&loop, 0}, {entryToken});

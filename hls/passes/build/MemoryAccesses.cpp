@@ -324,7 +324,7 @@ unsigned GraphBuilder::privateArrayCopies() const {
     return 1;
   uint64_t bytes = 0;
   // private_copies(N) asks for at most N copies (the slot is a power of two).
-  unsigned asked = 2 * LoopWorkItemLimit;
+  unsigned asked = 2 * DefaultLoopWorkItems;
   std::set<const llvm::Value *> arrays;
   auto hold = [&](const llvm::Value &array) {
     if (!arrays.insert(&array).second)

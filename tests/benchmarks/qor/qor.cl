@@ -26,6 +26,14 @@ __kernel void histogram(__global const int *restrict bin, __global const float *
     hist[bin[i]] += weight[i];
 }
 
+// Each work-item counts its own row of bins: a read-modify-write through memory every iteration, which
+// the next waits for (the pointers may overlap), a ring of some 250 cycles. Other work-items fill it.
+__kernel void row_counts(__global const int *bin, __global float *counts, int n) {
+  int i = get_global_id(0);
+  for (int k = 0; k < n; ++k)
+    counts[i * 64 + bin[i * n + k]] += 1.0f;
+}
+
 // Integer matrix multiply, single work-item: n^3 multiply-accumulates.
 __attribute__((max_global_work_dim(0)))
 __kernel void gemm(__global const int *restrict a, __global const int *restrict b,

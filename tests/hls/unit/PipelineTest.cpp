@@ -2,6 +2,7 @@
 // The hardware flow on hand-written LLVM IR: graph shape after each pass, FIFO insertion, memory
 // ordering, clear errors for what is unsupported, and generated Verilog that Verilator's lint and
 // Yosys accept.
+#include "loom/hls/Dataflow.h"
 #include "loom/hls/Pipeline.h"
 
 #include "../../TestSupport.h"
@@ -9,6 +10,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -695,6 +697,73 @@ TEST_CASE("#pragma max_interleaving N admits at most N work-items into its loop"
   CHECK(count(dumps["build-dataflow"], "= loop_control i1 limit=32") == 1);
   CHECK(free->kernels[0].loops[0].maxInterleaving == 0);
   CHECK(free->report.find("max_interleaving") == std::string::npos);
+}
+
+TEST_CASE("a loop whose ring is longer than the default admits as many work-items as it takes cycles") {
+  // Each work-item adds into a[j] every iteration; a and idx may overlap, so the next iteration's
+  // load waits for this one's store: a ring through memory.
+  const char *body = R"(
+define spir_kernel void @scatter(float addrspace(1)* %a, i32 addrspace(1)* %idx, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %idx, i32 %i
+  %j = load i32, i32 addrspace(1)* %q, align 4
+  %p = getelementptr inbounds float, float addrspace(1)* %a, i32 %j
+  %v = load float, float addrspace(1)* %p, align 4
+  %w = fadd float %v, 1.0
+  store float %w, float addrspace(1)* %p, align 4
+  %next = add i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)";
+  auto synthesizeFor = [&](unsigned latency, std::map<std::string, std::string> &dumps) {
+    board::Board board = unitBoard();
+    board.memory.latencyCycles = latency;
+    hls::HlsOptions options;
+    options.dump = [&](llvm::StringRef pass, llvm::StringRef, llvm::StringRef text) { dumps[pass.str()] += text.str(); };
+    auto ir = parse(body);
+    auto program = hls::synthesizeProgram(*ir->module, board, options);
+    REQUIRE_OK(program);
+    REQUIRE(program->kernels[0].loops.size() == 1);
+    return std::move(*program);
+  };
+  // Memory 2 cycles away: the ring is shorter than the default, which stays.
+  std::map<std::string, std::string> nearDumps;
+  const hls::SynthesizedProgram near = synthesizeFor(2, nearDumps);
+  CHECK(near.kernels[0].loops[0].ii < hls::DefaultLoopWorkItems);
+  CHECK(near.kernels[0].loops[0].workItemsInside == 0);
+  CHECK(count(nearDumps["size-loop-controls"], "limit=32") == 1);
+
+  // 60 cycles away: the loop admits a work-item for each cycle of its ring, and its back-edge FIFOs
+  // hold them all.
+  std::map<std::string, std::string> farDumps;
+  const hls::SynthesizedProgram far = synthesizeFor(60, farDumps);
+  const hls::LoopReport &loop = far.kernels[0].loops[0];
+  CHECK(loop.boundBy == "memory order");
+  REQUIRE(loop.ii > 2 * 60);
+  REQUIRE(loop.ii <= hls::MaxLoopWorkItems);
+  CHECK(loop.workItemsInside == loop.ii);
+  const std::string &sized = farDumps["size-loop-controls"];
+  CHECK(count(sized, "= loop_control i1 limit=" + std::to_string(loop.ii)) == 1);
+  CHECK(count(sized, "depth=" + std::to_string(loop.ii + 1)) >= 2);
+  CHECK(count(sized, "depth=33") == 0);
+  CHECK_THAT(far.report, Catch::Contains(llvm::formatv(", {0} work-items inside at once to cover it", loop.ii).str()));
+  CHECK(far.verilog.find(llvm::formatv("loom_loop_control #(.LIMIT({0}))", loop.ii).str()) != std::string::npos);
+  checkLintClean(far.verilog, "loom_kernel_scatter");
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(far.kernels[0]), back, root));
+  CHECK(back.loops[0].workItemsInside == loop.ii);
+
+  // Farther still: at most MaxLoopWorkItems.
+  std::map<std::string, std::string> farthestDumps;
+  const hls::SynthesizedProgram farthest = synthesizeFor(400, farthestDumps);
+  CHECK(farthest.kernels[0].loops[0].workItemsInside == hls::MaxLoopWorkItems);
 }
 
 TEST_CASE("a ring's arithmetic waits for the loaded value it meets, so the load's latency stays off the ring") {

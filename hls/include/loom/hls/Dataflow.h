@@ -207,6 +207,24 @@ struct KernelGraph {
   std::vector<NodeId> topologicalOrder() const;
 };
 
+/// Work-items a loop admits at once (its LoopControl's depth), unless its rings take longer
+/// (SizeLoopControls) or `#pragma max_interleaving` asks fewer: enough to hide a carried recurrence
+/// of this many cycles behind other work-items.
+constexpr unsigned DefaultLoopWorkItems = 32;
+/// The most a loop admits at once to cover its rings (its back-edge FIFOs are one deeper).
+constexpr unsigned MaxLoopWorkItems = 256;
+
+/// A loop's longest ring: the cycles a work-item's iteration takes to come back around it (the
+/// longest path from the LoopMux or LoopControl that starts a ring to the back edge that closes it,
+/// each FIFO counting one cycle, what it costs a token in steady state), and that start node.
+/// 0 cycles and no start for a loop without rings.
+struct LongestRing {
+  unsigned cycles = 0;
+  llvm::Optional<NodeId> start;
+};
+/// Each loop's longest ring, in KernelGraph::loops order (the loop's II).
+std::vector<LongestRing> longestRings(const KernelGraph &kernel);
+
 /// Text form: one line per node, "%id = kind [attrs] (operands) ; location".
 std::string printGraph(const KernelGraph &kernel);
 

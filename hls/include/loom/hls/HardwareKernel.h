@@ -115,6 +115,9 @@ struct LoopReport {
   unsigned interleaved = 1; ///< Elements per iteration: the partial sums of a reassociated float reduction.
   /// `#pragma max_interleaving N` below the default: at most N invocations inside at once; else 0.
   unsigned maxInterleaving = 0;
+  /// Work-items the loop admits at once when its II asks more than the default (SizeLoopControls);
+  /// else 0.
+  unsigned workItemsInside = 0;
   /// For a loop with inner loops: the first inner loop ("file:line") that an iteration enters while
   /// earlier ones are still inside it; empty when each waits for the previous one to leave them,
   /// for the reason innerLoopsWaitFor gives.
