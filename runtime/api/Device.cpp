@@ -305,7 +305,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     break;
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    value = InfoValue::of<size_t>(0); // No program-scope global variables.
+    value = InfoValue::of<size_t>(info.maxGlobalVariableBytes);
     break;
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:

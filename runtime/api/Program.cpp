@@ -389,7 +389,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     break;
   }
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    value = InfoValue::of<size_t>(0);
+    value = InfoValue::of<size_t>(entry->program ? entry->program->globalVariableBytes() : 0);
     break;
   default:
     return fail(entryPoint, CL_INVALID_VALUE, "unknown param_name " + std::to_string(param_name));

@@ -49,6 +49,9 @@ struct DeviceInfo {
   /// store without a barrier): CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, and what
   /// cl_khr_subgroups requires.
   bool independentSubGroups = false;
+  /// The largest program-scope __global variable a program may declare (OpenCL C 3.0's
+  /// __opencl_c_program_scope_global_variables); 0: none.
+  uint64_t maxGlobalVariableBytes = 0;
   size_t preferredGroupMultiple = 1; ///< CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE.
   bool denormals = true;            ///< CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG.
   bool compilerAvailable = true;    ///< Builds from source (CL_DEVICE_COMPILER_AVAILABLE).
@@ -93,6 +96,8 @@ public:
   virtual const std::vector<frontend::KernelInfo> &kernels() const = 0;
   /// The program as a binary clGetProgramInfo(CL_PROGRAM_BINARIES) returns.
   virtual std::string binary() const = 0;
+  /// Bytes of its program-scope __global variables (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
+  virtual uint64_t globalVariableBytes() const { return 0; }
 };
 
 class Device {

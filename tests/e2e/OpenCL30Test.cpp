@@ -234,6 +234,68 @@ kernel void chosen(global const int *in, global int *out, int n) {
         std::string::npos);
 }
 
+TEST_CASE("program-scope variables on the CPU: each program's own, kept from launch to launch; none on the board",
+          "[e2e][opencl30]") {
+  const char *source = R"(
+global int counter = 5;
+global float table[4] = {1, 2, 3, 4};
+int next(void) {
+  static global int calls;
+  return calls++;
+}
+kernel void bump(global int *out) {
+  const size_t i = get_global_id(0);
+  out[i] = (int)table[i];
+  table[i] += 10;
+  atomic_inc(&counter);
+}
+kernel void read(global int *out) {
+  out[0] = counter;
+  out[1] = (int)table[0];
+  out[2] = next();
+}
+)";
+  CpuSetup cl;
+  CHECK(deviceValue<size_t>(cl.device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 64 * 1024);
+  CHECK(deviceValue<size_t>(cl.device, CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE) >= 64 * 1024);
+  CHECK(hasName(nameVersions(cl.device, CL_DEVICE_OPENCL_C_FEATURES), "__opencl_c_program_scope_global_variables"));
+  cl_program first = cl.build(source, "-cl-std=CL3.0");
+  cl_program second = cl.build(source, "-cl-std=CL3.0"); // The same source: storage of its own.
+  size_t total = 0;
+  REQUIRE(clGetProgramBuildInfo(first, cl.device, CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, sizeof total, &total,
+                                nullptr) == CL_SUCCESS);
+  CHECK(total == 4 + 16 + 4);
+  std::vector<int> out(4, -1);
+  cl_mem buffer = ::buffer(cl, out, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  auto run = [&](cl_program program, const char *name, size_t items) {
+    cl_kernel kernel = kernelNamed(program, name);
+    setArg(kernel, 0, buffer);
+    clReleaseEvent(launch(cl, kernel, {{items}, {items}}));
+    clReleaseKernel(kernel);
+    return readBack<int>(cl, buffer, out.size());
+  };
+  CHECK(run(first, "bump", 4) == std::vector<int>{1, 2, 3, 4});
+  CHECK(run(first, "bump", 4) == std::vector<int>{11, 12, 13, 14});
+  // counter 5 + 8, table[0] 1 + 20; next() counts its calls.
+  CHECK(run(first, "read", 1) == std::vector<int>{13, 21, 0, 14});
+  CHECK(run(first, "read", 1)[2] == 1);
+  CHECK(run(second, "read", 1) == std::vector<int>{5, 1, 0, 14});
+  clReleaseMemObject(buffer);
+  clReleaseProgram(first);
+  clReleaseProgram(second);
+
+  Setup board(boardDevice());
+  CHECK(deviceValue<size_t>(board.device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) == 0);
+  CHECK_FALSE(hasName(nameVersions(board.device, CL_DEVICE_OPENCL_C_FEATURES),
+                      "__opencl_c_program_scope_global_variables"));
+  cl_int err = CL_SUCCESS;
+  cl_program rejected = clCreateProgramWithSource(board.context, 1, &source, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(clBuildProgram(rejected, 1, &board.device, "-cl-std=CL3.0", nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+  CHECK(buildLog(rejected, board.device).find("program.cl:2:") != std::string::npos);
+  clReleaseProgram(rejected);
+}
+
 TEST_CASE("non-uniform work-groups follow the program's OpenCL C version", "[e2e][opencl30]") {
   // A partial last group is OpenCL C 2.0's; 1.x, and -cl-uniform-work-group-size, keep 1.2's rule.
   const char *source = "#if __OPENCL_C_VERSION__ < 200\n"

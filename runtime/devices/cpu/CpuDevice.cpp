@@ -108,6 +108,7 @@ public:
     deviceInfo.opencl = frontend::openclSupport(frontend::Target::Host);
     deviceInfo.subGroupSize = cpu::SubGroupSize;
     deviceInfo.independentSubGroups = true; // a work-item waiting in a loop yields (SpinLoopYields.h)
+    deviceInfo.maxGlobalVariableBytes = cpu::MaxGlobalVariableBytes;
     deviceInfo.preferredGroupMultiple = cpu::SubGroupSize; // the vector width the work-item loops fill
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();
@@ -142,7 +143,8 @@ public:
   llvm::Expected<std::unique_ptr<DeviceProgram>>
   buildFromSource(llvm::StringRef source, llvm::StringRef options, std::string &log) override {
     // Applications (and test suites) build the same source again and again: the compiled code is
-    // immutable, so a rebuild shares it instead of running Clang, O3 and the JIT once more.
+    // immutable, so a rebuild shares it instead of running Clang, O3 and the JIT once more. Not a
+    // program with program-scope variables: each program object has its own.
     const std::string key = options.str() + '\0' + source.str();
     {
       std::lock_guard<std::mutex> lock(cacheMutex);
@@ -164,6 +166,8 @@ public:
     auto program = CpuProgram::compile(std::move(context), std::move(compiled->module), log);
     if (!program)
       return failed(program.takeError(), log);
+    if ((*program)->globalVariableBytes())
+      return std::unique_ptr<DeviceProgram>(std::move(*program));
     std::lock_guard<std::mutex> lock(cacheMutex);
     recentBuilds.push_front({key, log, (*program)->share()});
     if (recentBuilds.size() > RecentBuildLimit)

@@ -15,6 +15,7 @@
 #include "devices/ProgramCache.h"
 
 #include "loom/frontend/Binary.h"
+#include "loom/frontend/KernelInfo.h"
 #include "loom/frontend/ObjectCode.h"
 #include "loom/frontend/Optimize.h"
 #include "loom/lowering/Printf.h"
@@ -26,6 +27,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -93,6 +95,26 @@ struct OwnedModule {
   ~OwnedModule() { module.reset(); }
 };
 
+/// The bytes of the module's program-scope __global variables (function-scope static ones too), each
+/// at most MaxGlobalVariableBytes: the program's own storage, which the JIT gives it. The host target
+/// has one address space: they are the variables that are written, and not __local.
+Expected<uint64_t> programScopeVariableBytes(const Module &module) {
+  uint64_t total = 0;
+  for (const GlobalVariable &variable : module.globals()) {
+    if (variable.isDeclaration() || variable.isConstant() || frontend::isLocalVariable(variable) ||
+        variable.getName().startswith("llvm."))
+      continue;
+    const uint64_t bytes = module.getDataLayout().getTypeAllocSize(variable.getValueType());
+    if (bytes > MaxGlobalVariableBytes)
+      return compileError(formatv("error: the program-scope variable '{0}' takes {1} bytes; the CPU device "
+                                  "allows at most {2} (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)",
+                                  variable.getName(), bytes, MaxGlobalVariableBytes)
+                              .str());
+    total += bytes;
+  }
+  return total;
+}
+
 std::string binaryFor(const Module &module, const std::vector<frontend::KernelInfo> &kernels,
                       const std::string &log) {
   json::Array entries;
@@ -126,6 +148,10 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
 
   if (Error error = checkSupported(m, processDefines))
     return std::move(error);
+  auto variableBytes = programScopeVariableBytes(m);
+  if (!variableBytes)
+    return variableBytes.takeError();
+  program->globalVariableBytes = *variableBytes;
   guardIntegerDivisions(m);
   auto printfCalls = lowering::lowerPrintfCalls(m);
   if (!printfCalls)

@@ -27,6 +27,9 @@
 
 namespace loom::runtime::cpu {
 
+/// The largest program-scope __global variable a program may declare (it lives in the JIT's memory).
+constexpr uint64_t MaxGlobalVariableBytes = 64ull << 20;
+
 class CpuProgram : public DeviceProgram {
 public:
   struct Entry {
@@ -46,6 +49,7 @@ public:
 
   const std::vector<frontend::KernelInfo> &kernels() const override { return compiled->kernelInfos; }
   std::string binary() const override { return compiled->binaryBytes; }
+  uint64_t globalVariableBytes() const override { return compiled->globalVariableBytes; }
   /// A kernel's work-group function, compiling the program's machine code on the first call. Errors:
   /// code generation failed (a function the kernel calls is missing from the process).
   llvm::Expected<Entry> entry(unsigned kernelIndex) const;
@@ -63,6 +67,7 @@ private:
     std::vector<std::string> symbols; ///< The work-group functions' symbols, per kernel.
     std::vector<lowering::PrintfCall> printfCallTable;
     std::string binaryBytes;
+    uint64_t globalVariableBytes = 0; ///< Program-scope __global variables: never shared.
     mutable std::mutex codegenMutex;
     mutable std::unique_ptr<llvm::LLVMContext> context; ///< With `lowered`, until code generation.
     mutable std::unique_ptr<llvm::Module> lowered;
