@@ -261,11 +261,5 @@ kernel void c11_forms(global int *counters, global long *wide, global float *sum
   // The board has only the forms with an order and a scope: the plain ones are not declared there.
   Setup board(boardDevice());
   const char *plain = "kernel void k(global int *p) {\n  atomic_fetch_add((volatile global atomic_int *)p, 1);\n}\n";
-  const char *text = plain;
-  cl_int err = CL_SUCCESS;
-  cl_program rejected = clCreateProgramWithSource(board.context, 1, &text, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  CHECK(clBuildProgram(rejected, 1, &board.device, "-cl-std=CL3.0", nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
-  CHECK(buildLog(rejected, board.device).find(":2:3: error:") != std::string::npos);
-  clReleaseProgram(rejected);
+  CHECK(board.failedBuild(plain, "-cl-std=CL3.0").find(":2:3: error:") != std::string::npos);
 }

@@ -128,6 +128,18 @@ struct Setup {
     return program;
   }
 
+  /// Builds `source`, which must fail to build (CL_BUILD_PROGRAM_FAILURE); returns the build log.
+  std::string failedBuild(const std::string &source, const char *options = "") {
+    const char *text = source.c_str();
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(clBuildProgram(program, 1, &device, options, nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+    std::string log = buildLog(program, device);
+    clReleaseProgram(program);
+    return log;
+  }
+
   /// Loads and builds a program binary (a .loom file's bytes); fails the test with the log on error.
   cl_program load(const std::string &binary) {
     const unsigned char *bytes = reinterpret_cast<const unsigned char *>(binary.data());

@@ -206,20 +206,11 @@ kernel void spaces(global int *out) {
   clReleaseProgram(program);
 
   Setup board(boardDevice());
-  auto failedBuild = [&](const char *text, const char *options) {
-    cl_int err = CL_SUCCESS;
-    cl_program rejected = clCreateProgramWithSource(board.context, 1, &text, nullptr, &err);
-    REQUIRE(err == CL_SUCCESS);
-    CHECK(clBuildProgram(rejected, 1, &board.device, options, nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
-    std::string log = buildLog(rejected, board.device);
-    clReleaseProgram(rejected);
-    return log;
-  };
   // The board has no generic address space in OpenCL C 3.0: to_global is not declared there.
-  CHECK(failedBuild(source, "-cl-std=CL3.0").find(":3:11: error:") != std::string::npos);
+  CHECK(board.failedBuild(source, "-cl-std=CL3.0").find(":3:11: error:") != std::string::npos);
   // In OpenCL C 2.0 it has, where the hardware sees which memory a pointer comes from; a loop may
   // leave that to the data.
-  const std::string log = failedBuild(R"(
+  const std::string log = board.failedBuild(R"(
 kernel void chosen(global const int *in, global int *out, int n) {
   local int shared[4];
   int *p = (int *)out;
@@ -288,12 +279,7 @@ kernel void read(global int *out) {
   CHECK(deviceValue<size_t>(board.device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) == 0);
   CHECK_FALSE(hasName(nameVersions(board.device, CL_DEVICE_OPENCL_C_FEATURES),
                       "__opencl_c_program_scope_global_variables"));
-  cl_int err = CL_SUCCESS;
-  cl_program rejected = clCreateProgramWithSource(board.context, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  CHECK(clBuildProgram(rejected, 1, &board.device, "-cl-std=CL3.0", nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
-  CHECK(buildLog(rejected, board.device).find("program.cl:2:") != std::string::npos);
-  clReleaseProgram(rejected);
+  CHECK(board.failedBuild(source, "-cl-std=CL3.0").find("program.cl:2:") != std::string::npos);
 }
 
 TEST_CASE("non-uniform work-groups follow the program's OpenCL C version", "[e2e][opencl30]") {
