@@ -11,7 +11,9 @@
 // k + (local size), ... of up to 16 of them as one wide global access and as many on-chip memory
 // ports, and the scalars past the last whole burst one by one; a group of 64 work-items moves
 // 4 KiB of floats or of float4s in one pass. Strided copies move an element (a vector: one access)
-// at a time.
+// at a time. In hardware every work-item also runs its copy loop the same number of times (rounds
+// of the whole group, the last one partly idle): a work-item enters a region's inner loop before
+// the previous one has left it only when their trip counts cannot differ.
 // wait_group_events is a work-group barrier (the lowering stage cuts
 // the kernel there), after which every work-item sees the whole copy; the copies are done by then,
 // so events carry nothing and the one passed in is returned, as the spec asks of a non-zero event.
@@ -26,9 +28,19 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
+#ifdef __SPIR__
+// The calling work-item's share I of COUNT items: one item in each round of the group.
+#define LOOM_FOR_SHARE(I, COUNT)                                                                    \
+  for (size_t round = 0, step = loom_local_items(), rounds = ((COUNT) + step - 1) / step, I;        \
+       round < rounds; ++round)                                                                    \
+    if ((I = loom_local_linear_id() + round * step) < (COUNT))
+#else
+#define LOOM_FOR_SHARE(I, COUNT)                                                                    \
+  for (size_t I = loom_local_linear_id(), step = loom_local_items(); I < (COUNT); I += step)
+#endif
+
 #define LOOM_GROUP_COPY(DST, DST_STRIDE, SRC, SRC_STRIDE, N)                                       \
-  for (size_t i = loom_local_linear_id(), step = loom_local_items(); i < (N); i += step)           \
-    (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)];
+  LOOM_FOR_SHARE(i, N) { (DST)[i * (DST_STRIDE)] = (SRC)[i * (SRC_STRIDE)]; }
 
 #ifdef __SPIR__
 // Bursts of W scalars (vloadW and vstoreW: one unaligned access of each side), then the rest one by
@@ -36,14 +48,15 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
 // stores to complete, and a work-group's work-items take turns at a region's inner loops.
 #define LOOM_BURST_COPY(DST, SRC, N, W)                                                             \
   {                                                                                                \
-    const size_t bursts = (N) / W, chunks = bursts + (N) % W, step = loom_local_items();           \
-    for (size_t chunk = loom_local_linear_id(); chunk < chunks; chunk += step)                     \
+    const size_t bursts = (N) / W, chunks = bursts + (N) % W;                                      \
+    LOOM_FOR_SHARE(chunk, chunks) {                                                                \
       if (chunk < bursts) {                                                                        \
         vstore##W(vload##W(chunk, SRC), chunk, DST);                                               \
       } else {                                                                                     \
         const size_t i = chunk + bursts * (W - 1); /* bursts * W + (chunk - bursts) */             \
         (DST)[i] = (SRC)[i];                                                                       \
       }                                                                                            \
+    }                                                                                              \
   }
 // N elements of C from SRC (in SRC_AS) to DST (in DST_AS), as C's scalars S in bursts of W.
 #define LOOM_CONTIGUOUS_COPY(DST_AS, DST, SRC_AS, SRC, N, C, S, W)                                 \

@@ -215,7 +215,6 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     return std::move(error);
   hoistArgumentComputations(function, *entry);
 
-  SmallVector<ReturnInst *, 8> cutReturns;
   for (unsigned k = 1; k <= cuts.size(); ++k) {
     auto &[call, scope, collective] = cuts[k - 1];
     result.cutScopes.push_back(scope);
@@ -229,7 +228,7 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     BasicBlock *before = call->getParent();
     BasicBlock *after = before->splitBasicBlock(call, "region" + Twine(k));
     before->getTerminator()->eraseFromParent();
-    cutReturns.push_back(ReturnInst::Create(context, ConstantInt::get(i32, k), before));
+    ReturnInst::Create(context, ConstantInt::get(i32, k), before);
     dispatch->addCase(ConstantInt::get(cast<IntegerType>(i32), k), after);
     if (collective) {
       call->replaceAllUsesWith(new LoadInst(call->getType(), collective->result, call->getName(), call));
@@ -290,14 +289,20 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
       result.liveAcrossBarriers.push_back(alloca);
       continue;
     }
-    // Private storage the region works on, loaded when any region starts, saved at every cut.
+    // Private storage the region works on, loaded when any region starts, and saved as soon as it
+    // is written rather than at the cuts: in hardware, a work-item's saved copy at a cut after an
+    // inner loop would make the next work-item wait for it to leave that loop.
     Type *type = alloca->getAllocatedType();
     UniformValue saved;
     saved.atEntry = new AllocaInst(type, 0, nullptr, alloca->getAlign(), alloca->getName() + ".at.entry", dispatch);
     saved.atExit = new AllocaInst(type, 0, nullptr, alloca->getAlign(), alloca->getName() + ".at.exit", dispatch);
     new StoreInst(new LoadInst(type, saved.atEntry, "", dispatch), alloca, dispatch);
-    for (ReturnInst *cut : cutReturns)
-      new StoreInst(new LoadInst(type, alloca, "", cut), saved.atExit, cut);
+    SmallVector<StoreInst *, 8> writes;
+    for (User *user : alloca->users())
+      if (auto *store = dyn_cast<StoreInst>(user); store && store->getPointerOperand() == alloca)
+        writes.push_back(store);
+    for (StoreInst *write : writes)
+      new StoreInst(write->getValueOperand(), saved.atExit, write->getNextNode());
     result.uniformAcrossBarriers.push_back(saved);
   }
   return result;

@@ -290,7 +290,7 @@ TEST_CASE("uniformity: loop counters from arguments yes, ids, loads, divergent l
   CHECK(isUniform(swapped, "t.next"));
 }
 
-TEST_CASE("uniform values cross barriers once per group: loaded at entry, saved at cuts", "[unit][lowering]") {
+TEST_CASE("uniform values cross barriers once per group: loaded at entry, saved as written", "[unit][lowering]") {
   llvm::LLVMContext context;
   auto module = parseIR(context, ReductionIR);
   llvm::Function &function = *module->getFunction("wi");
@@ -300,16 +300,24 @@ TEST_CASE("uniform values cross barriers once per group: loaded at entry, saved 
   // %s (its phi and the reload) is uniform; %v and %t.next are each work-item's own.
   REQUIRE(regions->uniformAcrossBarriers.size() >= 1);
   CHECK(regions->liveAcrossBarriers.size() >= 2);
-  unsigned returnsAtCuts = 0;
-  for (llvm::BasicBlock &block : function)
-    if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(block.getTerminator()))
-      returnsAtCuts += llvm::cast<llvm::ConstantInt>(ret->getReturnValue())->getZExtValue() != FinishedRegion;
   for (const UniformValue &value : regions->uniformAcrossBarriers) {
     CHECK_FALSE(llvm::is_contained(regions->liveAcrossBarriers, value.atEntry));
-    // Loaded once (in the entry block, before the region switch), stored before each cut's return.
+    // Loaded once (in the entry block, before the region switch) into the work-item's own copy.
     CHECK(value.atEntry->getNumUses() == 1);
     CHECK(llvm::cast<llvm::Instruction>(*value.atEntry->user_begin())->getParent() == &function.getEntryBlock());
-    CHECK(value.atExit->getNumUses() == returnsAtCuts);
+    // Saved right after each write of that copy (the load from atEntry's included), not at the cuts.
+    REQUIRE(value.atExit->getNumUses() >= 2);
+    const llvm::Value *own = nullptr;
+    for (const llvm::User *user : value.atExit->users()) {
+      const auto *save = llvm::cast<llvm::StoreInst>(user);
+      const auto *write = llvm::dyn_cast_or_null<llvm::StoreInst>(save->getPrevNode());
+      REQUIRE(write);
+      CHECK(write->getValueOperand() == save->getValueOperand());
+      CHECK((!own || own == write->getPointerOperand()));
+      own = write->getPointerOperand();
+    }
+    CHECK(llvm::count_if(own->users(), [](const llvm::User *user) { return llvm::isa<llvm::StoreInst>(user); }) ==
+          long(value.atExit->getNumUses()));
   }
 }
 

@@ -55,6 +55,20 @@ unsigned requestedInitiationInterval(const llvm::Loop &loop) {
   return find(loop.getLoopID());
 }
 
+/// Whether `value` is the same in every iteration of `loop`: made outside it, or computed inside it
+/// from such values alone (a work-item's test of the region it resumes at, in a loop over a group's
+/// work-items, is computed in each of them from the region loop's counter).
+bool sameInEveryIteration(const llvm::Value *value, const llvm::Loop &loop, unsigned depth = 0) {
+  if (loop.isLoopInvariant(value))
+    return true;
+  const auto *computed = llvm::dyn_cast<llvm::Instruction>(value);
+  if (!computed || depth == 8 || llvm::isa<llvm::PHINode, llvm::CallBase>(computed) ||
+      computed->mayReadOrWriteMemory() || computed->mayHaveSideEffects())
+    return false;
+  return llvm::all_of(computed->operands(),
+                      [&](const llvm::Use &operand) { return sameInEveryIteration(operand.get(), loop, depth + 1); });
+}
+
 } // namespace
 
 std::vector<const llvm::BasicBlock *> GraphBuilder::entering(const Region &loop) const {
@@ -284,7 +298,7 @@ std::string GraphBuilder::reorderingIn(const Region &child, const Region &loop) 
     if (item.loop == &child)
       break;
     const auto *branch = item.block ? llvm::dyn_cast<llvm::BranchInst>(item.block->getTerminator()) : nullptr;
-    if (branch && branch->isConditional() && !loop.loop->isLoopInvariant(branch->getCondition()))
+    if (branch && branch->isConditional() && !sameInEveryIteration(branch->getCondition(), *loop.loop))
       return "some of them may skip the loop at " + where;
   }
   for (const Region *inner : child.children)

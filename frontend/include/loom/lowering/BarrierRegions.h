@@ -90,7 +90,7 @@ struct Collective {
 
 /// A value live across barriers that is the same in every work-item of the group (WorkGroupUniformity.h).
 /// The work-item function keeps it in private storage of its own, which it loads from `atEntry`
-/// whenever it starts a region and stores to `atExit` whenever it stops at a cut. The back end gives
+/// whenever it starts a region and stores to `atExit` whenever it writes its own. The back end gives
 /// each of the two one copy per group, such that what the work-items stored to `atExit` in one region
 /// is what they all load from `atEntry` in the next (they all store the same value): for example by
 /// copying every atExit to its atEntry between two regions. One copy would not do: a work-item that
