@@ -30,6 +30,10 @@ for icd in /etc/OpenCL/vendors/pocl*.icd; do cp "$icd" "$vendors/"; done
 OCL_ICD_VENDORS=$vendors "$B/bin/bench_cpu_vs_pocl" examples/vector_add/vector_add.cl "$N_CPU"
 rm -rf "$vendors"
 
+echo "== pipes on the CPU device: packets/s producer -> consumer and a chain of 4 (PoCL 3.1 has no pipes),"
+echo "   against two host threads and a bare ring of the same depth"
+"$B/bin/bench_pipe_throughput" 1000000
+
 echo "== math precision on the CPU device: every 64th float bit pattern per single-argument builtin"
 echo "   (run bench_math_ulp 1 for every float: some 30 s per function)"
 "$B/bin/bench_math_ulp" 64

@@ -14,6 +14,7 @@
 #include "synchronization.cl"
 #include "vector_data.cl"
 #include "async.cl" // after vector_data.cl: its bursts use the vloadn of each address space
+#include "pipes.cl"
 #include "conversions.cl"
 #include "geometric.cl"
 #include "misc_vector.cl"

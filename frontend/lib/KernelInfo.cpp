@@ -203,6 +203,12 @@ std::string attributesOf(const llvm::Function &f, const std::array<uint32_t, 3> 
 
 } // namespace
 
+bool KernelArg::isPipe() const {
+  llvm::SmallVector<llvm::StringRef, 4> words;
+  llvm::StringRef(typeQualifiers).split(words, ' ', -1, /*KeepEmpty=*/false);
+  return llvm::is_contained(words, "pipe");
+}
+
 bool isLocalVariable(const llvm::GlobalVariable &variable) {
   return !variable.isConstant() && variable.hasLocalLinkage() && variable.hasInitializer() &&
          llvm::isa<llvm::UndefValue>(variable.getInitializer());
@@ -316,8 +322,8 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
     llvm::StringRef typeName = arg.typeName;
     if (arg.isPointer && arg.addressSpace == AddressSpace::Local) {
       arg.size = layout.getPointerSize(irType->isPointerTy() ? irType->getPointerAddressSpace() : 0);
-    } else if (arg.isPointer || typeName.startswith("image") || typeName == "sampler_t" ||
-               typeName.startswith("pipe") || typeName == "queue_t") {
+    } else if (arg.isPointer || typeName.startswith("image") || typeName == "sampler_t" || arg.isPipe() ||
+               typeName == "queue_t") {
       arg.size = ClMemSize; // Buffers, images, pipes and samplers are handles.
     } else if (llvm::Type *byVal = irArg.getParamByValType()) {
       arg.size = static_cast<uint32_t>(layout.getTypeAllocSize(byVal).getFixedSize());

@@ -10,6 +10,7 @@
 // intrinsic or a Loom marker ("__loom_", "__spirv_").
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/ObjectCode.h"
+#include "loom/frontend/SourceLocation.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -29,16 +30,6 @@ llvm::Error linkError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// "file:line:col: " of an instruction with a source location, else "".
-std::string locationOf(const llvm::Instruction &instruction) {
-  const llvm::DILocation *location = instruction.getDebugLoc().get();
-  if (!location)
-    return "";
-  return (location->getFilename() + ":" + llvm::Twine(location->getLine()) + ":" +
-          llvm::Twine(location->getColumn()) + ": ")
-      .str();
-}
-
 /// A declaration left for the link to resolve: a user function, which OpenCL C does not mangle.
 bool isUserFunction(const llvm::Function &function) {
   llvm::StringRef name = function.getName();
@@ -52,7 +43,7 @@ llvm::Error checkDefined(const llvm::Module &module) {
       continue;
     const llvm::User *user = *function.user_begin();
     const auto *call = llvm::dyn_cast<llvm::Instruction>(user);
-    log += (call ? locationOf(*call) : std::string()) + "error: undefined function '" +
+    log += (call ? diagnosticPrefix(*call) : std::string()) + "error: undefined function '" +
            function.getName().str() + "'" +
            (call ? " called from '" + call->getFunction()->getName().str() + "'" : std::string()) +
            ": no linked object or library defines it\n";

@@ -96,7 +96,8 @@ const OpenCLSupport &openclSupport(Target target) {
     std::vector<llvm::StringRef> features = common;
     features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
                                      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-                                     "__opencl_c_program_scope_global_variables", GenericAddressSpace});
+                                     "__opencl_c_program_scope_global_variables", GenericAddressSpace,
+                                     "__opencl_c_pipes"});
     return makeSupport(withAtomics({{"cl_khr_subgroups"}}), features);
   }();
   return target == Target::Host ? cpu : board;

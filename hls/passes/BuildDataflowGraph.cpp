@@ -382,6 +382,10 @@ llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
     values_[&call] = *printfBuffer_;
     return llvm::Error::success();
   }
+  // Clang's forms of the pipe functions (__read_pipe_2, __reserve_write_pipe, ...).
+  if (name.startswith("__") && name.contains("_pipe"))
+    return fail(call, "pipes are not supported by the hardware flow yet (this is '" + name +
+                          "', Clang's form of a pipe function); the CPU device runs them");
   std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
   return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
 }

@@ -106,7 +106,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   cl_mem result = nullptr;
   cl_int status = [&]() -> cl_int {
     Buffer *parent = lookup<Buffer>(buffer);
-    LOOM_CHECK(parent, CL_INVALID_MEM_OBJECT, "buffer is not valid");
+    LOOM_CHECK(parent && !parent->isPipe(), CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer object");
     LOOM_CHECK(!parent->parent, CL_INVALID_MEM_OBJECT, "buffer is itself a sub-buffer");
     if (cl_int error = subBufferFlags(entryPoint, parent->flags, flags))
       return error;
@@ -166,7 +166,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
   InfoValue value;
   switch (param_name) {
   case CL_MEM_TYPE:
-    value = InfoValue::of<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    value = InfoValue::of<cl_mem_object_type>(buffer->isPipe() ? CL_MEM_OBJECT_PIPE : CL_MEM_OBJECT_BUFFER);
     break;
   case CL_MEM_FLAGS:
     value = InfoValue::of<cl_mem_flags>(buffer->flags);

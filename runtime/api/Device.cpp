@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Device queries answer every OpenCL 3.0 clGetDeviceInfo parameter (clinfo asks them all) from the
-// device's DeviceInfo; what Loom does not support (images, fp64, partitioning, SVM, pipes, device-side
-// enqueue, the generic address space) answers "none", as OpenCL 3.0 allows for optional features.
+// device's DeviceInfo; what a Loom device does not support (images, fp64, partitioning, SVM,
+// device-side enqueue; the board's pipes and generic address space) answers "none", as OpenCL 3.0
+// allows for optional features.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
@@ -205,7 +206,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
     break;
   case CL_DEVICE_QUEUE_PROPERTIES: // Same value as CL_DEVICE_QUEUE_ON_HOST_PROPERTIES.
-    value = InfoValue::of<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE);
+    value = InfoValue::of<cl_command_queue_properties>(CL_QUEUE_PROFILING_ENABLE |
+                                                       CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     break;
   case CL_DEVICE_BUILT_IN_KERNELS:
     value = InfoValue::string(info.builtInKernels);
@@ -289,7 +291,16 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_generic_address_space"));
     break;
   case CL_DEVICE_PIPE_SUPPORT:
-    value = InfoValue::of<cl_bool>(CL_FALSE);
+    value = InfoValue::of<cl_bool>(info.opencl.hasFeature("__opencl_c_pipes"));
+    break;
+  case CL_DEVICE_MAX_PIPE_ARGS:
+    value = InfoValue::of<cl_uint>(info.maxPipeArgs);
+    break;
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    value = InfoValue::of<cl_uint>(info.maxPipeReservations);
+    break;
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    value = InfoValue::of<cl_uint>(info.maxPipePacketBytes);
     break;
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     value = InfoValue::of<cl_device_device_enqueue_capabilities>(0);
@@ -314,9 +325,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-  case CL_DEVICE_MAX_PIPE_ARGS:
-  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: // 0: natural alignment.
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

@@ -29,7 +29,7 @@ cl_int begin(const char *entryPoint, cl_command_queue command_queue,
   LOOM_CHECK(prologue.queue, CL_INVALID_COMMAND_QUEUE, "command_queue is not valid");
   for (auto &[handle, out] : buffers) {
     *out = lookup<Buffer>(handle);
-    LOOM_CHECK(*out, CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer object");
+    LOOM_CHECK(*out && !(*out)->isPipe(), CL_INVALID_MEM_OBJECT, "buffer is not a valid buffer object");
     LOOM_CHECK((*out)->context.get() == prologue.queue->context.get(), CL_INVALID_CONTEXT,
                "the buffer and the command queue belong to different contexts");
   }

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // clSetKernelArg checks an argument against the kernel's metadata (loom::frontend::KernelInfo): buffers
-// take a cl_mem, __local pointers a size and NULL value, scalars exactly their size.
+// and pipes take a cl_mem of their kind, __local pointers a size and NULL value, scalars exactly their
+// size.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
@@ -140,6 +141,16 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     object->setLocal(arg_index, arg_size);
     return CL_SUCCESS;
   }
+  if (arg.isPipe()) {
+    LOOM_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+               which + " is a pipe: arg_size must be sizeof(cl_mem), not " + std::to_string(arg_size));
+    Buffer *pipe = arg_value ? lookup<Buffer>(*static_cast<const cl_mem *>(arg_value)) : nullptr;
+    LOOM_CHECK(pipe && pipe->isPipe(), CL_INVALID_MEM_OBJECT, which + ": the value is not a valid pipe object");
+    LOOM_CHECK(pipe->context.get() == object->program->context.get(), CL_INVALID_MEM_OBJECT,
+               which + ": the pipe belongs to another context");
+    object->setBuffer(arg_index, pipe);
+    return CL_SUCCESS;
+  }
   if (arg.isPointer) {
     LOOM_CHECK(arg_size == sizeof(cl_mem), CL_INVALID_ARG_SIZE,
                which + " is a buffer: arg_size must be sizeof(cl_mem), not " + std::to_string(arg_size));
@@ -147,7 +158,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     Buffer *buffer = nullptr;
     if (handle) {
       buffer = lookup<Buffer>(handle);
-      LOOM_CHECK(buffer, CL_INVALID_MEM_OBJECT, which + ": the value is not a valid buffer");
+      LOOM_CHECK(buffer && !buffer->isPipe(), CL_INVALID_MEM_OBJECT, which + ": the value is not a valid buffer");
       LOOM_CHECK(buffer->context.get() == object->program->context.get(), CL_INVALID_MEM_OBJECT,
                  which + ": the buffer belongs to another context");
     }

@@ -1,9 +1,9 @@
 //===- Queue.cpp - Command queues, clFlush/clFinish, markers and barriers ---===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Queues are in-order only (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE is CL_INVALID_QUEUE_PROPERTIES);
-// CL_QUEUE_PROFILING_ENABLE is supported. In an in-order queue a marker or barrier waits for
-// everything before it simply by being executed in order.
+// Queues are in order, or out of order (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE: each command runs
+// once its wait list is done, core/Queue.h); CL_QUEUE_PROFILING_ENABLE is supported. In an in-order
+// queue a marker or barrier waits for everything before it simply by being executed in order.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
@@ -26,12 +26,11 @@ cl_command_queue createQueue(const char *entryPoint, cl_context context, cl_devi
                                                   CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
                                                   CL_QUEUE_ON_DEVICE_DEFAULT;
     LOOM_CHECK(!(properties & ~known), CL_INVALID_VALUE, "unknown command-queue property bits");
-    LOOM_CHECK(!(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), CL_INVALID_QUEUE_PROPERTIES,
-               "out-of-order queues are not supported: Loom queues execute in order");
     LOOM_CHECK(!(properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)),
                CL_INVALID_QUEUE_PROPERTIES, "device-side queues are not supported");
     Queue *queue = Object::create<Queue>(*owner, *target, properties,
                                          (properties & CL_QUEUE_PROFILING_ENABLE) != 0,
+                                         (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
                                          CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     queue->rawProperties = std::move(raw);
     result = handleOf(queue);
@@ -152,7 +151,8 @@ cl_int enqueueSync(const char *entryPoint, cl_command_queue command_queue, cl_co
   std::vector<Ref<Event>> waitList;
   if (cl_int error = collectWaitList(entryPoint, queue->context.get(), num_events, event_wait_list, waitList))
     return error;
-  return submit(entryPoint, *queue, type, std::move(waitList), nullptr, event, false);
+  return submit(entryPoint, *queue, type, std::move(waitList), nullptr, event, false,
+                type == CL_COMMAND_BARRIER ? Command::Sync::Barrier : Command::Sync::Marker);
 }
 
 } // namespace

@@ -99,10 +99,10 @@ cl_int collectWaitList(const char *entryPoint, const Context *context, cl_uint c
 
 cl_int submit(const char *entryPoint, Queue &queue, cl_command_type type,
               std::vector<Ref<Event>> waitList, std::function<CommandOutcome()> run, cl_event *event,
-              bool blocking) {
+              bool blocking, Command::Sync sync) {
   Event *created = Object::create<Event>(*queue.context, &queue, type, queue.profiling);
   Ref<Event> keep(created);
-  queue.submit(Command{keep, std::move(waitList), std::move(run)});
+  queue.submit(Command{keep, std::move(waitList), std::move(run), sync});
   if (event)
     *event = handleOf(created);
   else if (created->releaseUser())

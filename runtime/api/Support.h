@@ -114,10 +114,11 @@ cl_int collectWaitList(const char *entryPoint, const Context *context, cl_uint c
 
 /// Creates the event of a command, submits it, hands the event to the application if asked and,
 /// for a blocking command, waits. Returns CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when a
-/// blocking command fails because of its wait list, its own error if it failed otherwise.
+/// blocking command fails because of its wait list, its own error if it failed otherwise. `sync`
+/// says what a marker or barrier waits for in an out-of-order queue.
 cl_int submit(const char *entryPoint, Queue &queue, cl_command_type type,
               std::vector<Ref<Event>> waitList, std::function<CommandOutcome()> run, cl_event *event,
-              bool blocking);
+              bool blocking, Command::Sync sync = Command::Sync::None);
 
 /// The platform's devices of `type` (CL_DEVICE_TYPE_DEFAULT: the first), in platform order.
 std::vector<PlatformDevice *> devicesOfType(cl_device_type type);

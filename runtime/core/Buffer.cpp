@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Allocation through the context's memory device and the initial copy of USE/COPY_HOST_PTR data;
-// sub-buffers as windows on their parent's allocation; destructor callbacks.
+// sub-buffers as windows on their parent's allocation; pipes; destructor callbacks.
 //===----------------------------------------------------------------------===//
 #include "core/Buffer.h"
 
@@ -33,6 +33,15 @@ llvm::Expected<Buffer *> Buffer::create(Context &context, uint64_t flags, size_t
   buffer->memory = memory;
   buffer->owner = owner;
   return buffer;
+}
+
+llvm::Expected<Buffer *> Buffer::createPipe(Context &context, uint64_t flags, const PipeShape &shape) {
+  auto pipe = create(context, flags, pipeStorageBytes(shape), nullptr);
+  if (!pipe)
+    return pipe.takeError();
+  (*pipe)->pipe = shape;
+  initialisePipe((*pipe)->data(), shape);
+  return pipe;
 }
 
 Buffer *Buffer::createSub(Buffer &parent, uint64_t flags, size_t origin, size_t size) {

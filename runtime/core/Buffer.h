@@ -7,11 +7,12 @@
 // the context the data lives in device memory and is mirrored to the application's pointer on map
 // and unmap, as the spec allows. A sub-buffer is a window on its parent's allocation (host pointer,
 // device address and USE_HOST_PTR pointer all moved by its origin): it references the parent and
-// never frees memory itself.
+// never frees memory itself. A pipe is a buffer the API lets only kernels' pipe arguments use.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "core/Context.h"
+#include "core/PipeStorage.h"
 
 #include "llvm/Support/Error.h"
 
@@ -40,6 +41,8 @@ public:
   /// A sub-buffer of `size` bytes at `origin` in `parent` (not itself a sub-buffer), with `flags`
   /// already merged with the parent's. The API layer checked the region.
   static Buffer *createSub(Buffer &parent, uint64_t flags, size_t origin, size_t size);
+  /// A pipe (clCreatePipe): a memory object whose storage is core/PipeStorage.h's, laid out empty.
+  static llvm::Expected<Buffer *> createPipe(Context &context, uint64_t flags, const PipeShape &shape);
   /// Runs the destructor callbacks, newest first, then frees the memory if this buffer owns it.
   ~Buffer();
 
@@ -55,6 +58,9 @@ public:
   /// The properties list clCreateBufferWithProperties was given, its terminating 0 included
   /// (empty for clCreateBuffer or a NULL list): what CL_MEM_PROPERTIES returns.
   std::vector<uint64_t> rawProperties;
+  /// A pipe's packet size and depth; zero for a buffer.
+  PipeShape pipe;
+  bool isPipe() const { return pipe.maxPackets != 0; }
   const Allocation &allocation() const { return memory; }
   /// Where the host reads and writes the contents.
   uint8_t *data() const { return static_cast<uint8_t *>(memory.host); }

@@ -193,8 +193,8 @@ cl_icd_dispatch makeTable() {
   LOOM_UNIMPLEMENTED(clEnqueueReleaseEGLObjectsKHR);
   LOOM_UNIMPLEMENTED(clCreateEventFromEGLSyncKHR);
   t.clCreateCommandQueueWithProperties = &::clCreateCommandQueueWithProperties;
-  LOOM_UNIMPLEMENTED(clCreatePipe);
-  LOOM_UNIMPLEMENTED(clGetPipeInfo);
+  t.clCreatePipe = &::clCreatePipe;
+  t.clGetPipeInfo = &::clGetPipeInfo;
   LOOM_UNIMPLEMENTED(clSVMAlloc);
   LOOM_UNIMPLEMENTED(clSVMFree);
   LOOM_UNIMPLEMENTED(clEnqueueSVMFree);

@@ -1,7 +1,8 @@
 //===- Queue.cpp - The queue's worker thread ------------------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// One thread per queue executes commands in order; the API thread only appends to `pending`.
+// One thread per in-order queue executes commands in order; the API thread only appends to
+// `pending`. An out-of-order queue starts a thread per command.
 //===----------------------------------------------------------------------===//
 #include "core/Queue.h"
 
@@ -9,11 +10,12 @@
 
 namespace loom::runtime {
 
-Queue::Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling,
+Queue::Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling, bool outOfOrder,
              int32_t dependencyFailedStatus)
     : Object(ObjectKind::Queue), context(&context), device(device), properties(properties),
-      profiling(profiling), dependencyFailedStatus(dependencyFailedStatus) {
-  worker = std::thread([this] { work(); });
+      profiling(profiling), outOfOrder(outOfOrder), dependencyFailedStatus(dependencyFailedStatus) {
+  if (!outOfOrder)
+    worker = std::thread([this] { work(); });
 }
 
 Queue::~Queue() { shutdown(); }
@@ -21,8 +23,35 @@ Queue::~Queue() { shutdown(); }
 void Queue::submit(Command command) {
   std::lock_guard<std::mutex> lock(mutex);
   last = command.event;
+  if (outOfOrder)
+    return startUnordered(std::move(command));
   pending.push_back(std::move(command));
   wake.notify_one();
+}
+
+void Queue::startUnordered(Command command) {
+  auto finished = [](const Ref<Event> &event) { return event->status() <= ExecStatus::Complete; };
+  llvm::erase_if(outstanding, finished);
+  if (barrier && finished(barrier))
+    barrier = Ref<Event>();
+  if (command.sync != Command::Sync::None && command.waitList.empty())
+    command.waitList = outstanding;
+  if (barrier)
+    command.waitList.push_back(barrier);
+  if (command.sync == Command::Sync::Barrier)
+    barrier = command.event;
+  outstanding.push_back(command.event);
+  // The thread keeps the queue: its last reference may go while the command runs.
+  std::thread([keep = Ref<Queue>(this), command = std::move(command)]() mutable {
+    keep->run(std::move(command), false);
+  }).detach();
+}
+
+std::vector<Ref<Event>> Queue::unfinished() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (outOfOrder)
+    return outstanding;
+  return last ? std::vector<Ref<Event>>{last} : std::vector<Ref<Event>>{};
 }
 
 void Queue::help(const Event *until) {
@@ -47,13 +76,8 @@ void Queue::help(const Event *until) {
 void Queue::finish() {
   Ref<Queue> keep(this); // A callback the commands run may release the application's reference.
   help(nullptr);
-  Ref<Event> waitFor;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    waitFor = last;
-  }
-  if (waitFor)
-    waitFor->wait();
+  for (const Ref<Event> &event : unfinished())
+    event->wait();
 }
 
 int32_t Queue::wait(Event &event) {
@@ -64,13 +88,8 @@ int32_t Queue::wait(Event &event) {
 
 void Queue::shutdown() {
   // The last reference may go inside a command's callback: only wait here, run nothing.
-  Ref<Event> waitFor;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    waitFor = last;
-  }
-  if (waitFor)
-    waitFor->wait();
+  for (const Ref<Event> &event : unfinished())
+    event->wait();
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (stopping)
@@ -86,7 +105,8 @@ void Queue::shutdown() {
       worker.join();
   }
   std::lock_guard<std::mutex> lock(mutex);
-  last = Ref<Event>(); // The event holds the queue: break the cycle.
+  last = barrier = Ref<Event>(); // The events hold the queue: break the cycle.
+  outstanding.clear();
 }
 
 void Queue::work() {
@@ -108,9 +128,18 @@ void Queue::work() {
 }
 
 void Queue::execute(Command command) {
+  previousStatus = run(std::move(command), previousStatus < 0);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    executing = false;
+  }
+  wake.notify_one(); // The worker may be waiting for this thread to finish.
+}
+
+int32_t Queue::run(Command command, bool previousFailed) {
   Event &event = *command.event;
   event.setStatus(ExecStatus::Submitted);
-  bool dependencyFailed = previousStatus < 0;
+  bool dependencyFailed = previousFailed;
   for (const Ref<Event> &dependency : command.waitList)
     if (dependency->wait() < 0)
       dependencyFailed = true;
@@ -129,16 +158,12 @@ void Queue::execute(Command command) {
   }
   // Release what the command captured (kernel arguments, buffers) before signalling completion.
   command.run = nullptr;
-  previousStatus = outcome.status;
-  if (dependencyFailed)
+  if (dependencyFailed) {
     event.setStatus(dependencyFailedStatus);
-  else
-    event.complete(outcome.status, start, end);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    executing = false;
+    return dependencyFailedStatus;
   }
-  wake.notify_one(); // The worker may be waiting for this thread to finish.
+  event.complete(outcome.status, start, end);
+  return outcome.status;
 }
 
 } // namespace loom::runtime

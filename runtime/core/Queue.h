@@ -1,15 +1,19 @@
-//===- Queue.h - An in-order command queue with one worker thread -*- C++ -*-===//
+//===- Queue.h - A command queue: in order with one worker, or out of order -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Commands are closures the API layer builds; they run one at a time in submission order, on the
-// queue's worker thread or on an application thread that waits for them (help()): clFinish and a
-// blocking command run what the worker has not started yet themselves, which saves the two thread
-// hand-offs that otherwise dominate a short command (PoCL's pthread device has the caller join in
-// the same way).
+// Commands are closures the API layer builds. In an in-order queue they run one at a time in
+// submission order, on the queue's worker thread or on an application thread that waits for them
+// (help()): clFinish and a blocking command run what the worker has not started yet themselves,
+// which saves the two thread hand-offs that otherwise dominate a short command (PoCL's pthread
+// device has the caller join in the same way).
 // Before a command runs, the worker waits for its wait list and for the previous command. If one of
 // those failed, the command is not run and fails with the queue's dependency-failure code (the API
 // passes CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as in PoCL, so a failed launch poisons what
 // was queued after it.
+// In an out-of-order queue each command runs on a thread of its own as soon as its wait list has
+// completed, so kernels that talk through pipes run at the same time; a marker or barrier without
+// a wait list waits for every command before it, and a barrier holds back every command after it.
+// A command there fails for its own wait list only.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -34,14 +38,17 @@ struct CommandOutcome {
 };
 
 struct Command {
+  /// What orders a command in an out-of-order queue beside its wait list.
+  enum class Sync { None, Marker, Barrier };
   Ref<Event> event;
   std::vector<Ref<Event>> waitList;
   std::function<CommandOutcome()> run; ///< Empty for markers and barriers.
+  Sync sync = Sync::None;
 };
 
 class Queue : public Object {
 public:
-  Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling,
+  Queue(Context &context, PlatformDevice &device, uint64_t properties, bool profiling, bool outOfOrder,
         int32_t dependencyFailedStatus);
   ~Queue();
 
@@ -49,6 +56,7 @@ public:
   PlatformDevice &device;
   const uint64_t properties; ///< The cl_command_queue_properties bits, as given.
   const bool profiling;
+  const bool outOfOrder;
   std::vector<intptr_t> rawProperties; ///< clCreateCommandQueueWithProperties' list, for queries.
 
   /// Hands a command to the worker. The command's event moves to Queued now.
@@ -68,6 +76,13 @@ private:
   void help(const Event *until);
   /// Runs one command taken from `pending` (the caller set `executing`), then clears `executing`.
   void execute(Command command);
+  /// Hands a command of an out-of-order queue to a thread of its own (the caller holds `mutex`).
+  void startUnordered(Command command);
+  /// Waits for the command's wait list, runs it unless a dependency (or `previousFailed`) failed,
+  /// and completes its event; returns its status.
+  int32_t run(Command command, bool previousFailed);
+  /// The events finish() and shutdown() wait for.
+  std::vector<Ref<Event>> unfinished();
   const int32_t dependencyFailedStatus;
   std::mutex mutex;
   std::condition_variable wake;
@@ -76,7 +91,10 @@ private:
   bool stopping = false;
   bool executing = false;            ///< A thread is running a command taken from `pending`.
   int32_t previousStatus = ExecStatus::Complete; ///< The last command's; only the executor uses it.
-  std::thread worker;
+  std::thread worker; ///< In order only.
+  /// Out of order: the commands submitted and not finished, and the latest barrier.
+  std::vector<Ref<Event>> outstanding;
+  Ref<Event> barrier;
 };
 
 } // namespace loom::runtime

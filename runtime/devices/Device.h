@@ -52,6 +52,11 @@ struct DeviceInfo {
   /// The largest program-scope __global variable a program may declare (OpenCL C 3.0's
   /// __opencl_c_program_scope_global_variables); 0: none.
   uint64_t maxGlobalVariableBytes = 0;
+  /// Pipes (OpenCL C 3.0's __opencl_c_pipes): how many a kernel may take, and the largest packet.
+  uint32_t maxPipeArgs = 0;
+  uint32_t maxPipePacketBytes = 0;
+  /// Reservations a work-item or work-group may hold on a pipe at once.
+  uint32_t maxPipeReservations = 0;
   size_t preferredGroupMultiple = 1; ///< CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE.
   bool denormals = true;            ///< CL_FP_DENORM in CL_DEVICE_SINGLE_FP_CONFIG.
   bool compilerAvailable = true;    ///< Builds from source (CL_DEVICE_COMPILER_AVAILABLE).

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Small OpenCL helpers shared by the benchmark programs (the C API, through the ICD loader).
 #pragma once
+#ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
+#endif
 #include <CL/cl.h>
 
 #include <cstdio>

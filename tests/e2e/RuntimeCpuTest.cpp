@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the CPU device through the ICD loader: platform and device queries, vector_add
 // of 1M floats from source against the host result, profiling, 2D/offset launches, binaries,
-// user events and callbacks, sub-buffers, memory object destructor callbacks, rect transfers, queue
-// order when waiting threads run commands.
+// user events and callbacks, out-of-order queues, sub-buffers, memory object destructor callbacks,
+// rect transfers, queue order when waiting threads run commands.
 #include "E2ESupport.h"
 
 #include <chrono>
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 using namespace e2e;
@@ -378,6 +379,49 @@ TEST_CASE("user events gate commands, callbacks run, markers and barriers order"
   clReleaseEvent(marker);
   clReleaseEvent(gate);
   clReleaseMemObject(buffer);
+}
+
+TEST_CASE("an out-of-order queue runs what is ready, and its markers and barriers order", "[e2e][runtime]") {
+  CpuSetup cl(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  cl_command_queue_properties properties = 0;
+  REQUIRE(clGetCommandQueueInfo(cl.queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, nullptr) ==
+          CL_SUCCESS);
+  CHECK(properties == CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(cl.context, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem gated = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &err);
+  cl_mem free = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &err);
+  const int one = 1, two = 2;
+  cl_event first = nullptr, second = nullptr, marker = nullptr, barrier = nullptr, after = nullptr;
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, gated, CL_FALSE, 0, sizeof one, &one, 1, &gate, &first) == CL_SUCCESS);
+  // Enqueued later, waits for nothing: it runs while the first still waits for the gate.
+  REQUIRE(clEnqueueWriteBuffer(cl.queue, free, CL_FALSE, 0, sizeof two, &two, 0, nullptr, &second) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &second) == CL_SUCCESS);
+  REQUIRE(clEnqueueMarkerWithWaitList(cl.queue, 0, nullptr, &marker) == CL_SUCCESS);
+  REQUIRE(clEnqueueBarrierWithWaitList(cl.queue, 0, nullptr, &barrier) == CL_SUCCESS);
+  int seen = 0;
+  REQUIRE(clEnqueueReadBuffer(cl.queue, gated, CL_FALSE, 0, sizeof seen, &seen, 0, nullptr, &after) == CL_SUCCESS);
+  auto status = [](cl_event event) {
+    cl_int value = 0;
+    REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr) == CL_SUCCESS);
+    return value;
+  };
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The marker and barrier wait for the gated write; the read after the barrier waits for them.
+  CHECK(status(first) > CL_COMPLETE);
+  CHECK(status(marker) > CL_COMPLETE);
+  CHECK(status(after) > CL_COMPLETE);
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+  for (cl_event event : {first, second, marker, barrier, after}) {
+    CHECK(status(event) == CL_COMPLETE);
+    clReleaseEvent(event);
+  }
+  CHECK(seen == 1);
+  clReleaseEvent(gate);
+  clReleaseMemObject(gated);
+  clReleaseMemObject(free);
 }
 
 TEST_CASE("sub-groups through the ICD: the extension, the device and kernel queries, a kernel's view", "[e2e][runtime]") {

@@ -194,7 +194,8 @@ TEST_CASE("invalid handles get the spec's CL_INVALID_* code", "[e2e][runtime][er
   CHECK(err == CL_INVALID_VALUE);
   CHECK(clCreateBuffer(cl.context, CL_MEM_USE_HOST_PTR, 16, nullptr, &err) == nullptr);
   CHECK(err == CL_INVALID_HOST_PTR);
-  CHECK(clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err) == nullptr);
+  CHECK(clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, &err) ==
+        nullptr);
   CHECK(err == CL_INVALID_QUEUE_PROPERTIES);
   CHECK(clGetDeviceIDs(loomPlatform(), 0, 1, nullptr, &count) == CL_INVALID_DEVICE_TYPE);
   CHECK(clWaitForEvents(0, nullptr) == CL_INVALID_VALUE);

@@ -100,7 +100,7 @@ TEST_CASE("events move forward only and run callbacks once", "[unit][runtime]") 
 
 TEST_CASE("the queue runs commands in order and propagates failures", "[unit][runtime]") {
   Context *context = cpuContext();
-  Queue *queue = Object::create<Queue>(*context, *context->devices[0], 0, true, -14);
+  Queue *queue = Object::create<Queue>(*context, *context->devices[0], 0, true, false, -14);
   std::vector<int> order;
   std::mutex mutex;
   auto command = [&](int id, int32_t status) {

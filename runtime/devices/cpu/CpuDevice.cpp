@@ -3,10 +3,12 @@
 //
 // Memory is plain aligned host memory (a buffer's device address is its host address). A launch hands
 // work-group indices out through an atomic counter to the pool's threads and the calling queue
-// thread; each thread has its own argument array and __local scratch buffer.
+// thread; each thread has its own argument array and __local scratch buffer. Launches from different
+// queues run at the same time; one with pipe arguments is watched for deadlock (PipeOperations.h).
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/CpuProgram.h"
+#include "devices/cpu/PipeOperations.h"
 #include "devices/cpu/WorkItemLoops.h"
 
 #include "loom/frontend/Binary.h"
@@ -28,6 +30,7 @@
 #include <fstream>
 #include <list>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -109,6 +112,9 @@ public:
     deviceInfo.subGroupSize = cpu::SubGroupSize;
     deviceInfo.independentSubGroups = true; // a work-item waiting in a loop yields (SpinLoopYields.h)
     deviceInfo.maxGlobalVariableBytes = cpu::MaxGlobalVariableBytes;
+    deviceInfo.maxPipeArgs = cpu::MaxPipeArgs;
+    deviceInfo.maxPipePacketBytes = 64 << 10;
+    deviceInfo.maxPipeReservations = 64;
     deviceInfo.preferredGroupMultiple = cpu::SubGroupSize; // the vector width the work-item loops fill
     deviceInfo.computeUnits = std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     deviceInfo.clockMHz = hostClockMHz();
@@ -264,6 +270,7 @@ private:
 
   DeviceInfo deviceInfo;
   llvm::ThreadPool pool;
+  cpu::PipeWatch pipeWatch;
   std::mutex cacheMutex;
   std::list<RecentBuild> recentBuilds; ///< Most recently used first.
 };
@@ -358,6 +365,17 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
       return deviceError(llvm::formatv("out of host memory for kernel '{0}': {1} bytes of private "
                                        "memory kept across barriers per work-group", kernel.name, contextBytes));
   }
+  // A kernel with pipes is watched for deadlock (PipeOperations.h). Other kernels run alongside it:
+  // each launch has at least its queue's thread.
+  std::optional<cpu::WatchedLaunch> watched;
+  {
+    std::vector<cpu::WatchedLaunch::PipeArgument> pipes;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (kernel.args[i].isPipe())
+        pipes.push_back({kernel.args[i].name, args[i].buffer.host});
+    if (!pipes.empty())
+      watched.emplace(pipeWatch, kernel.name, std::move(pipes), program.pipeCallSites());
+  }
   std::atomic<uint64_t> nextThread{0};
   auto work = [&] {
     ThreadMemory &own = memory[nextThread.fetch_add(1, std::memory_order_relaxed)];
@@ -376,17 +394,29 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
     ownInfo[cpu::WorkGroupInfo::StackBounds + 1] = stackEnd;
     ownInfo[cpu::WorkGroupInfo::ContextBounds] = reinterpret_cast<uintptr_t>(own.context.get());
     ownInfo[cpu::WorkGroupInfo::ContextBounds + 1] = reinterpret_cast<uintptr_t>(own.context.get()) + contextBytes;
-    for (;;) {
+    cpu::WatchedLaunch::Thread watchedThread;
+    if (watched)
+      watched->join(watchedThread);
+    bool ended = false;
+    while (!ended) {
       uint64_t first = nextGroup.fetch_add(claim, std::memory_order_relaxed);
       if (first >= totalGroups)
         break;
-      for (uint64_t group = first, last = std::min(first + claim, totalGroups); group < last; ++group) {
+      for (uint64_t group = first, last = std::min(first + claim, totalGroups); group < last && !ended; ++group) {
         ownInfo[cpu::WorkGroupInfo::GroupId] = group % groups[0];
         ownInfo[cpu::WorkGroupInfo::GroupId + 1] = (group / groups[0]) % groups[1];
         ownInfo[cpu::WorkGroupInfo::GroupId + 2] = group / (groups[0] * groups[1]);
-        entry.function(ownArgs.data(), ownInfo, scratch, own.context.get());
+        auto run = [&] { entry.function(ownArgs.data(), ownInfo, scratch, own.context.get()); };
+        if (!watched)
+          run();
+        else if (!cpu::runWatched(watchedThread, run))
+          ended = true; // Deadlocked: the other threads end too, and no group starts any more.
       }
     }
+    if (ended)
+      nextGroup.store(totalGroups, std::memory_order_relaxed);
+    if (watched)
+      watched->leave(watchedThread);
   };
 
   auto start = std::chrono::steady_clock::now();
@@ -398,6 +428,10 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
   for (auto &future : running)
     future.wait();
   auto end = std::chrono::steady_clock::now();
+
+  if (watched)
+    if (std::string deadlock = watched->failure(); !deadlock.empty())
+      return deviceError(deadlock);
 
   LaunchResult result;
   result.deviceNs = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count();

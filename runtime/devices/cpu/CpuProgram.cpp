@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
 #include "devices/cpu/GuardDivisions.h"
+#include "devices/cpu/PipeCallSites.h"
+#include "devices/cpu/PipeOperations.h"
 #include "devices/ProgramCache.h"
 
 #include "loom/frontend/Binary.h"
@@ -84,8 +86,9 @@ std::unique_ptr<TargetLibraryInfoImpl> hostLibrary(const Triple &triple, bool ha
   return library;
 }
 
+/// Whether the JIT will find `symbol`: a pipe operation, or one of the process's.
 bool processDefines(StringRef symbol) {
-  return sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()) != nullptr;
+  return isPipeOperation(symbol) || sys::DynamicLibrary::SearchForAddressOfSymbol(symbol.str()) != nullptr;
 }
 
 /// Owns a module and its context, and destroys them in the right order on every path.
@@ -143,6 +146,12 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   if (!kernels)
     return kernels.takeError();
   program->kernelInfos = std::move(*kernels);
+  for (const frontend::KernelInfo &kernel : program->kernelInfos) {
+    const auto pipes = llvm::count_if(kernel.args, [](const frontend::KernelArg &arg) { return arg.isPipe(); });
+    if (pipes > MaxPipeArgs)
+      return compileError(llvm::formatv("error: kernel '{0}' takes {1} pipes; the CPU device takes at most {2} "
+                                        "(CL_DEVICE_MAX_PIPE_ARGS)", kernel.name, pipes, MaxPipeArgs));
+  }
   program->binaryBytes =
       inputBinary.empty() ? binaryFor(m, program->kernelInfos, buildLog) : std::move(inputBinary);
 
@@ -157,6 +166,7 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
   if (!printfCalls)
     return printfCalls.takeError();
   program->printfCallTable = std::move(*printfCalls);
+  program->pipeCallSiteTable = numberPipeCallSites(m);
   auto groups = addWorkGroupFunctions(m, program->kernelInfos);
   if (!groups)
     return groups.takeError();
@@ -208,6 +218,8 @@ loadObject(orc::JITTargetMachineBuilder target, std::unique_ptr<MemoryBuffer> ob
   if (!generator)
     return generator.takeError();
   (*built)->getMainJITDylib().addGenerator(std::move(*generator));
+  if (Error error = (*built)->getMainJITDylib().define(orc::absoluteSymbols(pipeOperationSymbols(**built))))
+    return std::move(error);
   if (Error error = (*built)->addObjectFile(std::move(object)))
     return std::move(error);
   std::vector<WorkGroupFn> functions;

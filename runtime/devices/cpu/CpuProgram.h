@@ -55,6 +55,8 @@ public:
   llvm::Expected<Entry> entry(unsigned kernelIndex) const;
   /// The program's printf calls, which its printf buffers' records refer to.
   const std::vector<lowering::PrintfCall> &printfCalls() const { return compiled->printfCallTable; }
+  /// Where its pipe calls that may wait are (PipeCallSites.h).
+  const std::vector<std::string> &pipeCallSites() const { return compiled->pipeCallSiteTable; }
   /// Another program on the same compiled code (the device's build cache hands these out).
   std::unique_ptr<CpuProgram> share() const { return std::unique_ptr<CpuProgram>(new CpuProgram(compiled)); }
 
@@ -66,6 +68,7 @@ private:
     mutable std::vector<Entry> entries; ///< Their functions are null until code generation.
     std::vector<std::string> symbols; ///< The work-group functions' symbols, per kernel.
     std::vector<lowering::PrintfCall> printfCallTable;
+    std::vector<std::string> pipeCallSiteTable;
     std::string binaryBytes;
     uint64_t globalVariableBytes = 0; ///< Program-scope __global variables: never shared.
     mutable std::mutex codegenMutex;

@@ -9,8 +9,11 @@
 // suspends the waiting work-item there and runs the others before it tries again.
 //
 // A loop waits for another work-item when whether it exits depends on an atomic or volatile read in
-// the loop: any other read the optimiser may hoist out of it, so no correct kernel waits on one.
-// A compare-and-swap loop that succeeds at once never reaches the yield.
+// the loop, or on a pipe call (PipeOperations.h: a packet or room another work-item or kernel makes):
+// any other read the optimiser may hoist out of it, so no correct kernel waits on one. A
+// compare-and-swap loop that succeeds at once never reaches the yield. A kernel with yields gets no
+// inner-loop barriers (InnerLoopBarriers.h): a work-item waiting before one would hold up the
+// others at it.
 //
 // Before: while (atomic_load(&flag) != 1) ;
 // After:  while (atomic_load(&flag) != 1) __loom_yield();

@@ -14,6 +14,7 @@
 #include "devices/cpu/SpinLoopYields.h"
 
 #include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/SourceLocation.h"
 #include "loom/lowering/AddressSpaceQueries.h"
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/Printf.h"
@@ -44,13 +45,6 @@ using namespace llvm;
 
 Error transformError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
-}
-
-/// "file:line:col: " of an instruction, or "" without line tables.
-std::string locationOf(const Instruction &instruction) {
-  if (const DILocation *loc = instruction.getDebugLoc().get())
-    return formatv("{0}:{1}:{2}: ", loc->getFilename(), loc->getLine(), loc->getColumn()).str();
-  return "";
 }
 
 /// The first instruction that calls or references `function`, looking through constant casts.
@@ -282,8 +276,8 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
   }
   const Argument *localIds[] = {clone->getArg(firstExtra + LocalId), clone->getArg(firstExtra + LocalId + 1),
                                 clone->getArg(firstExtra + LocalId + 2)};
-  addInnerLoopBarriers(*clone, localIds);
-  addSpinLoopYields(*clone);
+  if (!addSpinLoopYields(*clone))
+    addInnerLoopBarriers(*clone, localIds);
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume), localIds);
   if (!regions)
     return regions.takeError();
@@ -697,7 +691,7 @@ Error checkSupported(const Module &module, bool (*isDefined)(StringRef symbol)) 
       continue;
     std::string name = sourceName(symbol);
     const Instruction *use = firstUse(function);
-    std::string where = use ? locationOf(*use) : "";
+    std::string where = use ? frontend::diagnosticPrefix(*use) : "";
     std::string caller = use ? use->getFunction()->getName().str() : "?";
     if (!isDefined(symbol))
       return transformError(where + "error: undefined function '" + name + "' (symbol '" + symbol +

@@ -28,6 +28,8 @@ struct KernelArg {
   AccessQualifier access = AccessQualifier::None;
   bool isPointer = false;
   uint32_t size = 0; ///< Bytes clSetKernelArg expects: the scalar's size, or sizeof(cl_mem) for buffers.
+  /// A pipe (`read_only pipe int`): typeName is its packets' type.
+  bool isPipe() const;
 };
 
 struct KernelInfo {
