@@ -146,12 +146,16 @@ void loomPipeSpin() {
     const int64_t now = nowNs();
     const int64_t last = thread->lastSpinNs.exchange(now, std::memory_order_relaxed);
     const int64_t since = thread->blockedSinceNs.load(std::memory_order_relaxed);
-    if (!since || now - last > currentWatch->timeoutNs() / 16)
+    if (!since || now - last > currentWatch->spinGapNs())
       thread->blockedSinceNs.store(now, std::memory_order_relaxed);
     else if (now - since >= currentWatch->timeoutNs() && currentWatch->deadlocked(*thread, now))
       std::longjmp(thread->abort, 1);
   }
-  std::this_thread::yield();
+  // Not at every turn: a group's work-items take their turns in rounds, and a round of thousands
+  // that each gave the core away could outlast the watch's timeout on a busy machine.
+  thread_local uint32_t spins = 0;
+  if (++spins % 64 == 0)
+    std::this_thread::yield();
 }
 
 uint32_t loomPipePackets(void *pipe) { return headerOf(pipe).fill(); }
@@ -232,7 +236,7 @@ bool PipeWatch::deadlocked(WatchedLaunch::Thread &blocked, int64_t nowNs) {
     for (const WatchedLaunch::Thread *thread : launch->threads) {
       const int64_t since = thread->blockedSinceNs.load(std::memory_order_relaxed);
       if (!since || nowNs - since < timeout ||
-          nowNs - thread->lastSpinNs.load(std::memory_order_relaxed) > timeout / 16)
+          nowNs - thread->lastSpinNs.load(std::memory_order_relaxed) > spinGapNs())
         return false;
     }
   }

@@ -97,12 +97,15 @@ class PipeWatch {
 public:
   /// How long every watched thread must have been blocked for a deadlock: LOOM_PIPE_DEADLOCK_MS,
   /// else 3 s (a producer enqueued late by its host is not a deadlock). A thread is blocked while
-  /// it keeps spinning, at least every timeout / 16 (one the system has not run for that long may
-  /// find its pipe ready when it runs again).
+  /// it keeps spinning, at least every spinGapNs() (one the system has not run for that long may
+  /// find its pipe ready when it runs again; a loop that works that long between its pipe calls
+  /// is not blocked).
   PipeWatch();
   /// Called by a blocked thread now and then: true when the watch has ended its launch.
   bool deadlocked(WatchedLaunch::Thread &blocked, int64_t nowNs);
   int64_t timeoutNs() const { return timeout; }
+  /// A quarter of the timeout: long for a scheduler's time slice, short against the timeout.
+  int64_t spinGapNs() const { return timeout / 4; }
 
 private:
   friend class WatchedLaunch;
