@@ -72,6 +72,15 @@ void succeeded() {
     currentThread->blockedSinceNs.store(0, std::memory_order_relaxed);
 }
 
+/// Gives the core to another thread now and then: not at every failed call, since a group's
+/// work-items take their turns in rounds, and a round of thousands that each gave the core away
+/// could outlast the watch's timeout on a busy machine.
+void offerCore() {
+  thread_local uint32_t turns = 0;
+  if (++turns % 64 == 0)
+    std::this_thread::yield();
+}
+
 /// A call found the pipe empty or full: what the thread waits for, if it spins on it.
 void failed(const PipeHeader &pipe, bool write, uint32_t site) {
   if (WatchedLaunch::Thread *thread = currentThread) {
@@ -79,6 +88,7 @@ void failed(const PipeHeader &pipe, bool write, uint32_t site) {
     thread->waitsToWrite = write;
     thread->waitsAt = site;
   }
+  offerCore();
 }
 
 // The functions the builtin library's pipe functions call (pipes.host.ll), by these names.
@@ -151,11 +161,6 @@ void loomPipeSpin() {
     else if (now - since >= currentWatch->timeoutNs() && currentWatch->deadlocked(*thread, now))
       std::longjmp(thread->abort, 1);
   }
-  // Not at every turn: a group's work-items take their turns in rounds, and a round of thousands
-  // that each gave the core away could outlast the watch's timeout on a busy machine.
-  thread_local uint32_t spins = 0;
-  if (++spins % 64 == 0)
-    std::this_thread::yield();
 }
 
 uint32_t loomPipePackets(void *pipe) { return headerOf(pipe).fill(); }
