@@ -4,7 +4,7 @@
 // what they move; packets of scalars, vectors and structs; reservations of work-items, work-groups
 // and sub-groups; the pipe queries; deadlocks diagnosed instead of hanging (LOOM_PIPE_DEADLOCK_MS is
 // short here); and the API's failure paths. The board has no pipes yet: it says so, at the line.
-#include "E2ESupport.h"
+#include "DifferentialSupport.h"
 
 #include <algorithm>
 #include <numeric>
@@ -113,14 +113,6 @@ cl_mem makePipe(cl_context context, cl_uint packetBytes, cl_uint packets) {
   return pipe;
 }
 
-cl_mem makeBuffer(cl_context context, size_t bytes, const void *data = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                                 const_cast<void *>(data), &err);
-  REQUIRE(err == CL_SUCCESS);
-  return buffer;
-}
-
 cl_kernel makeKernel(cl_program program, const char *name) {
   cl_int err = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, name, &err);
@@ -128,21 +120,10 @@ cl_kernel makeKernel(cl_program program, const char *name) {
   return kernel;
 }
 
-template <typename T> void setArg(cl_kernel kernel, cl_uint index, const T &value) {
-  REQUIRE(clSetKernelArg(kernel, index, sizeof value, &value) == CL_SUCCESS);
-}
-
 /// Sets all of `kernel`'s arguments, in order.
 template <typename... Args> void setArgs(cl_kernel kernel, const Args &...values) {
   cl_uint index = 0;
   (setArg(kernel, index++, values), ...);
-}
-
-template <typename T> std::vector<T> readBack(cl_command_queue queue, cl_mem buffer, size_t count) {
-  std::vector<T> values(count);
-  REQUIRE(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, count * sizeof(T), values.data(), 0, nullptr, nullptr) ==
-          CL_SUCCESS);
-  return values;
 }
 
 /// The CPU device with a second in-order queue: the consumer's, so that it runs beside the producer.
@@ -182,13 +163,13 @@ TEST_CASE("a producer and a consumer run at the same time through a shallow pipe
   std::vector<int> input(n);
   std::iota(input.begin(), input.end(), -17);
   cl_mem pipe = makePipe(setup.context, sizeof(int), 4);
-  cl_mem src = makeBuffer(setup.context, n * sizeof(int), input.data());
-  cl_mem dst = makeBuffer(setup.context, n * sizeof(int));
+  cl_mem src = buffer(setup, input, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  cl_mem dst = buffer(setup, std::vector<int>(n), CL_MEM_READ_WRITE);
   cl_kernel producer = makeKernel(setup.program, "produce"), consumer = makeKernel(setup.program, "consume");
   setArgs(producer, pipe, src, n);
   setArgs(consumer, pipe, dst, n);
   setup.runPair(producer, 1, consumer, 1);
-  CHECK(readBack<int>(setup.queue, dst, n) == input);
+  CHECK(readBack<int>(setup, dst, n) == input);
   CHECK(setup.diagnosis().empty());
 
   cl_mem_object_type type = 0;
@@ -219,15 +200,15 @@ TEST_CASE("a consumer enqueued first on an out-of-order queue runs beside its pr
   std::vector<int> input(n);
   std::iota(input.begin(), input.end(), 3);
   cl_mem pipe = makePipe(setup.context, sizeof(int), 8);
-  cl_mem src = makeBuffer(setup.context, n * sizeof(int), input.data());
-  cl_mem dst = makeBuffer(setup.context, n * sizeof(int));
+  cl_mem src = buffer(setup, input, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  cl_mem dst = buffer(setup, std::vector<int>(n), CL_MEM_READ_WRITE);
   cl_kernel producer = makeKernel(program, "produce"), consumer = makeKernel(program, "consume");
   setArgs(producer, pipe, src, n);
   setArgs(consumer, pipe, dst, n);
   REQUIRE(clEnqueueTask(setup.queue, consumer, 0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(clEnqueueTask(setup.queue, producer, 0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(clFinish(setup.queue) == CL_SUCCESS);
-  CHECK(readBack<int>(setup.queue, dst, n) == input);
+  CHECK(readBack<int>(setup, dst, n) == input);
   CHECK(setup.diagnosis().empty());
   for (cl_mem object : {pipe, src, dst})
     clReleaseMemObject(object);
@@ -245,20 +226,20 @@ TEST_CASE("many work-items move struct and vector packets through pipes", "[e2e]
   };
   const size_t items = 4096;
   cl_mem pipe = makePipe(setup.context, sizeof(Item), 64), vectors = makePipe(setup.context, sizeof(cl_float4), 16);
-  cl_mem dst = makeBuffer(setup.context, items * sizeof(Item)), vdst = makeBuffer(setup.context, items * sizeof(cl_float4));
+  cl_mem dst = buffer(setup, std::vector<Item>(items), CL_MEM_READ_WRITE), vdst = buffer(setup, std::vector<cl_float4>(items), CL_MEM_READ_WRITE);
   cl_kernel producer = makeKernel(setup.program, "produce_items");
   cl_kernel consumer = makeKernel(setup.program, "consume_items");
   setArgs(producer, pipe, vectors);
   setArgs(consumer, pipe, vectors, dst, vdst);
   setup.runPair(producer, items, consumer, items, 64);
   // Work-items of different groups run in no set order: every packet arrives once, whole.
-  auto received = readBack<Item>(setup.queue, dst, items);
+  auto received = readBack<Item>(setup, dst, items);
   std::sort(received.begin(), received.end(), [](const Item &a, const Item &b) { return a.id < b.id; });
   bool whole = true;
   for (size_t i = 0; i < items; ++i)
     whole = whole && received[i].id == cl_int(i) && received[i].weight == i * 0.5f && received[i].tag == -cl_short(i);
   CHECK(whole);
-  auto vectorsReceived = readBack<cl_float4>(setup.queue, vdst, items);
+  auto vectorsReceived = readBack<cl_float4>(setup, vdst, items);
   std::vector<bool> seen(items, false);
   for (const cl_float4 &v : vectorsReceived) {
     const auto first = size_t(v.s[0]);
@@ -293,11 +274,11 @@ TEST_CASE("reservations of work-items, work-groups and sub-groups keep their pac
     INFO(scope.name << " reservations");
     const size_t packets = items * scope.perItem;
     cl_mem pipe = makePipe(setup.context, sizeof(int), 2 * cl_uint(local));
-    cl_mem dst = makeBuffer(setup.context, packets * sizeof(int));
+    cl_mem dst = buffer(setup, std::vector<int>(packets), CL_MEM_READ_WRITE);
     setArgs(producer, pipe, scope.code);
     setArgs(consumer, pipe, dst, scope.block);
     setup.runPair(producer, items, consumer, packets / scope.block, local);
-    auto received = readBack<int>(setup.queue, dst, packets);
+    auto received = readBack<int>(setup, dst, packets);
     // Each block is one reservation's packets, in order; the blocks come in any order.
     bool ordered = true;
     for (size_t b = 0; b < packets; b += scope.block) {
@@ -321,11 +302,11 @@ TEST_CASE("reservations of work-items, work-groups and sub-groups keep their pac
 TEST_CASE("the pipe functions report packets, capacity and reservations", "[e2e][pipes]") {
   PipeSetup setup;
   cl_mem pipe = makePipe(setup.context, sizeof(int), 8);
-  cl_mem answers = makeBuffer(setup.context, 10 * sizeof(int));
+  cl_mem answers = buffer(setup, std::vector<int>(10), CL_MEM_READ_WRITE);
   cl_kernel kernel = makeKernel(setup.program, "queries");
   setArgs(kernel, pipe, answers);
   REQUIRE(clEnqueueTask(setup.queue, kernel, 0, nullptr, nullptr) == CL_SUCCESS);
-  CHECK(readBack<int>(setup.queue, answers, 10) == std::vector<int>{0, 0, 0, 3, 8, 0, 1, 0, 8, 0});
+  CHECK(readBack<int>(setup, answers, 10) == std::vector<int>{0, 0, 0, 3, 8, 0, 1, 0, 8, 0});
   clReleaseMemObject(pipe);
   clReleaseMemObject(answers);
   clReleaseKernel(kernel);
@@ -334,7 +315,7 @@ TEST_CASE("the pipe functions report packets, capacity and reservations", "[e2e]
 TEST_CASE("kernels blocked on pipes fail with a diagnosis instead of hanging", "[e2e][pipes]") {
   PipeSetup setup;
   cl_mem empty = makePipe(setup.context, sizeof(int), 4), full = makePipe(setup.context, sizeof(int), 2);
-  cl_mem src = makeBuffer(setup.context, 16 * sizeof(int)), dst = makeBuffer(setup.context, 16 * sizeof(int));
+  cl_mem src = buffer(setup, std::vector<int>(16), CL_MEM_READ_WRITE), dst = buffer(setup, std::vector<int>(16), CL_MEM_READ_WRITE);
   cl_kernel producer = makeKernel(setup.program, "produce"), consumer = makeKernel(setup.program, "consume");
   // The consumer waits for 16 packets nobody writes; the producer fills a pipe of 2 that nobody reads.
   setArgs(consumer, empty, dst, 16);
@@ -373,14 +354,14 @@ TEST_CASE("kernels blocked on pipes fail with a diagnosis instead of hanging", "
   std::vector<int> input(16);
   std::iota(input.begin(), input.end(), 5);
   cl_mem pipe = makePipe(fresh.context, sizeof(int), 4);
-  src = makeBuffer(fresh.context, input.size() * sizeof(int), input.data());
-  dst = makeBuffer(fresh.context, input.size() * sizeof(int));
+  src = buffer(fresh, input, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  dst = buffer(fresh, std::vector<int>(input.size()), CL_MEM_READ_WRITE);
   producer = makeKernel(fresh.program, "produce");
   consumer = makeKernel(fresh.program, "consume");
   setArgs(producer, pipe, src, 16);
   setArgs(consumer, pipe, dst, 16);
   fresh.runPair(producer, 1, consumer, 1);
-  CHECK(readBack<int>(fresh.queue, dst, input.size()) == input);
+  CHECK(readBack<int>(fresh, dst, input.size()) == input);
   for (cl_mem object : {pipe, src, dst})
     clReleaseMemObject(object);
   clReleaseKernel(producer);
@@ -408,9 +389,9 @@ TEST_CASE("pipes reject what the spec forbids", "[e2e][pipes]") {
   CHECK(err == CL_INVALID_CONTEXT);
 
   cl_mem pipe = makePipe(setup.context, sizeof(int), 4);
-  cl_mem buffer = makeBuffer(setup.context, 64);
+  cl_mem plain = buffer(setup, std::vector<char>(64), CL_MEM_READ_WRITE);
   cl_uint value = 0;
-  CHECK(clGetPipeInfo(buffer, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr) == CL_INVALID_MEM_OBJECT);
+  CHECK(clGetPipeInfo(plain, CL_PIPE_PACKET_SIZE, sizeof value, &value, nullptr) == CL_INVALID_MEM_OBJECT);
   CHECK(clGetPipeInfo(pipe, 0x1234, sizeof value, &value, nullptr) == CL_INVALID_VALUE);
   CHECK(clGetPipeInfo(pipe, CL_PIPE_PACKET_SIZE, 1, &value, nullptr) == CL_INVALID_VALUE);
   int data[4] = {};
@@ -421,7 +402,7 @@ TEST_CASE("pipes reject what the spec forbids", "[e2e][pipes]") {
   CHECK(err == CL_INVALID_MEM_OBJECT);
 
   cl_kernel producer = makeKernel(setup.program, "produce");
-  CHECK(clSetKernelArg(producer, 0, sizeof buffer, &buffer) == CL_INVALID_MEM_OBJECT); // a buffer for a pipe
+  CHECK(clSetKernelArg(producer, 0, sizeof plain, &plain) == CL_INVALID_MEM_OBJECT); // a buffer for a pipe
   CHECK(clSetKernelArg(producer, 1, sizeof pipe, &pipe) == CL_INVALID_MEM_OBJECT);     // a pipe for a buffer
   CHECK(clSetKernelArg(producer, 0, sizeof pipe, nullptr) == CL_INVALID_MEM_OBJECT);
   CHECK(clSetKernelArg(producer, 0, 4, &pipe) == CL_INVALID_ARG_SIZE);
@@ -446,7 +427,7 @@ TEST_CASE("pipes reject what the spec forbids", "[e2e][pipes]") {
 
   clReleaseKernel(producer);
   clReleaseMemObject(pipe);
-  clReleaseMemObject(buffer);
+  clReleaseMemObject(plain);
 }
 
 TEST_CASE("the board has no pipes yet and says so", "[e2e][pipes]") {
