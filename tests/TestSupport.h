@@ -15,10 +15,19 @@
       FAIL(llvm::toString(loomValue_.takeError()));                                                  \
   } while (0)
 
+/// Fails the test with the error's message when there is one.
+inline void requireNoError(llvm::Error error) {
+  if (error)
+    FAIL(llvm::toString(std::move(error)));
+}
+
 /// Requires that `expected` holds an error and returns its message.
 template <typename T> std::string errorMessage(llvm::Expected<T> &expected) {
   REQUIRE_FALSE(static_cast<bool>(expected));
   return llvm::toString(expected.takeError());
+}
+template <typename T> std::string errorMessage(llvm::Expected<T> &&expected) {
+  return errorMessage(expected);
 }
 inline std::string errorMessage(llvm::Error error) {
   REQUIRE(static_cast<bool>(error));

@@ -193,6 +193,31 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor);
 }
 
+llvm::json::Value toJSON(const PipePort &port) {
+  return llvm::json::Object{{"arg", port.arg},
+                            {"direction", port.writes ? "write" : "read"},
+                            {"packet_bytes", port.packetBytes},
+                            {"location", port.location}};
+}
+
+bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path path) {
+  llvm::json::ObjectMapper map(value, path);
+  std::string direction;
+  if (!map || !mapUnsigned(value, "arg", port.arg, path) || !map.map("direction", direction) ||
+      !mapUnsigned(value, "packet_bytes", port.packetBytes, path) || !map.map("location", port.location))
+    return false;
+  if (direction != "read" && direction != "write") {
+    path.field("direction").report("expected \"read\" or \"write\"");
+    return false;
+  }
+  port.writes = direction == "write";
+  if (port.packetBytes == 0 || port.packetBytes > MaxPortBytes) {
+    path.field("packet_bytes").report("expected 1 to 64");
+    return false;
+  }
+  return true;
+}
+
 llvm::json::Value toJSON(const HardwareKernel &kernel) {
   llvm::json::Array localArgs;
   for (const auto &[index, bytes] : kernel.localArgBytes)
@@ -208,6 +233,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"compute_units", kernel.computeUnits},
       {"local_args", std::move(localArgs)},
       {"ports", kernel.ports},
+      {"pipe_ports", kernel.pipePorts},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
       {"loops", kernel.loops},
@@ -233,6 +259,14 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
       return false;
     }
   }
+  kernel.pipePorts.clear();
+  if (value.getAsObject()->get("pipe_ports") && !map.map("pipe_ports", kernel.pipePorts))
+    return false;
+  for (size_t s = 0; s < kernel.pipePorts.size(); ++s)
+    if (kernel.pipePorts[s].arg >= kernel.numArgs) {
+      path.field("pipe_ports").index(s).field("arg").report("expected one of the kernel's arguments");
+      return false;
+    }
   kernel.workGroupArgs = value.getAsObject()->getBoolean("work_group_args").value_or(false);
   kernel.printfBuffer = value.getAsObject()->getBoolean("printf_buffer").value_or(false);
   kernel.workGroupLoops = value.getAsObject()->getBoolean("work_group_loops").value_or(false);

@@ -49,6 +49,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
              "the program is not built for the queue's device '" + queue->device.info().name + "'");
   LOOM_CHECK(object->allArgsSet(), CL_INVALID_KERNEL_ARGS,
              "not every argument of kernel '" + object->info.name + "' was set with clSetKernelArg");
+  const std::string conflict = object->argumentConflict();
+  LOOM_CHECK(conflict.empty(), CL_INVALID_KERNEL_ARGS, conflict);
   LOOM_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3");
   LOOM_CHECK(global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
 

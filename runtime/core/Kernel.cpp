@@ -74,6 +74,21 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
+std::string Kernel::argumentConflict() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto writes = [&](unsigned i) { return info.args[i].access == frontend::AccessQualifier::WriteOnly; };
+  for (unsigned r = 0; r < info.args.size(); ++r) {
+    if (!info.args[r].isPipe() || writes(r) || !argBuffers[r].get())
+      continue;
+    for (unsigned w = 0; w < info.args.size(); ++w)
+      if (info.args[w].isPipe() && writes(w) && argBuffers[w].get() == argBuffers[r].get())
+        return "kernel '" + info.name + "' would read pipe argument " + std::to_string(r) + " ('" +
+               info.args[r].name + "') and write argument " + std::to_string(w) + " ('" + info.args[w].name +
+               "'), which hold the same pipe object: a kernel cannot read from and write to the same pipe";
+  }
+  return {};
+}
+
 Kernel::Snapshot Kernel::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex);
   Snapshot snapshot;

@@ -37,6 +37,9 @@ public:
   };
   /// False if an argument was never set.
   bool allArgsSet() const;
+  /// Why the arguments as set break a rule of OpenCL C that only their values show (a kernel
+  /// cannot read from and write to the same pipe object); empty when they break none.
+  std::string argumentConflict() const;
   /// The most work-items a group of this kernel may have on a device allowing `deviceMax`: the
   /// kernel's max_work_group_size bounds it further (CL_KERNEL_WORK_GROUP_SIZE).
   uint64_t maxWorkGroupSize(uint64_t deviceMax) const {

@@ -128,7 +128,9 @@ public:
   /// Whether this device can link `object` (loaded with clCreateProgramWithBinary); the error says
   /// why not.
   virtual llvm::Error checkObject(const frontend::ObjectCode &object) const = 0;
-  /// Runs one kernel to completion. Called from a queue's worker thread; may block for long.
+  /// Runs one kernel to completion. Called from a queue's worker thread; may block for long. Calls
+  /// from several threads run at the same time on the device (kernels of different queues, or of an
+  /// out-of-order queue, overlap, as a producer and its consumer must).
   virtual llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
                                               llvm::ArrayRef<ArgValue> args,
                                               const NDRange &range) = 0;

@@ -28,6 +28,10 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
   if (args.size() != kernel.numArgs)
     return fail(llvm::formatv("kernel '{0}' takes {1} arguments, not {2}", kernel.kernelName,
                               kernel.numArgs, args.size()));
+  if (!kernel.pipePorts.empty())
+    return fail(llvm::formatv("kernel '{0}' has pipe arguments, which the bare harness does not "
+                              "connect",
+                              kernel.kernelName));
   ModelInstance instance(model, kernelIndex);
   if (!instance)
     return fail("the model could not create a kernel instance");
@@ -45,7 +49,7 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
   uint64_t cycle = 0, lastProgress = 0;
   for (;;) {
     bool progress = responses.deliver(ports, cycle);
-    int done = instance.cycle(ports.data());
+    int done = instance.cycle(ports.data(), nullptr);
     for (unsigned p = 0; p < numPorts; ++p) {
       if (!ports[p].req_fire)
         continue;

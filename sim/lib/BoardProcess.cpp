@@ -81,8 +81,11 @@ llvm::Expected<std::unique_ptr<BoardProcess>> BoardProcess::spawn(const Options 
   process->socket_ = hostEnd;
   process->pid_ = pid;
   process->options_ = options;
+  process->reader_ = std::thread([p = process.get()] { p->readMessages(); });
 
-  auto hello = process->await(options.startTimeoutMs, "its Hello");
+  std::unique_lock<std::mutex> lock(process->mutex_);
+  auto hello = process->awaitReply(lock, options.startTimeoutMs, "its Hello");
+  lock.unlock();
   if (!hello)
     return hello.takeError();
   if (hello->type == protocol::MessageType::Error)
@@ -104,6 +107,7 @@ llvm::Expected<std::unique_ptr<BoardProcess>> BoardProcess::spawn(const Options 
 BoardProcess::~BoardProcess() { llvm::consumeError(shutdown()); }
 
 std::string BoardProcess::reap(int graceMs) {
+  std::lock_guard<std::mutex> lock(reapMutex_);
   if (reaped_ || pid_ <= 0)
     return exitDescription_;
   int status = 0;
@@ -125,46 +129,86 @@ std::string BoardProcess::reap(int graceMs) {
   return exitDescription_;
 }
 
-llvm::Error BoardProcess::checkRunning() const {
-  if (socket_ >= 0 && !reaped_)
-    return llvm::Error::success();
-  return error(llvm::formatv("the board simulator (pid {0}) is no longer running: it {1}", pid_,
-                             exitDescription_.empty() ? "was shut down" : exitDescription_));
+void BoardProcess::readMessages() {
+  for (;;) {
+    auto received = protocol::receive(socket_, -1);
+    std::string ended;
+    if (!received) {
+      // A board that speaks nonsense cannot be trusted with anything more.
+      ended = llvm::formatv("sent a bad message ({0}) and was killed",
+                            llvm::toString(received.takeError()));
+      kill(pid_, SIGKILL);
+      reap(0);
+    } else if (received->status == protocol::Received::Status::Message) {
+      protocol::Message &message = received->message;
+      std::lock_guard<std::mutex> lock(mutex_);
+      const bool answersLaunch = message.type == protocol::MessageType::KernelDone ||
+                                 message.type == protocol::MessageType::KernelFailed;
+      auto launch = protocol::launchOf(message.payload);
+      if (answersLaunch && launch) {
+        launchReplies_[*launch] = std::move(message);
+      } else {
+        llvm::consumeError(launch.takeError());
+        replies_.push_back(std::move(message));
+      }
+      arrived_.notify_all();
+      continue;
+    } else {
+      ended = reap(1000);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    readerEnded_ = ended.empty() ? "ended" : ended;
+    arrived_.notify_all();
+    return;
+  }
 }
 
-llvm::Expected<protocol::Message> BoardProcess::await(int timeoutMs, llvm::StringRef waitingFor) {
-  if (auto err = checkRunning())
-    return std::move(err);
-  auto received = protocol::receive(socket_, timeoutMs);
-  if (!received) {
-    std::string what = llvm::toString(received.takeError());
-    kill(pid_, SIGKILL);
-    reap(0);
-    return error(llvm::formatv("the board simulator (pid {0}) sent a bad message while the host "
-                               "waited for {1}: {2}",
-                               pid_, waitingFor, what));
+llvm::Error BoardProcess::checkRunning() const {
+  if (socket_ >= 0 && readerEnded_.empty())
+    return llvm::Error::success();
+  return error(llvm::formatv("the board simulator (pid {0}) is no longer running: it {1}", pid_,
+                             readerEnded_.empty() ? "was shut down" : readerEnded_));
+}
+
+llvm::Expected<protocol::Message>
+BoardProcess::await(std::unique_lock<std::mutex> &lock, int timeoutMs, llvm::StringRef waitingFor,
+                    llvm::function_ref<bool(protocol::Message &)> take) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  protocol::Message message;
+  for (;;) {
+    if (take(message))
+      return std::move(message);
+    if (!readerEnded_.empty())
+      return error(llvm::formatv("the board simulator (pid {0}) {1} while the host waited for {2}",
+                                 pid_, readerEnded_, waitingFor));
+    if (timeoutMs < 0) {
+      arrived_.wait(lock);
+    } else if (arrived_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      if (take(message))
+        return std::move(message);
+      // The reader sees the socket close and records the end; the answer is the timeout.
+      kill(pid_, SIGKILL);
+      return error(llvm::formatv("the board simulator (pid {0}) did not answer within {1} ms while "
+                                 "the host waited for {2}; it was killed",
+                                 pid_, timeoutMs, waitingFor));
+    }
   }
-  switch (received->status) {
-  case protocol::Received::Status::Message:
-    return std::move(received->message);
-  case protocol::Received::Status::Closed: {
-    std::string how = reap(1000);
-    return error(llvm::formatv("the board simulator (pid {0}) {1} while the host waited for {2}",
-                               pid_, how, waitingFor));
-  }
-  case protocol::Received::Status::TimedOut:
-    kill(pid_, SIGKILL);
-    reap(0);
-    return error(llvm::formatv("the board simulator (pid {0}) did not answer within {1} ms while "
-                               "the host waited for {2}; it was killed",
-                               pid_, timeoutMs, waitingFor));
-  }
-  return error("unreachable");
+}
+
+llvm::Expected<protocol::Message> BoardProcess::awaitReply(std::unique_lock<std::mutex> &lock,
+                                                           int timeoutMs, llvm::StringRef waitingFor) {
+  return await(lock, timeoutMs, waitingFor, [&](protocol::Message &out) {
+    if (replies_.empty())
+      return false;
+    out = std::move(replies_.front());
+    replies_.pop_front();
+    return true;
+  });
 }
 
 llvm::Error BoardProcess::loadProgram(llvm::StringRef modelBytes,
                                       llvm::ArrayRef<hls::HardwareKernel> kernels) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   if (auto err = checkRunning())
     return err;
   int fd = memfd_create("loom-model", MFD_CLOEXEC);
@@ -191,7 +235,7 @@ llvm::Error BoardProcess::loadProgram(llvm::StringRef modelBytes,
                                "{1}): {2}",
                                pid_, how, llvm::toString(std::move(sent))));
   }
-  auto reply = await(options_.loadTimeoutMs, "the program to load");
+  auto reply = awaitReply(lock, options_.loadTimeoutMs, "the program to load");
   if (!reply)
     return reply.takeError();
   if (reply->type == protocol::MessageType::Loaded)
@@ -203,10 +247,11 @@ llvm::Error BoardProcess::loadProgram(llvm::StringRef modelBytes,
                              protocol::typeName(reply->type)));
 }
 
-llvm::Expected<RunStats> BoardProcess::runKernel(const protocol::RunKernel &request) {
-  std::lock_guard<std::mutex> lock(mutex_);
+llvm::Expected<RunStats> BoardProcess::runKernel(protocol::RunKernel request) {
+  std::unique_lock<std::mutex> lock(mutex_);
   if (auto err = checkRunning())
     return std::move(err);
+  request.launch = nextLaunch_++;
   if (llvm::Error sent =
           protocol::send(socket_, protocol::MessageType::RunKernel, protocol::toJSON(request))) {
     std::string how = reap(1000);
@@ -214,34 +259,39 @@ llvm::Expected<RunStats> BoardProcess::runKernel(const protocol::RunKernel &requ
                                "{1}): {2}",
                                pid_, how, llvm::toString(std::move(sent))));
   }
-  auto reply = await(options_.runTimeoutMs, "the kernel to finish");
+  auto reply = await(lock, options_.runTimeoutMs, "the kernel to finish",
+                     [&](protocol::Message &out) {
+                       auto it = launchReplies_.find(request.launch);
+                       if (it == launchReplies_.end())
+                         return false;
+                       out = std::move(it->second);
+                       launchReplies_.erase(it);
+                       return true;
+                     });
   if (!reply)
     return reply.takeError();
-  switch (reply->type) {
-  case protocol::MessageType::KernelDone:
+  if (reply->type == protocol::MessageType::KernelDone)
     return protocol::parseRunStats(reply->payload);
-  case protocol::MessageType::KernelFailed:
-  case protocol::MessageType::Error:
-    return error(protocol::messageText(reply->payload));
-  default:
-    return error(llvm::formatv("the board simulator answered RunKernel with {0}",
-                               protocol::typeName(reply->type)));
-  }
+  return error(protocol::messageText(reply->payload));
 }
 
 llvm::Error BoardProcess::shutdown() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   if (socket_ < 0)
     return llvm::Error::success();
-  llvm::Error result = llvm::Error::success();
-  if (!reaped_) {
-    // A failed send means the process is already gone; reap() tells how.
+  // A failed send means the process is already gone; reap() tells how.
+  if (readerEnded_.empty())
     llvm::consumeError(protocol::send(socket_, protocol::MessageType::Shutdown, {}));
-    reap(2000);
-  }
+  lock.unlock();
+  reap(2000);
+  // The process is gone, so the socket reports its end to the reader.
+  if (reader_.joinable())
+    reader_.join();
+  lock.lock();
   ::close(socket_);
   socket_ = -1;
-  return result;
+  readerEnded_ = "was shut down";
+  return llvm::Error::success();
 }
 
 } // namespace loom::sim

@@ -3,6 +3,10 @@
 //
 // Device buffers live once, in the runtime's memfd mapped here MAP_SHARED: the kernel's loads and
 // stores are the host's buffers, nothing is copied either way.
+//
+// The board listens while it simulates: a message arriving during a simulation interrupts it at the
+// next synchronisation, so a RunKernel joins the running launches (kernels run at the same time) and
+// each launch is answered as soon as it ends.
 //===----------------------------------------------------------------------===//
 #include "loom/sim/BoardServer.h"
 
@@ -17,6 +21,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <poll.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -67,7 +72,29 @@ int serveBoard(const BoardServerOptions &options) {
   std::unique_ptr<LoadedModel> model;
   std::unique_ptr<BoardSimulation> simulation;
 
+  auto messageWaiting = [socket] {
+    pollfd descriptor{socket, POLLIN, 0};
+    return ::poll(&descriptor, 1, 0) > 0;
+  };
+
   for (;;) {
+    if (simulation && simulation->activeLaunches() != 0) {
+      for (EndedLaunch &ended : simulation->simulate(messageWaiting)) {
+        llvm::Error sent =
+            ended.error.empty()
+                ? send(socket, MessageType::KernelDone, forLaunch(ended.id, toJSON(ended.stats)))
+                : send(socket, MessageType::KernelFailed,
+                       forLaunch(ended.id, messagePayload(ended.error)));
+        if (sent) {
+          llvm::consumeError(std::move(sent));
+          return 0; // the runtime is gone; nobody reads the answer
+        }
+      }
+      if (simOptions.cancelled && simOptions.cancelled())
+        return 0;
+      if (!messageWaiting())
+        continue;
+    }
     auto received = receive(socket, -1);
     if (!received) {
       llvm::errs() << "loom-board: " << llvm::toString(received.takeError()) << "\n";
@@ -79,6 +106,13 @@ int serveBoard(const BoardServerOptions &options) {
     llvm::Error replyError = llvm::Error::success();
     switch (message.type) {
     case MessageType::LoadProgram: {
+      if (simulation && simulation->activeLaunches() != 0) {
+        if (message.fd >= 0)
+          ::close(message.fd);
+        replyError = send(socket, MessageType::Error,
+                          messagePayload("a program cannot be loaded while launches run"));
+        break;
+      }
       simulation.reset();
       model.reset();
       if (message.fd < 0) {
@@ -116,26 +150,27 @@ int serveBoard(const BoardServerOptions &options) {
     case MessageType::RunKernel: {
       if (message.fd >= 0)
         ::close(message.fd);
+      auto launch = launchOf(message.payload);
+      if (!launch) {
+        replyError = send(socket, MessageType::Error,
+                          messagePayload(llvm::toString(launch.takeError())));
+        break;
+      }
+      auto fail = [&](const std::string &why) {
+        return send(socket, MessageType::KernelFailed, forLaunch(*launch, messagePayload(why)));
+      };
       if (!simulation) {
-        replyError = send(socket, MessageType::KernelFailed,
-                          messagePayload("no program is loaded on the board"));
+        replyError = fail("no program is loaded on the board");
         break;
       }
       auto request = parseRunKernel(message.payload);
       if (!request) {
-        replyError = send(socket, MessageType::KernelFailed,
-                          messagePayload(llvm::toString(request.takeError())));
+        replyError = fail(llvm::toString(request.takeError()));
         break;
       }
-      auto stats = simulation->run(request->kernel, request->args, request->offset, request->size);
-      if (!stats) {
-        if (simOptions.cancelled && simOptions.cancelled())
-          return 0; // the runtime is gone; nobody reads the answer
-        replyError = send(socket, MessageType::KernelFailed,
-                          messagePayload(llvm::toString(stats.takeError())));
-        break;
-      }
-      replyError = send(socket, MessageType::KernelDone, toJSON(*stats));
+      if (llvm::Error err = simulation->start(request->launch, request->kernel, request->args,
+                                              request->offset, request->size, request->pipes))
+        replyError = fail(llvm::toString(std::move(err)));
       break;
     }
     case MessageType::Shutdown:

@@ -1,15 +1,16 @@
 //===- BoardSimulation.cpp - The kernel runner and the SystemC world -------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The KernelRunner is a TLM-2.0 initiator whose SC_THREAD runs one launch at a time. It steps the
-// model in a plain C++ loop (an sc_clock-driven model costs 5-8x more) and keeps its own cycle count
-// as the quantum keeper's local time offset: a fired request calls b_transport directly with that
-// offset, and its response is queued on the port for the cycle the memory model answers. The thread
-// yields to the SystemC kernel only when a quantum is used up and at the end of the launch.
+// The KernelRunner is a TLM-2.0 initiator whose SC_THREAD steps the running launches, one model
+// instance per launch, in a plain C++ loop (an sc_clock-driven model costs 5-8x more). It keeps its
+// own cycle count as the quantum keeper's local time offset: a fired request calls b_transport
+// directly with that offset, and its response is queued on the port for the cycle the memory model
+// answers. The thread yields to the SystemC kernel only when a quantum is used up and when the step
+// ends (a launch ended, or the caller's interruption).
 //
-// run() drives SystemC from outside: it notifies the runner's launch event and calls sc_start(),
-// which returns by starvation once the runner waits for the next launch. So one elaboration serves
-// every launch of the process.
+// simulate() drives SystemC from outside: it notifies the runner's step event and calls sc_start(),
+// which returns by starvation once the runner waits for the next step. So one elaboration serves
+// every launch of the process, and board time goes on from one step to the next.
 //===----------------------------------------------------------------------===//
 #include "loom/sim/BoardSimulation.h"
 
@@ -22,6 +23,9 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,29 +39,137 @@ llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-/// One launch, handed from run() to the runner thread and back.
-struct Launch {
-  const LoadedModel *model = nullptr;
-  const hls::HardwareKernel *kernel = nullptr;
+using Packet = std::array<uint64_t, LOOM_PORT_WORDS>;
+
+/// A pipe's FIFO: the board's hardware between the kernels bound to the pipe.
+struct PipeFifo {
+  uint64_t id = 0;
+  uint32_t depth = 0;
+  uint32_t packetBytes = 0;
+  std::deque<Packet> packets;
+};
+
+/// A launch waiting for its kernel's circuit.
+struct LaunchRequest {
+  uint64_t id = 0;
   unsigned kernelIndex = 0;
   std::vector<uint64_t> args;
+  std::vector<PipeFifo *> pipes; ///< One per pipe port of the kernel.
   uint64_t offset[3] = {0, 0, 0};
   uint64_t size[3] = {1, 1, 1};
-  const SimulationOptions *options = nullptr;
-  sc_core::sc_time period;
-  double cycleNs = 0;
-  uint64_t memorySize = 0;
-
-  bool finished = false;
-  std::string error;
-  RunStats stats;
 };
+
+/// Per-port facts the cycle loop reads.
+struct PortInfo {
+  hls::MemoryPort::Kind kind;
+  hls::MemoryPort::AtomicOp op;
+  unsigned bytes;
+  bool strobes;
+};
+
+/// A launch on its kernel's circuit: the model instance and its ports' state.
+struct RunningLaunch {
+  LaunchRequest request;
+  const hls::HardwareKernel *kernel = nullptr;
+  std::unique_ptr<ModelInstance> instance;
+  std::vector<LoomPort> ports;
+  std::vector<PortInfo> infos;
+  std::vector<LoomStream> streams; ///< One per pipe port, beside request.pipes.
+  PortResponses responses;
+  RunStats stats;
+  uint64_t startCycle = 0;   ///< The board cycle of its first step.
+  uint64_t lastProgress = 0; ///< The board cycle after its last request or response.
+
+  RunningLaunch(LaunchRequest r, const hls::HardwareKernel &k)
+      : request(std::move(r)), kernel(&k), ports(k.ports.size(), LoomPort{}),
+        streams(k.pipePorts.size(), LoomStream{}), responses(k.ports) {
+    stats.ports.assign(k.ports.size(), PortStats());
+    for (const hls::MemoryPort &port : k.ports)
+      infos.push_back({port.kind, port.op, port.bytes, port.strobes()});
+    // The board accepts a request every cycle; contention shows up as response delay instead.
+    for (LoomPort &port : ports)
+      port.req_ready = 1;
+  }
+};
+
+/// One call of simulate(), handed to the runner thread and back.
+struct Step {
+  BoardSimulation::Impl *simulation = nullptr;
+  const std::function<bool()> *interrupted = nullptr;
+  std::vector<EndedLaunch> ended;
+  bool finished = false;
+};
+
+} // namespace
+
+struct BoardSimulation::Impl {
+  board::Board board;
+  const LoadedModel *model = nullptr;
+  std::vector<hls::HardwareKernel> kernels;
+  MemoryRegion memory;
+  SimulationOptions options;
+  sc_core::sc_time period;
+  uint64_t serial = 0; ///< Tells this simulation from the process's earlier ones.
+
+  /// At most one launch per kernel runs; the others wait, per kernel, in start order.
+  std::vector<std::unique_ptr<RunningLaunch>> running;
+  std::vector<std::deque<LaunchRequest>> waiting;
+  uint64_t cycle = 0; ///< Board cycles simulated so far, over every launch.
+  std::map<uint64_t, std::unique_ptr<PipeFifo>> pipes;
+
+  bool idInUse(uint64_t id) const {
+    for (const auto &r : running)
+      if (r->request.id == id)
+        return true;
+    for (const auto &queue : waiting)
+      for (const LaunchRequest &w : queue)
+        if (w.id == id)
+          return true;
+    return false;
+  }
+
+  /// Puts `request` on its kernel's circuit now; false (with `failure` set) if no instance exists.
+  bool begin(LaunchRequest request, std::string &failure) {
+    const hls::HardwareKernel &kernel = kernels[request.kernelIndex];
+    auto launch = std::make_unique<RunningLaunch>(std::move(request), kernel);
+    launch->instance = std::make_unique<ModelInstance>(*model, launch->request.kernelIndex);
+    if (!*launch->instance) {
+      failure = llvm::formatv("the model could not create an instance of kernel '{0}'",
+                              kernel.kernelName);
+      return false;
+    }
+    launch->instance->start(launch->request.args.data(), launch->request.offset,
+                            launch->request.size);
+    launch->startCycle = launch->lastProgress = cycle;
+    running.push_back(std::move(launch));
+    return true;
+  }
+
+  /// Starts the next waiting launch of `kernelIndex`, if any; failures to start end them.
+  void beginNext(unsigned kernelIndex, std::vector<EndedLaunch> &ended) {
+    auto &queue = waiting[kernelIndex];
+    while (!queue.empty()) {
+      LaunchRequest next = std::move(queue.front());
+      queue.pop_front();
+      const uint64_t id = next.id;
+      std::string failure;
+      if (begin(std::move(next), failure))
+        return;
+      ended.push_back({id, failure, RunStats()});
+    }
+  }
+
+  /// Steps the running launches until `step` should end, calling `memory` for their requests.
+  void advance(Step &step, tlm::tlm_fw_transport_if<> &target);
+};
+
+namespace {
 
 class KernelRunner : public sc_core::sc_module {
 public:
   tlm_utils::simple_initiator_socket<KernelRunner> socket;
-  sc_core::sc_event launchEvent;
-  Launch *launch = nullptr;
+  sc_core::sc_event stepEvent;
+  Step *step = nullptr;
 
   SC_HAS_PROCESS(KernelRunner);
   explicit KernelRunner(sc_core::sc_module_name name)
@@ -68,49 +180,18 @@ public:
 private:
   void thread() {
     for (;;) {
-      wait(launchEvent);
-      if (!launch)
+      wait(stepEvent);
+      if (!step)
         continue;
-      execute(*launch);
-      launch->finished = true;
+      step->simulation->advance(*step, *socket.operator->());
+      step->finished = true;
     }
   }
-
-  void execute(Launch &l);
 };
 
-void KernelRunner::execute(Launch &l) {
-  const hls::HardwareKernel &kernel = *l.kernel;
-  const unsigned numPorts = static_cast<unsigned>(kernel.ports.size());
-  l.stats = RunStats();
-  l.stats.ports.assign(numPorts, PortStats());
+} // namespace
 
-  ModelInstance instance(*l.model, l.kernelIndex);
-  if (!instance) {
-    l.error = llvm::formatv("the model could not create an instance of kernel '{0}'",
-                            kernel.kernelName);
-    return;
-  }
-  std::vector<LoomPort> ports(numPorts, LoomPort{});
-  PortResponses responses(kernel.ports);
-  // Per-port facts, and every per-port array, used through raw pointers in the loop: after the virtual
-  // b_transport call the compiler would reload each vector's data pointer on every access.
-  struct PortInfo {
-    hls::MemoryPort::Kind kind;
-    hls::MemoryPort::AtomicOp op;
-    unsigned bytes;
-    bool strobes;
-  };
-  std::vector<PortInfo> infos(numPorts);
-  for (unsigned p = 0; p < numPorts; ++p) {
-    infos[p] = {kernel.ports[p].kind, kernel.ports[p].op, kernel.ports[p].bytes, kernel.ports[p].strobes()};
-    // The board accepts a request every cycle; contention shows up as response delay instead.
-    ports[p].req_ready = 1;
-  }
-  LoomPort *const port = ports.data();
-  const PortInfo *const info = infos.data();
-  PortStats *const stats = l.stats.ports.data();
-
+void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &target) {
   uint64_t data[LOOM_PORT_WORDS] = {};
   unsigned char enables[LOOM_PORT_WORDS * 8];
   tlm::tlm_generic_payload trans;
@@ -120,11 +201,12 @@ void KernelRunner::execute(Launch &l) {
 
   tlm_utils::tlm_quantumkeeper keeper;
   keeper.reset();
-  const uint64_t quantum = l.options->quantumCycles ? l.options->quantumCycles : 1;
-  const uint64_t watchdog = l.options->watchdogCycles;
+  const uint64_t quantum = options.quantumCycles ? options.quantumCycles : 1;
+  const uint64_t watchdog = options.watchdogCycles;
+  const double cycleNs = board.cycleNs();
   // Time arithmetic stays in sc_time's inline integer operations (sc_time::from_value and the
   // double conversions are out-of-line library calls): this loop runs per cycle and per request.
-  const sc_core::sc_time::value_type periodValue = l.period.value();
+  const sc_core::sc_time::value_type periodValue = period.value();
   sc_core::sc_time local = sc_core::SC_ZERO_TIME; // == sinceSync x period
   sc_core::sc_time::value_type lastDelay = 0;
   uint64_t lastWait = 1;
@@ -141,7 +223,7 @@ void KernelRunner::execute(Launch &l) {
     // a synchronisation.
     const sc_core::sc_time &issued = local;
     sc_core::sc_time delay = issued;
-    socket->b_transport(trans, delay);
+    target.b_transport(trans, delay);
     if (trans.is_response_error())
       return 0;
     // The response is usable from the first cycle boundary at or after the memory's answer.
@@ -154,106 +236,187 @@ void KernelRunner::execute(Launch &l) {
     return lastWait;
   };
 
-  instance.start(l.args.data(), l.offset, l.size);
-  uint64_t cycle = 0, sinceSync = 0, lastProgress = 0;
-  for (;;) {
-    bool progress = responses.deliver(ports, cycle);
+  // Ends running launch `index` (its kernel's next launch takes the circuit).
+  auto end = [&](size_t index, std::string failure) {
+    RunningLaunch &launch = *running[index];
+    launch.stats.cycles = cycle + 1 - launch.startCycle;
+    launch.stats.simulatedNs = static_cast<double>(launch.stats.cycles) * cycleNs;
+    step.ended.push_back({launch.request.id, std::move(failure), std::move(launch.stats)});
+    const unsigned kernelIndex = launch.request.kernelIndex;
+    running.erase(running.begin() + std::ptrdiff_t(index));
+    beginNext(kernelIndex, step.ended);
+  };
 
-    int done = instance.cycle(port);
+  // A pipe's FIFO is sampled at the start of a cycle: its transfers apply once every launch has
+  // stepped, so a packet pushed is offered from the next cycle on, whatever order launches step in.
+  struct Transfer {
+    PipeFifo *fifo;
+    bool push;
+    Packet packet;
+  };
+  std::vector<Transfer> transfers;
 
-    for (unsigned p = 0; p < numPorts; ++p) {
-      if (!port[p].req_fire)
+  uint64_t sinceSync = 0;
+  while (!running.empty()) {
+    for (size_t i = 0; i < running.size(); ++i) {
+      RunningLaunch &launch = *running[i];
+      const hls::HardwareKernel &kernel = *launch.kernel;
+      const unsigned numPorts = static_cast<unsigned>(launch.ports.size());
+      // Every per-port array through raw pointers: after the virtual b_transport call the compiler
+      // would reload each vector's data pointer on every access.
+      LoomPort *const port = launch.ports.data();
+      const PortInfo *const info = launch.infos.data();
+      PortStats *const stats = launch.stats.ports.data();
+
+      bool progress = launch.responses.deliver(launch.ports, cycle);
+      LoomStream *const stream = launch.streams.data();
+      for (size_t s = 0; s < launch.streams.size(); ++s) {
+        const PipeFifo &fifo = *launch.request.pipes[s];
+        if (kernel.pipePorts[s].writes) {
+          stream[s].available = fifo.packets.size() < fifo.depth;
+        } else {
+          stream[s].available = !fifo.packets.empty();
+          if (stream[s].available)
+            std::memcpy(stream[s].in_data, fifo.packets.front().data(), sizeof stream[s].in_data);
+        }
+      }
+      const int done = launch.instance->cycle(port, stream);
+      for (size_t s = 0; s < launch.streams.size(); ++s)
+        if (stream[s].fire) {
+          progress = true;
+          Transfer &transfer = transfers.emplace_back();
+          transfer.fifo = launch.request.pipes[s];
+          transfer.push = kernel.pipePorts[s].writes;
+          std::memcpy(transfer.packet.data(), stream[s].out_data, sizeof stream[s].out_data);
+        }
+      std::string failure;
+      for (unsigned p = 0; p < numPorts && failure.empty(); ++p) {
+        if (!port[p].req_fire)
+          continue;
+        progress = true;
+        const uint64_t address = port[p].req_addr;
+        const unsigned bytes = info[p].bytes;
+        uint64_t wait = 0;
+        if (info[p].kind == hls::MemoryPort::Kind::Atomic) {
+          // The memory reads, applies the operation and writes back in this one step, which no
+          // other request can come between (the simulation is single-threaded): the
+          // read-modify-write is atomic. Its timing is a read and then a write of the same bytes
+          // issued together: the bank is busy for both, and the old value returns when the write is
+          // done, as a memory controller acknowledges a read-modify-write once it is complete.
+          data[0] = 0;
+          wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
+          const uint64_t old = data[0];
+          if (wait) {
+            data[0] = hls::applyAtomic(info[p].op, bytes, old, port[p].req_wdata[0], port[p].req_cmp);
+            const uint64_t writeWait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
+            wait = writeWait ? std::max(wait, writeWait) : 0;
+          }
+          data[0] = old;
+        } else if (info[p].kind == hls::MemoryPort::Kind::Load) {
+          wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
+        } else {
+          std::memcpy(data, port[p].req_wdata, bytes);
+          if (info[p].strobes) {
+            for (unsigned b = 0; b < bytes; ++b)
+              enables[b] = (port[p].req_strobe >> b) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+            trans.set_byte_enable_ptr(enables);
+            trans.set_byte_enable_length(bytes);
+          }
+          wait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
+          trans.set_byte_enable_ptr(nullptr);
+        }
+        if (!wait) {
+          failure = llvm::formatv("kernel '{0}': {1} accessed device address {2:x} ({3} bytes), "
+                                  "outside device memory of {4} bytes, at cycle {5}",
+                                  kernel.kernelName, describePort(kernel, p), address, bytes,
+                                  memory.size, cycle - launch.startCycle);
+          break;
+        }
+        launch.responses.schedule(p, cycle, wait, data);
+        ++stats[p].requests;
+        stats[p].bytes += bytes;
+      }
+      if (!failure.empty() || done) {
+        end(i--, std::move(failure));
         continue;
-      progress = true;
-      const uint64_t address = port[p].req_addr;
-      const unsigned bytes = info[p].bytes;
-      uint64_t wait = 0;
-      if (info[p].kind == hls::MemoryPort::Kind::Atomic) {
-        // The memory reads, applies the operation and writes back in this one step, which no other
-        // request can come between (the simulation is single-threaded): the read-modify-write is
-        // atomic. Its timing is a read and then a write of the same bytes issued together: the bank
-        // is busy for both, and the old value returns when the write is done, as a memory
-        // controller acknowledges a read-modify-write once it is complete.
-        data[0] = 0;
-        wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
-        const uint64_t old = data[0];
-        if (wait) {
-          data[0] = hls::applyAtomic(info[p].op, bytes, old, port[p].req_wdata[0], port[p].req_cmp);
-          const uint64_t writeWait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
-          wait = writeWait ? std::max(wait, writeWait) : 0;
-        }
-        data[0] = old;
-      } else if (info[p].kind == hls::MemoryPort::Kind::Load) {
-        wait = transport(tlm::TLM_READ_COMMAND, address, bytes);
-      } else {
-        std::memcpy(data, port[p].req_wdata, bytes);
-        if (info[p].strobes) {
-          for (unsigned b = 0; b < bytes; ++b)
-            enables[b] = (port[p].req_strobe >> b) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
-          trans.set_byte_enable_ptr(enables);
-          trans.set_byte_enable_length(bytes);
-        }
-        wait = transport(tlm::TLM_WRITE_COMMAND, address, bytes);
-        trans.set_byte_enable_ptr(nullptr);
       }
-      if (!wait) {
-        l.stats.cycles = cycle + 1;
-        l.error = llvm::formatv("kernel '{0}': {1} accessed device address {2:x} ({3} bytes), "
-                                "outside device memory of {4} bytes, at cycle {5}",
-                                kernel.kernelName, describePort(kernel, p), address, bytes,
-                                l.memorySize, cycle);
-        return;
+      if (progress) {
+        launch.lastProgress = cycle + 1;
+      } else if (cycle + 1 - launch.lastProgress >= watchdog) {
+        std::string portState;
+        for (unsigned p = 0; p < numPorts; ++p)
+          portState += llvm::formatv("; {0} has {1} requests, {2} responses, {3} outstanding",
+                                     describePort(kernel, p), stats[p].requests,
+                                     launch.responses.delivered(p),
+                                     stats[p].requests - launch.responses.delivered(p))
+                           .str();
+        for (size_t s = 0; s < launch.streams.size(); ++s) {
+          const hls::PipePort &pipe = kernel.pipePorts[s];
+          const PipeFifo &fifo = *launch.request.pipes[s];
+          portState += llvm::formatv("; the {0} pipe of argument {1}{2} holds {3} of {4} packets",
+                                     pipe.writes ? "write" : "read", pipe.arg,
+                                     pipe.location.empty() ? "" : " (at " + pipe.location + ")",
+                                     fifo.packets.size(), fifo.depth)
+                           .str();
+        }
+        if (numPorts == 0 && launch.streams.empty())
+          portState = "; the kernel has no memory ports";
+        end(i--, llvm::formatv("kernel '{0}' made no progress for {1} cycles (at cycle {2}: no "
+                               "request fired, no response was delivered, no packet moved, done stayed "
+                               "low){3}",
+                               kernel.kernelName, watchdog, cycle + 1 - launch.startCycle,
+                               portState));
+        continue;
       }
-      responses.schedule(p, cycle, wait, data);
-      ++stats[p].requests;
-      stats[p].bytes += bytes;
     }
+
+    for (Transfer &transfer : transfers) {
+      std::deque<Packet> &packets = transfer.fifo->packets;
+      if (transfer.push)
+        packets.push_back(transfer.packet);
+      else if (!packets.empty()) // two readers of one pipe (which OpenCL forbids) may pop one packet
+        packets.pop_front();
+    }
+    transfers.clear();
 
     ++cycle;
     ++sinceSync;
-    local += l.period;
-    if (done)
+    local += period;
+    if (!step.ended.empty())
       break;
-    if (progress) {
-      lastProgress = cycle;
-    } else if (cycle - lastProgress >= watchdog) {
-      std::string portState;
-      for (unsigned p = 0; p < numPorts; ++p)
-        portState += llvm::formatv("; {0} has {1} requests, {2} responses, {3} outstanding",
-                                   describePort(kernel, p), l.stats.ports[p].requests,
-                                   responses.delivered(p),
-                                   l.stats.ports[p].requests - responses.delivered(p))
-                         .str();
-      if (numPorts == 0)
-        portState = "; the kernel has no memory ports";
-      l.stats.cycles = cycle;
-      l.error = llvm::formatv("kernel '{0}' made no progress for {1} cycles (at cycle {2}: no "
-                              "request fired, no response was delivered, done stayed low){3}",
-                              kernel.kernelName, watchdog, cycle, portState);
-      return;
-    }
     if (sinceSync >= quantum) {
-      if (l.options->cancelled && l.options->cancelled()) {
-        l.stats.cycles = cycle;
-        l.error = llvm::formatv("kernel '{0}' was cancelled at cycle {1}", kernel.kernelName, cycle);
-        return;
-      }
       keeper.set(local);
       keeper.sync();
       sinceSync = 0;
       local = sc_core::SC_ZERO_TIME;
+      if (options.cancelled && options.cancelled()) {
+        // Everything ends: the board process is about to exit.
+        for (auto &queue : waiting) {
+          for (const LaunchRequest &w : queue)
+            step.ended.push_back({w.id, "the launch was cancelled before it started", RunStats()});
+          queue.clear();
+        }
+        while (!running.empty())
+          end(0, llvm::formatv("kernel '{0}' was cancelled at cycle {1}",
+                               running.front()->kernel->kernelName,
+                               cycle - running.front()->startCycle));
+        break;
+      }
+      if (step.interrupted && *step.interrupted && (*step.interrupted)())
+        break;
     }
   }
   keeper.set(local);
   keeper.sync();
-  l.stats.cycles = cycle;
-  l.stats.simulatedNs = static_cast<double>(cycle) * l.cycleNs;
 }
+
+namespace {
 
 /// The one elaboration of the process: the memory target and the runner, bound once.
 struct World {
   GlobalMemory memory{"global_memory"};
   KernelRunner runner{"kernel_runner"};
+  uint64_t configuredFor = 0; ///< The serial of the simulation the memory is configured for.
   World() { runner.socket.bind(memory.socket); }
 };
 
@@ -296,13 +459,6 @@ std::string describePort(const hls::HardwareKernel &kernel, unsigned port) {
   return llvm::formatv("port {0} ({1} at {2})", port, kind, p.location).str();
 }
 
-struct BoardSimulation::Impl {
-  board::Board board;
-  const LoadedModel *model = nullptr;
-  std::vector<hls::HardwareKernel> kernels;
-  MemoryRegion memory;
-  SimulationOptions options;
-};
 
 BoardSimulation::BoardSimulation(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 BoardSimulation::~BoardSimulation() = default;
@@ -331,56 +487,142 @@ BoardSimulation::create(const board::Board &board, const LoadedModel &model,
   impl->kernels = std::move(kernels);
   impl->memory = memory;
   impl->options = std::move(options);
+  impl->period = sc_core::sc_time(board.cycleNs(), sc_core::SC_NS);
+  impl->waiting.resize(impl->kernels.size());
+  static std::atomic<uint64_t> serials{0};
+  impl->serial = ++serials;
   return std::unique_ptr<BoardSimulation>(new BoardSimulation(std::move(impl)));
+}
+
+llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
+                                   const std::array<uint64_t, 3> &offset,
+                                   const std::array<uint64_t, 3> &size,
+                                   llvm::ArrayRef<PipeBinding> pipes) {
+  Impl &sim = *impl_;
+  if (kernelIndex >= sim.kernels.size())
+    return error(llvm::formatv("no kernel {0}: the program has {1}", kernelIndex, sim.kernels.size()));
+  const hls::HardwareKernel &kernel = sim.kernels[kernelIndex];
+  if (args.size() != kernel.numArgs)
+    return error(llvm::formatv("kernel '{0}' takes {1} arguments but the launch gives {2}",
+                               kernel.kernelName, kernel.numArgs, args.size()));
+  if (sim.idInUse(id))
+    return error(llvm::formatv("launch {0} is already running on the board", id));
+  if (pipes.size() != kernel.pipePorts.size())
+    return error(llvm::formatv("kernel '{0}' has {1} pipe arguments but the launch binds {2} pipes",
+                               kernel.kernelName, kernel.pipePorts.size(), pipes.size()));
+  for (size_t s = 0; s < pipes.size(); ++s) {
+    const hls::PipePort &port = kernel.pipePorts[s];
+    const PipeBinding &pipe = pipes[s];
+    if (pipe.packetBytes != port.packetBytes || pipe.depth == 0)
+      return error(llvm::formatv("kernel '{0}' argument {1} takes a pipe of {2}-byte packets, not a "
+                                 "pipe of {3} packets of {4} bytes",
+                                 kernel.kernelName, port.arg, port.packetBytes, pipe.depth,
+                                 pipe.packetBytes));
+    auto found = sim.pipes.find(pipe.id);
+    if (found != sim.pipes.end() &&
+        (found->second->depth != pipe.depth || found->second->packetBytes != pipe.packetBytes))
+      return error(llvm::formatv("pipe {0} was bound with {1} packets of {2} bytes before, not {3} of {4}",
+                                 pipe.id, found->second->depth, found->second->packetBytes, pipe.depth,
+                                 pipe.packetBytes));
+  }
+  LaunchRequest request;
+  request.id = id;
+  request.kernelIndex = kernelIndex;
+  request.args.assign(args.begin(), args.end());
+  for (unsigned d = 0; d < 3; ++d) {
+    request.offset[d] = offset[d];
+    request.size[d] = size[d];
+  }
+  for (const PipeBinding &pipe : pipes) {
+    std::unique_ptr<PipeFifo> &fifo = sim.pipes[pipe.id];
+    if (!fifo)
+      fifo.reset(new PipeFifo{pipe.id, pipe.depth, pipe.packetBytes, {}});
+    request.pipes.push_back(fifo.get());
+  }
+  for (const auto &running : sim.running)
+    if (running->request.kernelIndex == kernelIndex) {
+      sim.waiting[kernelIndex].push_back(std::move(request));
+      return llvm::Error::success();
+    }
+  std::string failure;
+  if (!sim.begin(std::move(request), failure))
+    return error(failure);
+  return llvm::Error::success();
+}
+
+size_t BoardSimulation::activeLaunches() const {
+  size_t active = impl_->running.size();
+  for (const auto &queue : impl_->waiting)
+    active += queue.size();
+  return active;
+}
+
+size_t BoardSimulation::pipePackets(uint64_t id) const {
+  auto found = impl_->pipes.find(id);
+  return found == impl_->pipes.end() ? 0 : found->second->packets.size();
+}
+
+std::vector<EndedLaunch> BoardSimulation::simulate(const std::function<bool()> &interrupted) {
+  Impl &sim = *impl_;
+  if (sim.running.empty())
+    return {};
+  std::lock_guard<std::mutex> lock(worldMutex());
+  Step step;
+  step.simulation = &sim;
+  step.interrupted = &interrupted;
+  // Every launch ends with the same failure when the SystemC world cannot serve them.
+  auto failAll = [&](const std::string &why) {
+    for (const auto &running : sim.running)
+      step.ended.push_back({running->request.id, why, RunStats()});
+    for (auto &queue : sim.waiting) {
+      for (const LaunchRequest &waiting : queue)
+        step.ended.push_back({waiting.id, why, RunStats()});
+      queue.clear();
+    }
+    sim.running.clear();
+    return std::move(step.ended);
+  };
+  auto w = world();
+  if (!w)
+    return failAll(llvm::toString(w.takeError()));
+  World &world = **w;
+  // The memory keeps its banks' state between calls: launches of one simulation share it.
+  if (world.configuredFor != sim.serial) {
+    world.memory.configure(sim.memory, sim.board, sim.period);
+    world.configuredFor = sim.serial;
+  }
+  tlm::tlm_global_quantum::instance().set(sim.period * static_cast<double>(sim.options.quantumCycles));
+  world.runner.step = &step;
+  world.runner.stepEvent.notify(sc_core::SC_ZERO_TIME);
+  try {
+    sc_core::sc_start(); // returns by starvation once the runner waits for the next step
+  } catch (const std::exception &e) {
+    world.runner.step = nullptr;
+    return failAll(llvm::formatv("the SystemC board model failed: {0}", e.what()));
+  }
+  world.runner.step = nullptr;
+  if (!step.finished)
+    return failAll("the SystemC board model stopped in the middle of a step");
+  return std::move(step.ended);
 }
 
 llvm::Expected<RunStats> BoardSimulation::run(unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
                                               const std::array<uint64_t, 3> &offset,
-                                              const std::array<uint64_t, 3> &size) {
-  if (kernelIndex >= impl_->kernels.size())
-    return error(llvm::formatv("no kernel {0}: the program has {1}", kernelIndex,
-                               impl_->kernels.size()));
-  const hls::HardwareKernel &kernel = impl_->kernels[kernelIndex];
-  if (args.size() != kernel.numArgs)
-    return error(llvm::formatv("kernel '{0}' takes {1} arguments but the launch gives {2}",
-                               kernel.kernelName, kernel.numArgs, args.size()));
-
-  std::lock_guard<std::mutex> lock(worldMutex());
-  auto w = world();
-  if (!w)
-    return w.takeError();
-  Launch launch;
-  launch.model = impl_->model;
-  launch.kernel = &kernel;
-  launch.kernelIndex = kernelIndex;
-  launch.args.assign(args.begin(), args.end());
-  for (unsigned d = 0; d < 3; ++d) {
-    launch.offset[d] = offset[d];
-    launch.size[d] = size[d];
+                                              const std::array<uint64_t, 3> &size,
+                                              llvm::ArrayRef<PipeBinding> pipes) {
+  if (activeLaunches() != 0)
+    return error("run() needs an idle board simulation: other launches are running");
+  constexpr uint64_t RunId = 0;
+  if (auto err = start(RunId, kernelIndex, args, offset, size, pipes))
+    return std::move(err);
+  for (;;) {
+    std::vector<EndedLaunch> ended = simulate();
+    if (ended.empty())
+      continue;
+    if (!ended.front().error.empty())
+      return error(ended.front().error);
+    return std::move(ended.front().stats);
   }
-  launch.options = &impl_->options;
-  launch.period = sc_core::sc_time(impl_->board.cycleNs(), sc_core::SC_NS);
-  launch.cycleNs = impl_->board.cycleNs();
-  launch.memorySize = impl_->memory.size;
-  tlm::tlm_global_quantum::instance().set(launch.period *
-                                          static_cast<double>(impl_->options.quantumCycles));
-
-  (*w)->memory.configure(impl_->memory, impl_->board, launch.period);
-  (*w)->runner.launch = &launch;
-  (*w)->runner.launchEvent.notify(sc_core::SC_ZERO_TIME);
-  try {
-    sc_core::sc_start(); // returns by starvation once the runner waits for the next launch
-  } catch (const std::exception &e) {
-    (*w)->runner.launch = nullptr;
-    return error(llvm::formatv("the SystemC board model failed: {0}", e.what()));
-  }
-  (*w)->runner.launch = nullptr;
-  if (!launch.finished)
-    return error(llvm::formatv("the SystemC board model stopped before kernel '{0}' finished",
-                               kernel.kernelName));
-  if (!launch.error.empty())
-    return error(launch.error);
-  return std::move(launch.stats);
 }
 
 } // namespace loom::sim

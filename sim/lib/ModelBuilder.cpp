@@ -201,12 +201,11 @@ struct TempDir {
 /// A statement copying a port's data between the Verilated signal `signal` and the LoomPort words
 /// `words`: a plain assignment up to 64 bits, the bytes of the VlWide (32-bit words, little-endian
 /// like the port's) above.
-std::string copyData(const hls::MemoryPort &port, const std::string &signal, const std::string &words,
-                     bool toModel) {
-  if (port.bytes <= 8)
+std::string copyData(unsigned bytes, const std::string &signal, const std::string &words, bool toModel) {
+  if (bytes <= 8)
     return toModel ? "  " + signal + " = " + words + "[0];\n" : "  " + words + "[0] = " + signal + ";\n";
-  return toModel ? llvm::formatv("  std::memcpy({0}.data(), {1}, {2});\n", signal, words, port.bytes).str()
-                 : llvm::formatv("  std::memcpy({1}, {0}.data(), {2});\n", signal, words, port.bytes).str();
+  return toModel ? llvm::formatv("  std::memcpy({0}.data(), {1}, {2});\n", signal, words, bytes).str()
+                 : llvm::formatv("  std::memcpy({1}, {0}.data(), {2});\n", signal, words, bytes).str();
 }
 
 } // namespace
@@ -231,6 +230,17 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
       idle += kernel.ports[p].bytes > 8
                   ? llvm::formatv("  std::memset(t.m{0}_resp_rdata.data(), 0, {1});\n", p, kernel.ports[p].bytes).str()
                   : llvm::formatv("  t.m{0}_resp_rdata = 0;\n", p).str();
+  }
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
+    const hls::PipePort &pipe = kernel.pipePorts[i];
+    if (pipe.writes) {
+      idle += llvm::formatv("  t.s{0}_ready = 0;\n", i).str();
+      continue;
+    }
+    idle += llvm::formatv("  t.s{0}_valid = 0;\n", i).str();
+    idle += pipe.packetBytes > 8
+                ? llvm::formatv("  std::memset(t.s{0}_data.data(), 0, {1});\n", i, pipe.packetBytes).str()
+                : llvm::formatv("  t.s{0}_data = 0;\n", i).str();
   }
 
   os << "void *loom_k" << index << "_create() {\n"
@@ -260,25 +270,45 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   // start is sampled at the next cycle's edge, then lowered: a one-cycle pulse.
   os << "  t.start = 1;\n}\n\n";
 
-  os << "int loom_k" << index << "_cycle(void *model, LoomPort *ports) {\n"
+  os << "int loom_k" << index << "_cycle(void *model, LoomPort *ports, LoomStream *streams) {\n"
      << "  auto &t = static_cast<Instance" << index << " *>(model)->top;\n";
   for (unsigned p = 0; p < kernel.ports.size(); ++p) {
     os << llvm::formatv("  t.m{0}_req_ready = ports[{0}].req_ready;\n"
                         "  t.m{0}_resp_valid = ports[{0}].resp_valid;\n",
                         p);
     if (kernel.ports[p].readsData())
-      os << copyData(kernel.ports[p], llvm::formatv("t.m{0}_resp_rdata", p).str(),
+      os << copyData(kernel.ports[p].bytes, llvm::formatv("t.m{0}_resp_rdata", p).str(),
                      llvm::formatv("ports[{0}].resp_rdata", p).str(), /*toModel=*/true);
+  }
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
+    const hls::PipePort &pipe = kernel.pipePorts[i];
+    if (pipe.writes) {
+      os << llvm::formatv("  t.s{0}_ready = streams[{0}].available;\n", i);
+      continue;
+    }
+    os << llvm::formatv("  t.s{0}_valid = streams[{0}].available;\n", i);
+    os << copyData(pipe.packetBytes, llvm::formatv("t.s{0}_data", i).str(),
+                   llvm::formatv("streams[{0}].in_data", i).str(), /*toModel=*/true);
   }
   // Settle the combinational logic with the new inputs (clock low), sample the handshakes, then the
   // rising edge.
   os << "  t.clk = 0;\n  t.eval();\n";
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
+    const hls::PipePort &pipe = kernel.pipePorts[i];
+    if (!pipe.writes) {
+      os << llvm::formatv("  streams[{0}].fire = (t.s{0}_pop && streams[{0}].available) ? 1 : 0;\n", i);
+      continue;
+    }
+    os << llvm::formatv("  streams[{0}].fire = (t.s{0}_push && streams[{0}].available) ? 1 : 0;\n", i);
+    os << copyData(pipe.packetBytes, llvm::formatv("t.s{0}_data", i).str(),
+                   llvm::formatv("streams[{0}].out_data", i).str(), /*toModel=*/false);
+  }
   for (unsigned p = 0; p < kernel.ports.size(); ++p) {
     os << llvm::formatv("  ports[{0}].req_fire = (t.m{0}_req_valid && ports[{0}].req_ready) ? 1 : 0;\n"
                         "  ports[{0}].req_addr = t.m{0}_req_addr;\n",
                         p);
     if (kernel.ports[p].writesData())
-      os << copyData(kernel.ports[p], llvm::formatv("t.m{0}_req_wdata", p).str(),
+      os << copyData(kernel.ports[p].bytes, llvm::formatv("t.m{0}_req_wdata", p).str(),
                      llvm::formatv("ports[{0}].req_wdata", p).str(), /*toModel=*/false);
     if (kernel.ports[p].comparesData())
       os << llvm::formatv("  ports[{0}].req_cmp = t.m{0}_req_cmp;\n", p);
@@ -299,11 +329,11 @@ std::string ModelBuilder::generateDispatchShim(llvm::ArrayRef<hls::HardwareKerne
     os << "void *loom_k" << i << "_create();\nvoid loom_k" << i << "_destroy(void *);\n"
        << "void loom_k" << i
        << "_start(void *, const uint64_t *, const uint64_t[3], const uint64_t[3]);\n"
-       << "int loom_k" << i << "_cycle(void *, LoomPort *);\n";
+       << "int loom_k" << i << "_cycle(void *, LoomPort *, LoomStream *);\n";
   os << "\nnamespace {\nstruct KernelEntry {\n  const char *name;\n  void *(*create)();\n"
      << "  void (*destroy)(void *);\n"
      << "  void (*start)(void *, const uint64_t *, const uint64_t[3], const uint64_t[3]);\n"
-     << "  int (*cycle)(void *, LoomPort *);\n};\n"
+     << "  int (*cycle)(void *, LoomPort *, LoomStream *);\n};\n"
      << "// A model handle remembers its kernel's entry, so destroy/start/cycle need no index.\n"
      << "struct Handle {\n  const KernelEntry *entry;\n  void *instance;\n};\n"
      << "const KernelEntry Kernels[] = {\n";
@@ -339,9 +369,9 @@ LOOM_EXPORT void loom_model_start(void *model, const uint64_t *args, const uint6
   auto *handle = static_cast<Handle *>(model);
   handle->entry->start(handle->instance, args, offset, size);
 }
-LOOM_EXPORT int loom_model_cycle(void *model, LoomPort *ports) {
+LOOM_EXPORT int loom_model_cycle(void *model, LoomPort *ports, LoomStream *streams) {
   auto *handle = static_cast<Handle *>(model);
-  return handle->entry->cycle(handle->instance, ports);
+  return handle->entry->cycle(handle->instance, ports, streams);
 }
 )";
   os.flush();

@@ -267,14 +267,24 @@ llvm::json::Object toJSON(const RunKernel &run) {
     offset.push_back(run.offset[d]);
     size.push_back(run.size[d]);
   }
-  return llvm::json::Object{{"kernel", static_cast<int64_t>(run.kernel)},
+  llvm::json::Array pipes;
+  for (const PipeBinding &pipe : run.pipes)
+    pipes.push_back(llvm::json::Object{
+        {"id", pipe.id}, {"depth", pipe.depth}, {"packet_bytes", pipe.packetBytes}});
+  return llvm::json::Object{{"launch", run.launch},
+                            {"kernel", static_cast<int64_t>(run.kernel)},
                             {"args", std::move(args)},
                             {"offset", std::move(offset)},
-                            {"size", std::move(size)}};
+                            {"size", std::move(size)},
+                            {"pipes", std::move(pipes)}};
 }
 
 llvm::Expected<RunKernel> parseRunKernel(const llvm::json::Object &payload) {
   RunKernel run;
+  auto launch = launchOf(payload);
+  if (!launch)
+    return launch.takeError();
+  run.launch = *launch;
   auto kernel = getU64(payload, "kernel");
   if (!kernel)
     return kernel.takeError();
@@ -291,6 +301,20 @@ llvm::Expected<RunKernel> parseRunKernel(const llvm::json::Object &payload) {
   if (!size)
     return size.takeError();
   run.size = *size;
+  if (const llvm::json::Array *pipes = payload.getArray("pipes"))
+    for (const llvm::json::Value &entry : *pipes) {
+      const llvm::json::Object *pipe = entry.getAsObject();
+      if (!pipe)
+        return error("protocol: a RunKernel pipe entry is not an object");
+      auto id = getU64(*pipe, "id");
+      auto depth = getU64(*pipe, "depth");
+      auto packetBytes = getU64(*pipe, "packet_bytes");
+      if (!id || !depth || !packetBytes) {
+        llvm::Error err = llvm::joinErrors(id.takeError(), llvm::joinErrors(depth.takeError(), packetBytes.takeError()));
+        return std::move(err);
+      }
+      run.pipes.push_back({*id, uint32_t(*depth), uint32_t(*packetBytes)});
+    }
   return std::move(run);
 }
 
@@ -344,6 +368,15 @@ parseLoadProgram(const llvm::json::Object &payload) {
     return error(llvm::formatv("protocol: bad kernel description in LoadProgram: {0}",
                                llvm::toString(root.getError())));
   return std::move(out);
+}
+
+llvm::Expected<uint64_t> launchOf(const llvm::json::Object &payload) {
+  return getU64(payload, "launch");
+}
+
+llvm::json::Object forLaunch(uint64_t launch, llvm::json::Object payload) {
+  payload["launch"] = launch;
+  return payload;
 }
 
 llvm::json::Object messagePayload(llvm::StringRef text) {

@@ -425,6 +425,26 @@ TEST_CASE("pipes reject what the spec forbids", "[e2e][pipes]") {
     many += std::string(i ? ", " : "") + "__read_only pipe int p" + std::to_string(i);
   CHECK(setup.failedBuild(many + ") {}\n", "-cl-std=CL3.0").find("takes 17 pipes") != std::string::npos);
 
+  // A kernel cannot read from and write to the same pipe object: its launch is refused.
+  cl_program relayProgram = setup.build("__kernel void relay(__read_only pipe int in, __write_only pipe int out) {\n"
+                                        "  int v;\n"
+                                        "  if (read_pipe(in, &v) == 0)\n"
+                                        "    write_pipe(out, &v);\n"
+                                        "}\n",
+                                        "-cl-std=CL3.0");
+  cl_kernel relay = makeKernel(relayProgram, "relay");
+  setArgs(relay, pipe, pipe);
+  const size_t one = 1;
+  CHECK(clEnqueueNDRangeKernel(setup.queue, relay, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) ==
+        CL_INVALID_KERNEL_ARGS);
+  cl_mem other = makePipe(setup.context, sizeof(int), 4);
+  setArg(relay, 1, other);
+  CHECK(clEnqueueNDRangeKernel(setup.queue, relay, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(clFinish(setup.queue) == CL_SUCCESS);
+
+  clReleaseKernel(relay);
+  clReleaseProgram(relayProgram);
+  clReleaseMemObject(other);
   clReleaseKernel(producer);
   clReleaseMemObject(pipe);
   clReleaseMemObject(plain);

@@ -306,6 +306,50 @@ TEST_CASE("two programs stay loaded on the board at once", "[e2e][board]") {
   clReleaseProgram(second);
 }
 
+TEST_CASE("kernels on two queues or an out-of-order queue run at the same time, on both devices",
+          "[e2e][board][concurrency]") {
+  const Sources concurrency{LOOM_E2E_CONCURRENCY_LOOM, LOOM_E2E_CONCURRENCY_CL};
+  const bool outOfOrder = GENERATE(false, true);
+  for (const Target &target : Targets) {
+    DYNAMIC_SECTION(target.name << (outOfOrder ? ", one out-of-order queue" : ", two queues")) {
+      Setup cl(target.device(), outOfOrder ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+      cl_program program = programFor(cl, target, concurrency);
+      cl_kernel waiter = kernelNamed(program, "wait_for_flag");
+      cl_kernel raiser = kernelNamed(program, "raise_flag");
+      cl_int err = CL_SUCCESS;
+      cl_command_queue other = outOfOrder ? cl.queue : clCreateCommandQueue(cl.context, cl.device, 0, &err);
+      REQUIRE(err == CL_SUCCESS);
+      cl_mem flag = buffer(cl, std::vector<int>{0}, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem polls = buffer(cl, std::vector<int>{-1}, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      // Run one after the other, the waiter would poll to its limit: seconds on either device.
+      const int limit = target.fromBinary ? 1 << 16 : 1 << 30;
+      setArg(waiter, 0, flag);
+      setArg(waiter, 1, polls);
+      setArg(waiter, 2, limit);
+      setArg(raiser, 0, flag);
+      const size_t one = 1;
+      REQUIRE(clEnqueueNDRangeKernel(cl.queue, waiter, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+      REQUIRE(clFlush(cl.queue) == CL_SUCCESS);
+      // The waiter is polling by now; the raiser starts while it runs.
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      REQUIRE(clEnqueueNDRangeKernel(other, raiser, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+      REQUIRE(clFinish(other) == CL_SUCCESS);
+      REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+      const int made = readBack<int>(cl, polls, 1)[0];
+      INFO(cl.diagnosis());
+      CHECK(made > 0);
+      CHECK(made < limit);
+      clReleaseMemObject(flag);
+      clReleaseMemObject(polls);
+      if (other != cl.queue)
+        clReleaseCommandQueue(other);
+      clReleaseKernel(waiter);
+      clReleaseKernel(raiser);
+      clReleaseProgram(program);
+    }
+  }
+}
+
 TEST_CASE("a binary for another board or a truncated one is CL_INVALID_BINARY with a log",
           "[e2e][board][errors]") {
   Setup cl(boardDevice());

@@ -70,9 +70,13 @@ std::unique_ptr<BoardProcess> spawnBoard(SharedMemory &memory, const char *board
   return std::move(*process);
 }
 
-void requireNoError(llvm::Error err) {
-  if (err)
-    FAIL(llvm::toString(std::move(err)));
+/// A board process whose watchdog waits `watchdogCycles`, with the test kernels loaded.
+std::unique_ptr<BoardProcess> boardWithTestKernels(SharedMemory &memory, const char *watchdogCycles) {
+  setenv("LOOM_BOARD_WATCHDOG_CYCLES", watchdogCycles, 1);
+  auto board = spawnBoard(memory);
+  unsetenv("LOOM_BOARD_WATCHDOG_CYCLES");
+  requireNoError(board->loadProgram(testModelBytes(), testKernels()));
+  return board;
 }
 
 bool processExists(pid_t pid) { return kill(pid, 0) == 0; }
@@ -81,16 +85,23 @@ bool processExists(pid_t pid) { return kill(pid, 0) == 0; }
 
 TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]") {
   protocol::RunKernel run;
+  run.launch = 42;
   run.kernel = 1;
   run.args = {0x1000, UINT64_MAX, 7};
   run.offset = {4, 0, 0};
   run.size = {100, 1, 1};
+  run.pipes = {{77, 16, 8}};
   std::string packet = protocol::encode(protocol::MessageType::RunKernel, protocol::toJSON(run));
   auto message = protocol::decode(packet);
   REQUIRE_OK(message);
   CHECK(message->type == protocol::MessageType::RunKernel);
   auto back = protocol::parseRunKernel(message->payload);
   REQUIRE_OK(back);
+  CHECK(back->launch == 42);
+  REQUIRE(back->pipes.size() == 1);
+  CHECK(back->pipes[0].id == 77);
+  CHECK(back->pipes[0].depth == 16);
+  CHECK(back->pipes[0].packetBytes == 8);
   CHECK(back->args == run.args);
   CHECK(back->offset == run.offset);
   CHECK(back->size == run.size);
@@ -99,7 +110,7 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
       protocol::encode(protocol::MessageType::Hello, {}, protocol::Version + 1);
   auto mismatch = protocol::decode(future);
   CHECK_THAT(errorMessage(mismatch), Catch::Contains("protocol version mismatch: the peer speaks "
-                                                     "version 2, this side version 1"));
+                                                     "version 3, this side version 2"));
   auto foreign = protocol::decode("GET / HTTP/1.1\r\n\r\n");
   CHECK_THAT(errorMessage(foreign), Catch::Contains("magic"));
   std::string cut = packet.substr(0, packet.size() - 1);
@@ -119,6 +130,19 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   auto kernels = protocol::parseLoadProgram(protocol::loadProgramPayload(testKernels()));
   REQUIRE_OK(kernels);
   CHECK((*kernels)[1].topModule == "loom_test_hang");
+  REQUIRE((*kernels)[4].pipePorts.size() == 1);
+  CHECK_FALSE((*kernels)[4].pipePorts[0].writes);
+  CHECK((*kernels)[4].pipePorts[0].location == "consume.cl:2:12");
+  CHECK((*kernels)[3].pipePorts[0].writes);
+  // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 64 bytes.
+  auto described = protocol::loadProgramPayload(testKernels());
+  auto &pipePort = *(*described.getArray("kernels"))[4].getAsObject()->getArray("pipe_ports")->front().getAsObject();
+  pipePort["packet_bytes"] = 65;
+  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)), Catch::Contains("expected 1 to 64"));
+  pipePort["packet_bytes"] = 4;
+  pipePort["arg"] = 3;
+  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)),
+             Catch::Contains("expected one of the kernel's arguments"));
 }
 
 TEST_CASE("Protocol over a socketpair: descriptors, EOF, timeouts, versions", "[sim][protocol]") {
@@ -201,6 +225,48 @@ TEST_CASE("loom-board runs a kernel on the shared device memory", "[sim][process
   }
 }
 
+TEST_CASE("loom-board runs launches from several threads at the same time", "[sim][process]") {
+  SharedMemory memory(16 << 20);
+  const uint64_t n = 300, in = 0x1000, out = 0x10000;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t v = static_cast<uint32_t>(i);
+    std::memcpy(memory.base + in + 4 * i, &v, 4);
+  }
+  // A watchdog far away: 'hang' runs until the shutdown.
+  auto board = boardWithTestKernels(memory, "100000000000");
+
+  protocol::RunKernel hang;
+  hang.kernel = 1;
+  hang.args = {in, 0x80000, 0};
+  hang.size = {8, 1, 1};
+  auto hanging = std::async(std::launch::async, [&] { return board->runKernel(hang); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  // Two more threads, both on 'add_const': they share its circuit, one after the other.
+  protocol::RunKernel add;
+  add.kernel = 0;
+  add.args = {in, out, 5};
+  add.size = {n, 1, 1};
+  protocol::RunKernel addAgain = add;
+  addAgain.args = {in, out + 4 * n, 6};
+  auto first = std::async(std::launch::async, [&] { return board->runKernel(add); });
+  auto second = std::async(std::launch::async, [&] { return board->runKernel(addAgain); });
+  REQUIRE(first.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  REQUIRE(second.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+  REQUIRE_OK(first.get());
+  REQUIRE_OK(second.get());
+  for (uint64_t i = 0; i < n; ++i) {
+    REQUIRE(memory.word(out + 4 * i) == i + 5);
+    REQUIRE(memory.word(out + 4 * (n + i)) == i + 6);
+  }
+  CHECK(hanging.wait_for(std::chrono::seconds(0)) == std::future_status::timeout);
+
+  // Shutting down ends the launch still running with an error, not a hang.
+  requireNoError(board->shutdown());
+  REQUIRE(hanging.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+  CHECK_THAT(errorMessage(hanging.get()), Catch::Contains("waited for the kernel to finish"));
+}
+
 TEST_CASE("loom-board failures are errors, never hangs", "[sim][process]") {
   SharedMemory memory(1 << 20);
 
@@ -226,10 +292,7 @@ TEST_CASE("loom-board failures are errors, never hangs", "[sim][process]") {
     CHECK_THAT(errorMessage(std::move(err)), Catch::Contains("not a loadable shared object"));
   }
   SECTION("the watchdog, through the process") {
-    setenv("LOOM_BOARD_WATCHDOG_CYCLES", "5000", 1);
-    auto board = spawnBoard(memory);
-    unsetenv("LOOM_BOARD_WATCHDOG_CYCLES");
-    requireNoError(board->loadProgram(testModelBytes(), testKernels()));
+    auto board = boardWithTestKernels(memory, "5000");
     protocol::RunKernel run;
     run.kernel = 1;
     run.args = {0x1000, 0x8000, 0};
@@ -239,10 +302,7 @@ TEST_CASE("loom-board failures are errors, never hangs", "[sim][process]") {
   }
   SECTION("the process killed in the middle of a launch") {
     // A watchdog far away: the launch runs until the kill.
-    setenv("LOOM_BOARD_WATCHDOG_CYCLES", "100000000000", 1);
-    auto board = spawnBoard(memory);
-    unsetenv("LOOM_BOARD_WATCHDOG_CYCLES");
-    requireNoError(board->loadProgram(testModelBytes(), testKernels()));
+    auto board = boardWithTestKernels(memory, "100000000000");
     protocol::RunKernel run;
     run.kernel = 1;
     run.args = {0x1000, 0x8000, 0};

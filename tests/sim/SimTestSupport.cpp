@@ -32,7 +32,18 @@ std::vector<hls::HardwareKernel> testKernels() {
   atomic.topModule = "loom_test_atomic";
   atomic.ports = {{hls::MemoryPort::Kind::Atomic, 4, "atomic.cl:2:3", hls::MemoryPort::AtomicOp::CmpXchg},
                   {hls::MemoryPort::Kind::Store, 4, "atomic.cl:3:3"}};
-  return {add, hang, atomic};
+  // Pipes: 'produce' writes packets into the pipe of argument 0, 'consume' stores what it reads.
+  hls::HardwareKernel produce = add;
+  produce.kernelName = "produce";
+  produce.topModule = "loom_test_produce";
+  produce.ports = {};
+  produce.pipePorts = {{0, /*writes=*/true, 4, "produce.cl:2:3"}};
+  hls::HardwareKernel consume = add;
+  consume.kernelName = "consume";
+  consume.topModule = "loom_test_consume";
+  consume.ports = {{hls::MemoryPort::Kind::Store, 4, "consume.cl:3:3"}};
+  consume.pipePorts = {{0, /*writes=*/false, 4, "consume.cl:2:12"}};
+  return {add, hang, atomic, produce, consume};
 }
 
 std::string testVerilog() {

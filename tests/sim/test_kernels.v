@@ -124,3 +124,63 @@ module loom_test_atomic (
     end
   end
 endmodule
+
+// loom_test_produce: writes arg_2 + i for i < global_size_0 into the pipe of arg_0 (pipe port s0), one
+// packet per cycle while its FIFO has room; done once all are written. No memory ports.
+module loom_test_produce (
+  input clk, input rst, input start, output reg done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  input s0_ready, output s0_push, output [31:0] s0_data);
+
+  reg running;
+  reg [63:0] sent, total;
+
+  assign s0_push = running && sent != total;
+  assign s0_data = arg_2[31:0] + sent[31:0];
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0; sent <= 64'd0; total <= global_size_0;
+    end else if (running) begin
+      if (s0_push && s0_ready) sent <= sent + 64'd1;
+      if (sent == total) begin running <= 1'b0; done <= 1'b1; end
+    end
+  end
+endmodule
+
+// loom_test_consume: reads global_size_0 packets from the pipe of arg_0 (pipe port s0) and stores
+// packet i to arg_1 + 4i through port m0, taking a packet in the cycle its store fires; done once
+// every store is answered.
+module loom_test_consume (
+  input clk, input rst, input start, output reg done,
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  input s0_valid, input [31:0] s0_data, output s0_pop,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
+  input m0_resp_valid);
+
+  reg running;
+  reg [63:0] got, acked, total;
+
+  assign m0_req_valid = running && s0_valid && got != total;
+  assign s0_pop = m0_req_valid && m0_req_ready;
+  assign m0_req_addr = arg_1 + (got << 2);
+  assign m0_req_wdata = s0_data;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0; got <= 64'd0; acked <= 64'd0; total <= global_size_0;
+    end else if (running) begin
+      if (s0_pop) got <= got + 64'd1;
+      if (m0_resp_valid) acked <= acked + 64'd1;
+      if (acked == total) begin running <= 1'b0; done <= 1'b1; end
+    end
+  end
+endmodule

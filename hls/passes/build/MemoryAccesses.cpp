@@ -147,6 +147,14 @@ bool isRestrictArgument(const llvm::Value *object) {
   return arg && arg->hasNoAliasAttr();
 }
 
+bool isVolatileAccess(const llvm::Instruction &inst) {
+  if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst))
+    return load->isVolatile();
+  if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+    return store->isVolatile();
+  return false;
+}
+
 /// The variable's name as the user wrote it: Clang names a kernel's __local array "kernel.array"
 /// and a constant private one "__const.kernel.array"; inlining suffixes a private array's ".i".
 std::string sourceName(const llvm::Value &object) {
@@ -515,10 +523,12 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     result_.ports.push_back(
         {isStore ? MemoryPort::Kind::Store : MemoryPort::Kind::Load, *width / 8, locationOf(inst, kernel_)});
     // A line port's elements never straddle lines: it takes naturally aligned ones only.
-    // A forwarding queue's ports stay plain: its loads search the stores by element.
+    // A forwarding queue's ports stay plain: its loads search the stores by element. A volatile
+    // access is a request of its own every time: another kernel or the host may change the memory
+    // between two of them, which a line kept in the port would hide.
     const bool forwardingLoad = llvm::is_contained(llvm::make_second_range(forwardingLoadOf_), &inst);
     const bool forwarding = forwardingLoad || forwardingLoadOf_.count(&inst);
-    n.stream = !forwarding &&
+    n.stream = !forwarding && !isVolatileAccess(inst) &&
                llvm::getLoadStoreAlignment(const_cast<llvm::Instruction *>(&inst)).value() >= *width / 8 &&
                isStream(inst, pointer, *width / 8);
     if (forwardingLoad)

@@ -1776,9 +1776,24 @@ latch:
 done:
   ret void
 }
+define spir_kernel void @poll(i32 addrspace(1)* %flag, i32 addrspace(1)* noalias %out, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %f = load volatile i32, i32 addrspace(1)* %flag, align 4
+  %iw = zext i32 %i to i64
+  %pout = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %iw
+  store volatile i32 %f, i32 addrspace(1)* %pout, align 4
+  %next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
 )",
                               dumps);
-  REQUIRE(program.kernels.size() == 4);
+  REQUIRE(program.kernels.size() == 5);
   const auto &gather = program.kernels[0].ports;
   REQUIRE(gather.size() == 4);
   CHECK(gather[0].lines());  // a[gid]
@@ -1803,6 +1818,11 @@ done:
   // which LLVM cannot fold into a recurrence of the extended index, is consecutive still.
   REQUIRE(program.kernels[3].ports.size() == 1);
   CHECK(program.kernels[3].ports[0].lines());
+  // Volatile accesses are requests of their own every time: another kernel or the host may change
+  // *flag between two polls, which a line kept in the port would hide.
+  REQUIRE(program.kernels[4].ports.size() == 2);
+  CHECK(!program.kernels[4].ports[0].lines());
+  CHECK(!program.kernels[4].ports[1].lines());
   CHECK(dumps["coalesce-memory-lines"].find("stream lines=8") != std::string::npos);
   CHECK(dumps["build-dataflow"].find("lines=") == std::string::npos);
 

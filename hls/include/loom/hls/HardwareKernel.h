@@ -25,6 +25,13 @@
 //     input  m<p>_resp_valid           responses return in request order, one per request; the port
 //     input  [W-1:0] m<p>_resp_rdata   load ports: the data; atomic ports: the memory's value before
 //                                      the operation          always accepts them (it holds credits)
+//   per pipe port s (pipePorts[s]), W = 8 * pipePorts[s].packetBytes: the FIFO of the pipe object the
+//   launch binds to argument pipePorts[s].arg, kept by the board
+//     read pipes:  input s<s>_valid, input [W-1:0] s<s>_data   a packet is offered (the FIFO's oldest)
+//                  output s<s>_pop                             the kernel takes it at this edge
+//     write pipes: input s<s>_ready                            the FIFO has room
+//                  output s<s>_push, output [W-1:0] s<s>_data  the kernel adds a packet at this edge
+//   the board samples the FIFO at the start of a cycle: a packet pushed is offered from the next one.
 // A request fires at a rising clock edge where req_valid and req_ready are both high; req_valid never
 // depends combinationally on req_ready. An atomic port's request is one indivisible read-modify-write
 // of W bits at req_addr: the memory reads the old value, writes `old op req_wdata` (cmpxchg: req_wdata
@@ -125,6 +132,16 @@ struct LoopReport {
   std::string innerLoopsWaitFor;
 };
 
+/// A pipe argument's stream port on the kernel module (the module contract above).
+struct PipePort {
+  unsigned arg = 0;          ///< The kernel argument whose value at a launch names the pipe.
+  bool writes = false;       ///< A write_only pipe argument; else read_only.
+  unsigned packetBytes = 0;  ///< 1 to MaxPortBytes.
+  std::string location;      ///< file:line:col of the kernel's first call on the pipe.
+};
+llvm::json::Value toJSON(const PipePort &port);
+bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path path);
+
 struct HardwareKernel {
   std::string kernelName;
   std::string topModule;              ///< Verilog module name of this kernel.
@@ -151,6 +168,7 @@ struct HardwareKernel {
   /// refuses a clSetKernelArg size above it.
   std::map<unsigned, uint64_t> localArgBytes;
   std::vector<MemoryPort> ports;
+  std::vector<PipePort> pipePorts;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
   AreaEstimate area;

@@ -4,7 +4,13 @@
 // Runs kernel launches of a loaded model against the board's global memory, modelled as a TLM-2.0
 // target (banks, bandwidth, latency). The model is stepped in a plain C++ loop; each fired request is
 // a loosely-timed b_transport call and its response returns to the port at the cycle the memory
-// model gives. SystemC is synchronised only when a quantum is used up and at the end of a launch.
+// model gives. SystemC is synchronised only when a quantum is used up and when simulate() returns.
+//
+// The kernels of a program are circuits of one design, clocked together: launches of different
+// kernels run at the same time and share the memory system; each kernel's circuit takes its own
+// launches one after another, as the hardware would. Launches are started at any time (start()) and
+// the simulation is advanced until one ends (simulate()), so a board process can take a new launch
+// while others run.
 //
 // SystemC allows one elaboration per process: the SystemC modules are created once and shared by
 // every BoardSimulation of the process, which reconfigure them per launch. Use them from one thread
@@ -15,6 +21,7 @@
 #include "loom/board/Board.h"
 #include "loom/hls/HardwareKernel.h"
 #include "loom/sim/LoadedModel.h"
+#include "loom/sim/PipeBinding.h"
 #include "loom/sim/RunStats.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -24,6 +31,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace loom::sim {
@@ -45,6 +53,13 @@ struct SimulationOptions {
   std::function<bool()> cancelled;
 };
 
+/// How a launch ended.
+struct EndedLaunch {
+  uint64_t id = 0;
+  std::string error; ///< Empty when the kernel raised done; else why it failed.
+  RunStats stats;    ///< On failure, the cycles it ran.
+};
+
 class BoardSimulation {
 public:
   /// `kernels[i]` describes kernel i of `model`; their names must agree.
@@ -54,11 +69,28 @@ public:
          SimulationOptions options = {});
   ~BoardSimulation();
 
-  /// Runs kernel `kernelIndex` to completion. Errors: bad index or argument count, an access outside
-  /// device memory, no progress within the watchdog, cancellation.
+  /// Starts launch `id` of kernel `kernelIndex`: the kernel's circuit takes it at the next simulated
+  /// cycle, or after the launches of the same kernel started before it.
+  /// `pipes` binds the kernel's pipe ports, in order. Errors: a bad index or argument count, an id in
+  /// use, pipes that do not match the kernel's pipe arguments or a pipe's earlier shape.
+  llvm::Error start(uint64_t id, unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
+                    const std::array<uint64_t, 3> &offset, const std::array<uint64_t, 3> &size,
+                    llvm::ArrayRef<PipeBinding> pipes = {});
+  /// Simulates until at least one launch ends, `interrupted` answers true (it is asked at every
+  /// synchronisation with SystemC, about once a quantum) or no launch is left, and returns the
+  /// launches that ended. A launch fails on an access outside device memory, on no progress of its
+  /// own within the watchdog, and on cancellation (which ends every launch).
+  std::vector<EndedLaunch> simulate(const std::function<bool()> &interrupted = nullptr);
+  /// Launches started and not ended yet.
+  size_t activeLaunches() const;
+  /// The packets pipe `id` holds (0 for a pipe no launch has bound yet).
+  size_t pipePackets(uint64_t id) const;
+
+  /// Runs kernel `kernelIndex` to completion on an otherwise idle simulation (start + simulate).
   llvm::Expected<RunStats> run(unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
                                const std::array<uint64_t, 3> &offset,
-                               const std::array<uint64_t, 3> &size);
+                               const std::array<uint64_t, 3> &size,
+                               llvm::ArrayRef<PipeBinding> pipes = {});
 
   const board::Board &board() const;
   const std::vector<hls::HardwareKernel> &kernels() const;

@@ -62,7 +62,7 @@ public:
   void start(const uint64_t *args, const uint64_t offset[3], const uint64_t size[3]) {
     model_.start(instance_, args, offset, size);
   }
-  int cycle(LoomPort *ports) { return model_.cycle(instance_, ports); }
+  int cycle(LoomPort *ports, LoomStream *streams) { return model_.cycle(instance_, ports, streams); }
 
 private:
   const LoadedModel &model_;

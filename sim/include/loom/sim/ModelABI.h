@@ -16,7 +16,7 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 3u
+#define LOOM_MODEL_ABI_VERSION 4u /* 4: pipe streams */
 
 /* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
 #define LOOM_PORT_WORDS 8
@@ -37,6 +37,19 @@ typedef struct LoomPort {
   uint64_t req_strobe; /* line store ports: the memory writes byte b only when bit b is set */
 } LoomPort;
 
+/* One pipe port of a kernel (HardwareKernel::pipePorts), exchanged with loom_model_cycle every cycle:
+ * the board keeps the pipe's FIFO. Packets are little-endian like port data. */
+typedef struct LoomStream {
+  /* Inputs, set by the board before the cycle. Read pipes: a packet is offered, in in_data (the
+   * FIFO's oldest). Write pipes: the FIFO has room for one more. */
+  uint8_t available;
+  uint64_t in_data[LOOM_PORT_WORDS];
+  /* Outputs, set by loom_model_cycle: 1 when the kernel took the offered packet (read) or added
+   * out_data (write) at this cycle's edge. */
+  uint8_t fire;
+  uint64_t out_data[LOOM_PORT_WORDS];
+} LoomStream;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,9 +62,10 @@ typedef void (*LoomModelDestroyFn)(void *model);
 /* Drives args and NDRange onto the ports and pulses start for one cycle. */
 typedef void (*LoomModelStartFn)(void *model, const uint64_t *args, const uint64_t offset[3],
                                  const uint64_t size[3]);
-/* One clock cycle: applies ports[i].req_ready/resp_*, evaluates, reports fired requests in
- * ports[i].req_*, clocks the edge. Returns the done output after the edge. */
-typedef int (*LoomModelCycleFn)(void *model, LoomPort *ports);
+/* One clock cycle: applies ports[i].req_ready/resp_* and streams[s].available/in_data, evaluates,
+ * reports fired requests in ports[i].req_* and stream transfers in streams[s].fire/out_data, clocks
+ * the edge. Returns the done output after the edge. */
+typedef int (*LoomModelCycleFn)(void *model, LoomPort *ports, LoomStream *streams);
 #ifdef __cplusplus
 }
 #endif

@@ -7,15 +7,19 @@
 //
 //   board -> host  Hello        {version, board, pid}                 first message, always
 //   host -> board  LoadProgram  {kernels: [HardwareKernel]} + fd      -> Loaded {kernels: [names]} | Error
-//   host -> board  RunKernel    {kernel, args: [u64], offset: [3], size: [3]}
-//                                -> KernelDone {cycles, simulated_ns, ports: [{requests, bytes}]}
-//                                 | KernelFailed {message}
+//   host -> board  RunKernel    {launch, kernel, args: [u64], offset: [3], size: [3],
+//                                pipes: [{id, depth, packet_bytes}]}
+//                                -> KernelDone {launch, cycles, simulated_ns, ports: [{requests, bytes}]}
+//                                 | KernelFailed {launch, message}
 //   host -> board  Shutdown     {}                                    the board exits
-// A packet of another protocol version is an error naming both versions.
+// Launches overlap: the host may send RunKernel while others run (the board takes it into the running
+// simulation), and each answer names its launch, the host's number for it. A packet of another
+// protocol version is an error naming both versions.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "loom/hls/HardwareKernel.h"
+#include "loom/sim/PipeBinding.h"
 #include "loom/sim/RunStats.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -31,7 +35,7 @@
 namespace loom::sim::protocol {
 
 inline constexpr uint32_t Magic = 0x4d4f4f4c; ///< "LOOM" as little-endian bytes.
-inline constexpr uint16_t Version = 1;
+inline constexpr uint16_t Version = 2; ///< 2: launches overlap, answers name them.
 inline constexpr size_t HeaderBytes = 12;
 inline constexpr size_t MaxPayloadBytes = 128 * 1024; ///< Below the default socket buffer.
 
@@ -79,10 +83,12 @@ struct Hello {
   int64_t pid = 0;
 };
 struct RunKernel {
+  uint64_t launch = 0; ///< The host's number for this launch, unique among those running.
   uint32_t kernel = 0;
   std::vector<uint64_t> args;
   std::array<uint64_t, 3> offset{0, 0, 0};
   std::array<uint64_t, 3> size{1, 1, 1};
+  std::vector<PipeBinding> pipes; ///< One per pipe port of the kernel, in order.
 };
 
 llvm::json::Object toJSON(const Hello &hello);
@@ -93,6 +99,10 @@ llvm::json::Object toJSON(const RunStats &stats);
 llvm::Expected<RunStats> parseRunStats(const llvm::json::Object &payload);
 llvm::json::Object loadProgramPayload(llvm::ArrayRef<hls::HardwareKernel> kernels);
 llvm::Expected<std::vector<hls::HardwareKernel>> parseLoadProgram(const llvm::json::Object &payload);
+/// The launch a KernelDone or KernelFailed answers (its "launch" member).
+llvm::Expected<uint64_t> launchOf(const llvm::json::Object &payload);
+/// `payload` with the launch it answers.
+llvm::json::Object forLaunch(uint64_t launch, llvm::json::Object payload);
 /// {"message": text}, the payload of Error and KernelFailed.
 llvm::json::Object messagePayload(llvm::StringRef text);
 std::string messageText(const llvm::json::Object &payload);
