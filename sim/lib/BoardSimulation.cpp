@@ -115,6 +115,7 @@ struct BoardSimulation::Impl {
   std::vector<std::unique_ptr<RunningLaunch>> running;
   std::vector<std::deque<LaunchRequest>> waiting;
   uint64_t cycle = 0; ///< Board cycles simulated so far, over every launch.
+  uint64_t lastBoardProgress = 0; ///< The cycle after the last progress of any launch, or a start.
   std::map<uint64_t, std::unique_ptr<PipeFifo>> pipes;
 
   bool idInUse(uint64_t id) const {
@@ -126,6 +127,29 @@ struct BoardSimulation::Impl {
         if (w.id == id)
           return true;
     return false;
+  }
+
+  /// What a waiting launch's ports and pipes hold, for a diagnosis: "; port 0 (...) has ...".
+  std::string describeState(RunningLaunch &launch) const {
+    const hls::HardwareKernel &kernel = *launch.kernel;
+    std::string state;
+    for (unsigned p = 0; p < launch.ports.size(); ++p)
+      state += llvm::formatv("; {0} has {1} requests, {2} responses, {3} outstanding", describePort(kernel, p),
+                             launch.stats.ports[p].requests, launch.responses.delivered(p),
+                             launch.stats.ports[p].requests - launch.responses.delivered(p))
+                   .str();
+    for (size_t s = 0; s < launch.streams.size(); ++s) {
+      const hls::PipePort &pipe = kernel.pipePorts[s];
+      const PipeFifo &fifo = *launch.request.pipes[s];
+      state += llvm::formatv("; the {0} pipe of argument {1}{2} holds {3} of {4} packets",
+                             pipe.writes ? "write" : "read", pipe.arg,
+                             pipe.location.empty() ? "" : " (at " + pipe.location + ")",
+                             fifo.packets.size(), fifo.depth)
+                   .str();
+    }
+    if (state.empty())
+      state = "; the kernel has no memory ports";
+    return state;
   }
 
   /// Puts `request` on its kernel's circuit now; false (with `failure` set) if no instance exists.
@@ -140,7 +164,7 @@ struct BoardSimulation::Impl {
     }
     launch->instance->start(launch->request.args.data(), launch->request.offset,
                             launch->request.size);
-    launch->startCycle = launch->lastProgress = cycle;
+    launch->startCycle = launch->lastProgress = lastBoardProgress = cycle;
     running.push_back(std::move(launch));
     return true;
   }
@@ -341,33 +365,33 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         continue;
       }
       if (progress) {
-        launch.lastProgress = cycle + 1;
-      } else if (cycle + 1 - launch.lastProgress >= watchdog) {
-        std::string portState;
-        for (unsigned p = 0; p < numPorts; ++p)
-          portState += llvm::formatv("; {0} has {1} requests, {2} responses, {3} outstanding",
-                                     describePort(kernel, p), stats[p].requests,
-                                     launch.responses.delivered(p),
-                                     stats[p].requests - launch.responses.delivered(p))
-                           .str();
-        for (size_t s = 0; s < launch.streams.size(); ++s) {
-          const hls::PipePort &pipe = kernel.pipePorts[s];
-          const PipeFifo &fifo = *launch.request.pipes[s];
-          portState += llvm::formatv("; the {0} pipe of argument {1}{2} holds {3} of {4} packets",
-                                     pipe.writes ? "write" : "read", pipe.arg,
-                                     pipe.location.empty() ? "" : " (at " + pipe.location + ")",
-                                     fifo.packets.size(), fifo.depth)
-                           .str();
-        }
-        if (numPorts == 0 && launch.streams.empty())
-          portState = "; the kernel has no memory ports";
+        launch.lastProgress = lastBoardProgress = cycle + 1;
+      } else if (launch.streams.empty() && cycle + 1 - launch.lastProgress >= watchdog) {
+        // A kernel without pipes waits for nothing but itself and memory.
         end(i--, llvm::formatv("kernel '{0}' made no progress for {1} cycles (at cycle {2}: no "
-                               "request fired, no response was delivered, no packet moved, done stayed "
-                               "low){3}",
+                               "request fired, no response was delivered, done stayed low){3}",
                                kernel.kernelName, watchdog, cycle + 1 - launch.startCycle,
-                               portState));
+                               describeState(launch)));
         continue;
       }
+    }
+    // A kernel with pipes may wait for another kernel, however long that one works: it is stuck only
+    // when nothing on the board moves, which is a deadlock of every kernel still waiting.
+    if (cycle + 1 - lastBoardProgress >= watchdog &&
+        llvm::any_of(running, [](const auto &launch) { return !launch->streams.empty(); })) {
+      std::string kernels;
+      for (const auto &launch : running)
+        kernels += llvm::formatv("\n  kernel '{0}' (at its cycle {1}){2}", launch->kernel->kernelName,
+                                 cycle + 1 - launch->startCycle, describeState(*launch))
+                       .str();
+      const std::string diagnosis =
+          llvm::formatv("deadlock: no kernel on the board made progress for {0} cycles (no request "
+                        "fired, no response was delivered, no packet moved through a pipe); the "
+                        "kernels waiting:{1}",
+                        watchdog, kernels);
+      // The launches that end first start their kernels' next ones at the back: those go on.
+      for (size_t waiting = running.size(); waiting > 0; --waiting)
+        end(0, diagnosis);
     }
 
     for (Transfer &transfer : transfers) {

@@ -377,11 +377,26 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
     CHECK_THAT(errorMessage(simulation->start(3, Produce, {PipeId, 0, 0}, {0, 0, 0}, {1, 1, 1}, {pipe})),
                Catch::Contains("pipe 77 was bound with 8 packets of 4 bytes before, not 4 of 4"));
   }
-  SECTION("a producer blocked on a full pipe with no consumer: the watchdog names the pipe") {
+  SECTION("a producer blocked on a full pipe with no consumer is a deadlock, named with its pipe") {
     auto stats = simulation->run(Produce, {PipeId, 0, 0}, {0, 0, 0}, {10, 1, 1}, {pipe});
     std::string message = errorMessage(stats);
-    CHECK_THAT(message, Catch::Contains("kernel 'produce' made no progress for 2000 cycles"));
+    CHECK_THAT(message, Catch::Contains("deadlock: no kernel on the board made progress for 2000 cycles"));
+    CHECK_THAT(message, Catch::Contains("kernel 'produce' (at its cycle "));
     CHECK_THAT(message, Catch::Contains("the write pipe of argument 0 (at produce.cl:2:3) holds 4 of 4 packets"));
+  }
+  SECTION("kernels waiting on each other's pipes fail together, each named") {
+    const uint64_t other = PipeId + 1;
+    // The consumer waits on an empty pipe while the producer fills another that nobody reads.
+    requireNoError(simulation->start(1, Consume, {other, OutAddress, 0}, {0, 0, 0}, {5, 1, 1}, {{other, 2, 4}}));
+    requireNoError(simulation->start(2, Produce, {PipeId, 0, 0}, {0, 0, 0}, {10, 1, 1}, {pipe}));
+    std::vector<EndedLaunch> ended = finishAll(*simulation);
+    REQUIRE(ended.size() == 2);
+    for (const EndedLaunch &e : ended) {
+      CHECK_THAT(e.error, Catch::Contains("deadlock"));
+      CHECK_THAT(e.error, Catch::Contains("kernel 'consume'") && Catch::Contains("kernel 'produce'"));
+      CHECK_THAT(e.error, Catch::Contains("the read pipe of argument 0 (at consume.cl:2:12) holds 0 of 2 packets"));
+      CHECK_THAT(e.error, Catch::Contains("holds 4 of 4 packets"));
+    }
   }
   SECTION("a launch's pipes must match its kernel's pipe arguments") {
     CHECK_THAT(errorMessage(simulation->start(1, Produce, {PipeId, 0, 0}, {0, 0, 0}, {1, 1, 1}, {})),

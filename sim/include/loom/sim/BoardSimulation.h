@@ -43,8 +43,9 @@ struct MemoryRegion {
 };
 
 struct SimulationOptions {
-  /// A launch fails when for this many cycles no request fires, no response is delivered and done
-  /// stays low.
+  /// A launch without pipes fails when for this many cycles it fires no request, gets no response
+  /// and done stays low; launches with pipes, which may wait for other kernels, fail together, as a
+  /// deadlock, when nothing on the board moves for this many cycles.
   uint64_t watchdogCycles = uint64_t(1) << 22;
   /// Cycles simulated between synchronisations with the SystemC kernel.
   uint64_t quantumCycles = 8192;
@@ -78,8 +79,8 @@ public:
                     llvm::ArrayRef<PipeBinding> pipes = {});
   /// Simulates until at least one launch ends, `interrupted` answers true (it is asked at every
   /// synchronisation with SystemC, about once a quantum) or no launch is left, and returns the
-  /// launches that ended. A launch fails on an access outside device memory, on no progress of its
-  /// own within the watchdog, and on cancellation (which ends every launch).
+  /// launches that ended. A launch fails on an access outside device memory, on the watchdog (see
+  /// SimulationOptions), and on cancellation (which ends every launch).
   std::vector<EndedLaunch> simulate(const std::function<bool()> &interrupted = nullptr);
   /// Launches started and not ended yet.
   size_t activeLaunches() const;
