@@ -130,7 +130,7 @@ struct BoardSimulation::Impl {
   }
 
   /// What a waiting launch's ports and pipes hold, for a diagnosis: "; port 0 (...) has ...".
-  std::string describeState(RunningLaunch &launch) const {
+  std::string describeState(const RunningLaunch &launch) const {
     const hls::HardwareKernel &kernel = *launch.kernel;
     std::string state;
     for (unsigned p = 0; p < launch.ports.size(); ++p)
@@ -167,6 +167,15 @@ struct BoardSimulation::Impl {
     launch->startCycle = launch->lastProgress = lastBoardProgress = cycle;
     running.push_back(std::move(launch));
     return true;
+  }
+
+  /// Ends every launch still waiting for its kernel's circuit with `why`.
+  void endWaiting(const std::string &why, std::vector<EndedLaunch> &ended) {
+    for (auto &queue : waiting) {
+      for (const LaunchRequest &request : queue)
+        ended.push_back({request.id, why, RunStats()});
+      queue.clear();
+    }
   }
 
   /// Starts the next waiting launch of `kernelIndex`, if any; failures to start end them.
@@ -415,11 +424,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
       local = sc_core::SC_ZERO_TIME;
       if (options.cancelled && options.cancelled()) {
         // Everything ends: the board process is about to exit.
-        for (auto &queue : waiting) {
-          for (const LaunchRequest &w : queue)
-            step.ended.push_back({w.id, "the launch was cancelled before it started", RunStats()});
-          queue.clear();
-        }
+        endWaiting("the launch was cancelled before it started", step.ended);
         while (!running.empty())
           end(0, llvm::formatv("kernel '{0}' was cancelled at cycle {1}",
                                running.front()->kernel->kernelName,
@@ -598,12 +603,8 @@ std::vector<EndedLaunch> BoardSimulation::simulate(const std::function<bool()> &
   auto failAll = [&](const std::string &why) {
     for (const auto &running : sim.running)
       step.ended.push_back({running->request.id, why, RunStats()});
-    for (auto &queue : sim.waiting) {
-      for (const LaunchRequest &waiting : queue)
-        step.ended.push_back({waiting.id, why, RunStats()});
-      queue.clear();
-    }
     sim.running.clear();
+    sim.endWaiting(why, step.ended);
     return std::move(step.ended);
   };
   auto w = world();
