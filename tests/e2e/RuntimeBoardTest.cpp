@@ -328,9 +328,15 @@ TEST_CASE("kernels on two queues or an out-of-order queue run at the same time, 
       setArg(waiter, 2, limit);
       setArg(raiser, 0, flag);
       const size_t one = 1;
-      REQUIRE(clEnqueueNDRangeKernel(cl.queue, waiter, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+      cl_event waiting = nullptr;
+      REQUIRE(clEnqueueNDRangeKernel(cl.queue, waiter, 1, nullptr, &one, nullptr, 0, nullptr, &waiting) == CL_SUCCESS);
       REQUIRE(clFlush(cl.queue) == CL_SUCCESS);
-      // The waiter is polling by now; the raiser starts while it runs.
+      // Once the waiter runs (a loaded machine may take a while to start it), the raiser starts beside it.
+      cl_int status = CL_QUEUED;
+      for (int tries = 0; tries < 3000 && status > CL_RUNNING; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        REQUIRE(clGetEventInfo(waiting, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       REQUIRE(clEnqueueNDRangeKernel(other, raiser, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
       REQUIRE(clFinish(other) == CL_SUCCESS);
@@ -339,6 +345,7 @@ TEST_CASE("kernels on two queues or an out-of-order queue run at the same time, 
       INFO(cl.diagnosis());
       CHECK(made > 0);
       CHECK(made < limit);
+      clReleaseEvent(waiting);
       clReleaseMemObject(flag);
       clReleaseMemObject(polls);
       if (other != cl.queue)
