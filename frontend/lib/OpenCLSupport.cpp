@@ -4,9 +4,12 @@
 // Both devices implement OpenCL 3.0 with OpenCL C 1.0 to 1.2 and 3.0 (not 2.0, whose pipes, generic
 // address space, device-side enqueue and images are all required). An entry here is a promise the
 // tests keep: the CPU device's sub-groups and work-group functions (runtime/devices/cpu), the
-// 32- and 64-bit atomics of both (frontend/builtins/atomic.cl; atomic ports in hls/), the CPU's
-// generic address space (any pointer: its memories are all the host's; the board's are separate,
-// and a generic pointer there must come from one named space, which hls/ must see).
+// 32- and 64-bit atomics of both (frontend/builtins/atomic.cl; atomic ports in hls/), the pipes of
+// both (the CPU device's pipe builtins; on the board, read_pipe and write_pipe as the stream ports of
+// hls/, the other pipe functions a build error there yet), the generic address space of both (which
+// Clang requires for pipes; on the CPU any pointer: its memories are all the host's; the board's are
+// separate, and a generic pointer there must come from one named space, which hls/ must see, as
+// Intel's aoc requires: one that may point into two is a build error at its access).
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/OpenCLSupport.h"
 
@@ -90,14 +93,14 @@ const OpenCLSupport &openclSupport(Target target) {
   // atomic port promises no order with the other ports' accesses, so only the minimum, relaxed
   // atomics of a work-group's scope, which every device has.
   static const std::vector<llvm::StringRef> common = {"__opencl_c_int64", "__opencl_c_subgroups",
-                                                      "__opencl_c_work_group_collective_functions"};
+                                                      "__opencl_c_work_group_collective_functions",
+                                                      "__opencl_c_pipes", GenericAddressSpace};
   static const OpenCLSupport board = makeSupport(withAtomics({}), common);
   static const OpenCLSupport cpu = [] {
     std::vector<llvm::StringRef> features = common;
     features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
                                      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-                                     "__opencl_c_program_scope_global_variables", GenericAddressSpace,
-                                     "__opencl_c_pipes"});
+                                     "__opencl_c_program_scope_global_variables"});
     return makeSupport(withAtomics({{"cl_khr_subgroups"}}), features);
   }();
   return target == Target::Host ? cpu : board;

@@ -58,6 +58,7 @@ public:
 private:
   static std::string n(NodeId id, const char *suffix) { return llvm::formatv("n{0}_{1}", id, suffix); }
   static std::string port(unsigned p, const char *suffix) { return llvm::formatv("m{0}_{1}", p, suffix); }
+  static std::string stream(unsigned s, const char *suffix) { return llvm::formatv("s{0}_{1}", s, suffix); }
 
   void declarePorts() {
     m_.addPort(Direction::Input, "clk");
@@ -89,6 +90,13 @@ private:
       m_.addPort(Direction::Input, port(p, "resp_valid"));
       if (mp.readsData())
         m_.addPort(Direction::Input, port(p, "resp_rdata"), w);
+    }
+    for (unsigned s = 0; s < k_.pipePorts.size(); ++s) {
+      const unsigned w = k_.pipePorts[s].packetBytes * 8;
+      const bool writes = k_.pipePorts[s].writes;
+      m_.addPort(Direction::Input, stream(s, writes ? "ready" : "valid"));
+      m_.addPort(Direction::Output, stream(s, writes ? "push" : "pop"));
+      m_.addPort(writes ? Direction::Output : Direction::Input, stream(s, "data"), w);
     }
     argBitsUsed_.assign(k_.numArgs, 0);
   }
@@ -672,6 +680,10 @@ private:
       m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", 1}, {"LATENCY", node.latency}}, conns);
       return;
     }
+    case OpKind::PipeRead:
+    case OpKind::PipeWrite:
+      emitPipeAccess(id, in);
+      return;
     case OpKind::Fifo: {
       // A token FIFO still needs a data bit; its output is deliberately dropped.
       ExprRef inData = node.width ? data(ops[0]) : constant(1, 0);
@@ -698,6 +710,37 @@ private:
                                {"in_data", m_.wire(n(id, "comb"), node.width, value)},
                                {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", out("data")}});
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
+  }
+
+  /// A PipeRead or PipeWrite: the board's FIFO offers a packet or room for one (sampled at the
+  /// cycle's start), the access takes it at the edge its token is accepted, and its result leaves
+  /// through a register. A waiting access holds its token until the FIFO is ready; a trying one
+  /// takes what it finds.
+  void emitPipeAccess(NodeId id, Channel in) {
+    const Node &node = g_[id];
+    const auto ops = k_.operands(id);
+    const unsigned s = node.index, packetBits = k_.pipePorts[s].packetBytes * 8;
+    const bool reads = node.kind == OpKind::PipeRead, waits = node.constant != 0;
+    ExprRef wanted = node.predicated ? data(ops[dataOperandCount(node) - 1]) : constant(1, 1);
+    ExprRef offered = ref(stream(s, reads ? "valid" : "ready"));
+    ExprRef go = waits ? m_.wire(n(id, "go"), 1, binary("|", unary("~", wanted), offered)) : constant(1, 1);
+    ExprRef regValid = m_.wire(n(id, "reg_in_valid")), regReady = m_.wire(n(id, "reg_in_ready"));
+    m_.assign(regValid, binary("&", in.valid, go));
+    m_.assign(in.ready, binary("&", regReady, go));
+    ExprRef moves = m_.wire(n(id, "moves"), 1, binary("&", binary("&", in.valid, regReady), binary("&", wanted, offered)));
+    m_.assign(ref(stream(s, reads ? "pop" : "push")), moves);
+    if (!reads)
+      m_.assign(ref(stream(s, "data")), data(ops[0]));
+    ExprRef moved = binary("&", wanted, offered);
+    ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
+    ExprRef result = reads ? (waits ? packet : concat({moved, packet})) : waits ? constant(1, 0) : moved;
+    auto conns = clocking();
+    conns.insert(conns.end(), {{"in_valid", regValid}, {"in_ready", regReady},
+                               {"in_data", m_.wire(n(id, "result"), std::max(1u, node.width), result)},
+                               {"out_valid", ref(n(id, "valid"))}, {"out_ready", ref(n(id, "ready"))},
+                               {"out_data", node.width ? ref(n(id, "data")) : m_.wire(n(id, "unused"))}});
+    m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", std::max(1u, node.width)}, {"LATENCY", std::max(1u, node.latency)}},
+                conns);
   }
 
   /// A load that forwards from a store port's queue: the loom_forward_queue serving both ports. It

@@ -61,6 +61,8 @@ const char *opName(OpKind kind) {
   case OpKind::Atomic: return "atomic";
   case OpKind::RamLoad: return "ram_load";
   case OpKind::RamStore: return "ram_store";
+  case OpKind::PipeRead: return "pipe_read";
+  case OpKind::PipeWrite: return "pipe_write";
   case OpKind::LoopControl: return "loop_control";
   case OpKind::LoopMux: return "loop_mux";
   case OpKind::Steer: return "steer";
@@ -92,7 +94,9 @@ bool isUnit(OpKind kind) {
   case OpKind::StoreAddress:
   case OpKind::Atomic:
   case OpKind::RamLoad:
-  case OpKind::RamStore: return true;
+  case OpKind::RamStore:
+  case OpKind::PipeRead:
+  case OpKind::PipeWrite: return true;
   default: return false;
   }
 }
@@ -105,6 +109,8 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::Store:
   case OpKind::RamStore: return node.predicated ? 3 : 2;
   case OpKind::Atomic: return 2 + unsigned(node.constant) + (node.predicated ? 1 : 0);
+  case OpKind::PipeRead: return node.predicated ? 1 : 0;
+  case OpKind::PipeWrite: return node.predicated ? 2 : 1;
   case OpKind::UDiv:
   case OpKind::SDiv:
   case OpKind::URem:
@@ -314,6 +320,11 @@ std::string printGraph(const KernelGraph &kernel) {
                            : n.bank == AllBanks                      ? std::string(" bank=all")
                                                                      : llvm::formatv(" bank={0}", n.bank).str(),
                            n.predicated ? " predicated" : "");
+      break;
+    case OpKind::PipeRead:
+    case OpKind::PipeWrite:
+      out += llvm::formatv(" pipe={0} arg={1}{2}{3}", n.index, kernel.pipePorts[n.index].arg,
+                           n.constant ? " waits" : " tries", n.predicated ? " predicated" : "");
       break;
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);

@@ -229,7 +229,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
       continue;
-    if (llvm::Error error = inferAddressSpaces(function)) {
+    llvm::Error error = inferAddressSpaces(function);
+    if (!error)
+      error = lowerPipeCalls(function);
+    if (error) {
       errors += llvm::toString(std::move(error)) + "\n";
       failed.insert(&function);
       continue;
@@ -280,6 +283,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
       hw.maxGroupItems = grouped->second.maxItems;
     }
     hw.computeUnits = kernel.computeUnits;
+    hw.pipePorts = kernel.pipePorts;
     for (const OnChipMemory &memory : kernel.memories)
       if (memory.argument >= 0)
         hw.localArgBytes[unsigned(memory.argument)] = memory.depth / memory.copies * memory.elementBytes;
@@ -405,6 +409,16 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                               hw.ports[p].forwardsFrom)
                     .str()
               : std::string());
+    for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
+      if (const Node &n = kernel.graph[id]; n.kind == OpKind::PipeRead || n.kind == OpKind::PipeWrite) {
+        const PipePort &pipe = kernel.pipePorts[n.index];
+        program.report += llvm::formatv(
+            "  pipe port {0}: {1} argument {2}, {3}-byte packets, at {4}: {5}\n", n.index,
+            pipe.writes ? "writes" : "reads", pipe.arg, pipe.packetBytes, pipe.location,
+            n.constant ? (pipe.writes ? "waits for room (a loop retrying write_pipe)"
+                                      : "waits for a packet (a loop retrying read_pipe)")
+                       : "tries once, as read_pipe and write_pipe do");
+      }
     program.kernels.push_back(std::move(hw));
   }
   if (!errors.empty())

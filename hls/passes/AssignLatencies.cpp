@@ -101,6 +101,8 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       break;
     case OpKind::RamLoad:
     case OpKind::RamStore:
+    case OpKind::PipeRead:  // The FIFO's handshake, then the node's output register.
+    case OpKind::PipeWrite:
       n.latency = 1; // The read's output register; a write takes effect at the edge it is accepted.
       break;
     default:

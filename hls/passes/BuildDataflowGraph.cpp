@@ -382,10 +382,14 @@ llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
     values_[&call] = *printfBuffer_;
     return llvm::Error::success();
   }
-  // Clang's forms of the pipe functions (__read_pipe_2, __reserve_write_pipe, ...).
+  if (const llvm::StringRef function = name.split('.').first;
+      llvm::is_contained(std::initializer_list<llvm::StringRef>{StreamRead, StreamTryRead, StreamWrite, StreamTryWrite},
+                         function))
+    return pipeAccess(call, function);
+  // Clang's forms of the other pipe functions (__reserve_write_pipe, __read_pipe_4, ...).
   if (name.startswith("__") && name.contains("_pipe"))
-    return fail(call, "pipes are not supported by the hardware flow yet (this is '" + name +
-                          "', Clang's form of a pipe function); the CPU device runs them");
+    return fail(call, "of the pipe functions, the hardware flow takes read_pipe and write_pipe with two arguments "
+                      "yet (this is '" + name + "', Clang's form of another one); the CPU device runs them all");
   std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
   return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
 }
@@ -613,7 +617,7 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   }
   case I::AtomicRMW:
   case I::AtomicCmpXchg: return atomic(inst);
-  case I::ExtractValue: return cmpxchgResult(llvm::cast<llvm::ExtractValueInst>(inst));
+  case I::ExtractValue: return extractField(llvm::cast<llvm::ExtractValueInst>(inst));
   case I::Call: return call(llvm::cast<llvm::CallInst>(inst));
   case I::PHI: return phi(llvm::cast<llvm::PHINode>(inst));
   case I::Alloca: // Its accesses build the memory (MemoryAccesses.cpp).

@@ -5,7 +5,8 @@
 // slot a sequence number and the reservation size, then the packets. The slots form a lock-free
 // bounded ring (D. Vyukov's MPMC queue, widened to reservations of several slots): slot s serves
 // the positions s, s + capacity, ...; its sequence number says whether it is free for position p
-// (== p), full with p's packet (== p + 1), or still holds an older one. A reservation claims
+// (== 2p), full with p's packet (== 2p + 1), or still holds an older one. (Vyukov's p and p + 1
+// would make a pipe of one packet's full slot look free for the next position: p + 1 == p + capacity.) A reservation claims
 // consecutive positions by advancing `tail` (writers) or `head` (readers) once it has seen all of
 // them free or full, and its commit publishes each slot, so a reservation's packets enter the pipe
 // in order as one contiguous set, and readers never see a packet before its writer's commit.
@@ -36,6 +37,9 @@ constexpr size_t PipePacketAlignment = 128;
 struct PipeHeader {
   uint32_t packetBytes;
   uint32_t capacity;
+  /// Names the pipe object, unique in the process (a later pipe may reuse its memory): the board
+  /// keeps a FIFO per name.
+  uint64_t serial;
   alignas(64) std::atomic<uint64_t> head; ///< The next position a reader claims.
   alignas(64) std::atomic<uint64_t> tail; ///< The next position a writer claims.
   /// Packets committed by writers and readers: whether the pipe moves at all.
@@ -64,9 +68,11 @@ inline size_t pipeStorageBytes(const PipeShape &shape) {
 
 /// Lays an empty pipe out in `storage` (pipeStorageBytes of it).
 inline void initialisePipe(void *storage, const PipeShape &shape) {
-  auto *header = new (storage) PipeHeader{shape.packetBytes, shape.maxPackets, {0}, {0}, {0}};
+  static std::atomic<uint64_t> nextSerial{1};
+  auto *header = new (storage)
+      PipeHeader{shape.packetBytes, shape.maxPackets, nextSerial.fetch_add(1, std::memory_order_relaxed), {0}, {0}, {0}};
   for (uint32_t slot = 0; slot < shape.maxPackets; ++slot)
-    new (&header->sequences()[slot]) std::atomic<uint64_t>(slot);
+    new (&header->sequences()[slot]) std::atomic<uint64_t>(2 * uint64_t(slot));
 }
 
 } // namespace loom::runtime

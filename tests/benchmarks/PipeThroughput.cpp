@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pipe throughput on the CPU device: N ints from a producer kernel to a consumer kernel, each a
-// single work-item on its own queue, and through a chain of 4 kernels (producer, two relays,
-// consumer), through pipes of several depths; beside it, in the same run, the same packets between
-// two host threads through a bare lock-free ring of the same depth (the floor a pipe's bookkeeping
-// and the kernels' calls add to). Prints packets per second and the ratio. Figures, not a test.
-// Usage: bench_pipe_throughput [packets]   (OCL_ICD_VENDORS must name Loom's loom.icd)
+// Pipe throughput on both devices: N ints from a producer kernel to a consumer kernel, each a single
+// work-item on its own queue, and through a chain of 4 kernels (producer, two relays, consumer),
+// through pipes of several depths. On the CPU device, packets per second, beside the same packets
+// between two host threads through a bare lock-free ring of the same depth in the same run (the
+// floor a pipe's bookkeeping and the kernels' calls add to). On the board, packets per simulated
+// cycle (the producer's launch: it ends when its last packet is in), and the round trip of one
+// packet between two kernels (ping writes, pong reads and writes back, ping reads: cycles per
+// round). Figures, not a test.
+// Usage: bench_pipe_throughput [cpu packets] [board packets]   (OCL_ICD_VENDORS must name loom.icd)
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS // clCreateCommandQueue, clEnqueueTask, as the other benchmarks
 #include "BenchSupport.h"
@@ -21,14 +24,30 @@ __kernel void produce(__write_only pipe int out, int n) {
     while (write_pipe(out, &i) != 0)
       ;
 }
-__kernel void relay(__read_only pipe int in, __write_only pipe int out, int n) {
+// Two relays: on the board, a kernel's launches take turns on its circuit.
+#define RELAY(name)                                                        \
+  __kernel void name(__read_only pipe int in, __write_only pipe int out, int n) { \
+    for (int i = 0; i < n; ++i) {                                          \
+      int v;                                                               \
+      while (read_pipe(in, &v) != 0)                                       \
+        ;                                                                  \
+      while (write_pipe(out, &v) != 0)                                     \
+        ;                                                                  \
+    }                                                                      \
+  }
+RELAY(relay_1)
+RELAY(relay_2)
+// Each packet goes out only once the previous one came back: the loop carries it.
+__kernel void ping(__write_only pipe int out, __read_only pipe int in, __global long *sum, int n) {
+  int v = 0;
   for (int i = 0; i < n; ++i) {
-    int v;
-    while (read_pipe(in, &v) != 0)
-      ;
     while (write_pipe(out, &v) != 0)
       ;
+    while (read_pipe(in, &v) != 0)
+      ;
+    v += 1;
   }
+  *sum = v;
 }
 __kernel void consume(__read_only pipe int in, __global long *sum, int n) {
   long total = 0;
@@ -79,13 +98,13 @@ struct PipeRun {
   cl_program program;
   std::vector<cl_command_queue> queues;
 
-  explicit PipeRun(cl_platform_id platform) {
+  PipeRun(cl_platform_id platform, cl_device_type type) {
     cl_int err;
-    bench::check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr), "clGetDeviceIDs(CPU)");
+    bench::check(clGetDeviceIDs(platform, type, 1, &device, nullptr), "clGetDeviceIDs");
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     bench::check(err, "clCreateContext");
     for (int i = 0; i < 4; ++i) {
-      queues.push_back(clCreateCommandQueue(context, device, 0, &err));
+      queues.push_back(clCreateCommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err));
       bench::check(err, "clCreateCommandQueue");
     }
     const char *text = Source;
@@ -107,68 +126,134 @@ struct PipeRun {
     return k;
   }
 
-  /// Seconds to move `packets` through `stages` kernels (2: producer and consumer) joined by pipes
-  /// of `depth`; every kernel is enqueued before any is waited for, the consumer first.
-  double run(int packets, unsigned depth, int stages) {
+  struct Timing {
+    double seconds;        ///< Host time from the first enqueue to the last finish.
+    cl_ulong producerNs;   ///< The producer's launch, device time (simulated on the board).
+  };
+
+  /// Moves `packets` through `stages` kernels (2: producer and consumer) joined by pipes of `depth`;
+  /// every kernel is enqueued before any is waited for, the consumer first.
+  Timing run(int packets, unsigned depth, int stages) {
+    const char *relays[] = {"relay_1", "relay_2"};
+    std::vector<cl_kernel> kernels;
+    for (int stage = stages - 1; stage >= 0; --stage)
+      kernels.push_back(kernel(stage == 0 ? "produce" : stage == stages - 1 ? "consume" : relays[stage - 1]));
+    const cl_long total = pass(kernels, packets, depth, /*pingPong=*/false);
+    if (total != (cl_long)packets * (packets - 1) / 2)
+      std::fprintf(stderr, "bench: the pipes lost packets (sum %lld)\n", (long long)total);
+    for (cl_kernel k : kernels)
+      clReleaseKernel(k);
+    return last_;
+  }
+
+  /// Cycles a ping-pong round takes: ping sends a packet, pong sends it back, ping sends the next.
+  double roundTrip(int rounds, double cyclesPerNs) {
+    std::vector<cl_kernel> kernels{kernel("relay_1"), kernel("ping")};
+    const cl_long last = pass(kernels, rounds, 1, /*pingPong=*/true);
+    if (last != rounds)
+      std::fprintf(stderr, "bench: ping-pong lost packets (%lld)\n", (long long)last);
+    for (cl_kernel k : kernels)
+      clReleaseKernel(k);
+    return double(last_.producerNs) * cyclesPerNs / rounds;
+  }
+
+private:
+  /// Runs `kernels` (the last stage first; the last of them the producer, or ping) joined by pipes
+  /// (stage k reads pipe k - 1 and writes pipe k; with `pingPong`, ping writes pipe 0 and reads pipe
+  /// 1, pong the other way); returns the long the consumer or ping leaves.
+  cl_long pass(const std::vector<cl_kernel> &kernels, int packets, unsigned depth, bool pingPong) {
     cl_int err;
+    const size_t stages = kernels.size();
     std::vector<cl_mem> pipes;
-    for (int i = 0; i + 1 < stages; ++i) {
+    for (size_t i = 0; i + 1 < stages; ++i) {
+      pipes.push_back(clCreatePipe(context, 0, sizeof(int), depth, nullptr, &err));
+      bench::check(err, "clCreatePipe");
+    }
+    if (pingPong) {
       pipes.push_back(clCreatePipe(context, 0, sizeof(int), depth, nullptr, &err));
       bench::check(err, "clCreatePipe");
     }
     cl_mem sum = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_long), nullptr, &err);
     bench::check(err, "clCreateBuffer");
-    std::vector<cl_kernel> kernels;
-    for (int stage = stages - 1; stage >= 0; --stage) {
-      const bool first = stage == 0, last = stage == stages - 1;
-      cl_kernel k = kernel(first ? "produce" : last ? "consume" : "relay");
+    for (size_t i = 0; i < stages; ++i) {
+      const size_t stage = stages - 1 - i; // kernels[0] is the last stage
       cl_uint arg = 0;
-      if (!first)
-        bench::check(clSetKernelArg(k, arg++, sizeof(cl_mem), &pipes[stage - 1]), "clSetKernelArg");
-      bench::check(clSetKernelArg(k, arg++, sizeof(cl_mem), last ? &sum : &pipes[stage]), "clSetKernelArg");
-      bench::check(clSetKernelArg(k, arg++, sizeof packets, &packets), "clSetKernelArg");
-      kernels.push_back(k);
+      auto set = [&](const void *value, size_t size) {
+        bench::check(clSetKernelArg(kernels[i], arg++, size, value), "clSetKernelArg");
+      };
+      if (pingPong && stage == 0) {
+        set(&pipes[0], sizeof(cl_mem));
+        set(&pipes[1], sizeof(cl_mem));
+        set(&sum, sizeof(cl_mem));
+      } else if (pingPong) {
+        set(&pipes[0], sizeof(cl_mem));
+        set(&pipes[1], sizeof(cl_mem));
+      } else {
+        if (stage > 0)
+          set(&pipes[stage - 1], sizeof(cl_mem));
+        set(stage == stages - 1 ? &sum : &pipes[stage], sizeof(cl_mem));
+      }
+      set(&packets, sizeof packets);
     }
+    std::vector<cl_event> events(stages);
     const auto start = std::chrono::steady_clock::now();
-    for (size_t i = 0; i < kernels.size(); ++i) {
-      bench::check(clEnqueueTask(queues[i], kernels[i], 0, nullptr, nullptr), "clEnqueueTask");
+    for (size_t i = 0; i < stages; ++i) {
+      bench::check(clEnqueueTask(queues[i], kernels[i], 0, nullptr, &events[i]), "clEnqueueTask");
       bench::check(clFlush(queues[i]), "clFlush");
     }
-    for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t i = 0; i < stages; ++i)
       bench::check(clFinish(queues[i]), "clFinish");
-    const double elapsed = seconds(std::chrono::steady_clock::now() - start);
+    last_ = {seconds(std::chrono::steady_clock::now() - start), bench::eventNs(events.back())};
     cl_long total = 0;
     bench::check(clEnqueueReadBuffer(queues[0], sum, CL_TRUE, 0, sizeof total, &total, 0, nullptr, nullptr),
                  "clEnqueueReadBuffer");
-    if (total != (cl_long)packets * (packets - 1) / 2)
-      std::fprintf(stderr, "bench: the pipes lost packets (sum %lld)\n", (long long)total);
-    for (cl_kernel k : kernels)
-      clReleaseKernel(k);
+    for (cl_event event : events)
+      clReleaseEvent(event);
     for (cl_mem pipe : pipes)
       clReleaseMemObject(pipe);
     clReleaseMemObject(sum);
-    return elapsed;
+    return total;
   }
+
+  Timing last_{};
 };
 
 } // namespace
 
 int main(int argc, char **argv) {
   const int packets = argc > 1 ? std::atoi(argv[1]) : 1000000;
+  const int boardPackets = argc > 2 ? std::atoi(argv[2]) : 200000;
   cl_platform_id loom = bench::findPlatform("Loom");
   if (!loom) {
     std::fprintf(stderr, "bench: no Loom platform (set OCL_ICD_VENDORS)\n");
     return 1;
   }
-  PipeRun run(loom);
-  run.run(1000, 64, 2); // The first launch generates the kernels' code.
-  std::printf("%-8s %-22s %14s %14s %8s\n", "depth", "kernels", "packets/s", "bare ring/s", "ratio");
-  for (unsigned depth : {4u, 64u, 1024u})
+  {
+    PipeRun run(loom, CL_DEVICE_TYPE_CPU);
+    run.run(1000, 64, 2); // The first launch generates the kernels' code.
+    std::printf("CPU device\n%-8s %-22s %14s %14s %8s\n", "depth", "kernels", "packets/s", "bare ring/s", "ratio");
+    for (unsigned depth : {4u, 64u, 1024u})
+      for (int stages : {2, 4}) {
+        const double pipe = run.run(packets, depth, stages).seconds;
+        const double bare = bareRingSeconds(packets, depth);
+        std::printf("%-8u %-22s %14.3g %14.3g %8.2f\n", depth,
+                    stages == 2 ? "producer -> consumer" : "chain of 4", packets / pipe, packets / bare, bare / pipe);
+      }
+  }
+  // The board builds the program through loomc's flow (cached under LOOM_CACHE_DIR).
+  PipeRun board(loom, CL_DEVICE_TYPE_ACCELERATOR);
+  cl_uint mhz = 0;
+  bench::check(clGetDeviceInfo(board.device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, nullptr), "clGetDeviceInfo");
+  const double cyclesPerNs = mhz / 1000.0;
+  std::printf("\nboard (%u MHz), %d packets\n%-8s %-22s %16s %14s\n", mhz, boardPackets, "depth", "kernels",
+              "packets/cycle", "host s");
+  for (unsigned depth : {1u, 2u, 4u, 64u})
     for (int stages : {2, 4}) {
-      const double pipe = run.run(packets, depth, stages);
-      const double bare = bareRingSeconds(packets, depth);
-      std::printf("%-8u %-22s %14.3g %14.3g %8.2f\n", depth,
-                  stages == 2 ? "producer -> consumer" : "chain of 4", packets / pipe, packets / bare, bare / pipe);
+      const PipeRun::Timing timing = board.run(boardPackets, depth, stages);
+      std::printf("%-8u %-22s %16.4f %14.2f\n", depth, stages == 2 ? "producer -> consumer" : "chain of 4",
+                  boardPackets / (double(timing.producerNs) * cyclesPerNs), timing.seconds);
     }
+  std::printf("ping-pong round trip: %.1f cycles (two pipe hops and the kernels' loops)\n",
+              board.roundTrip(1000, cyclesPerNs));
   return 0;
 }

@@ -228,8 +228,13 @@ private:
   llvm::Error onChipAtomic(const llvm::Instruction &inst, unsigned memory, const llvm::Value *pointer,
                            MemoryPort::AtomicOp op, NodeId address, const std::vector<NodeId> &values,
                            unsigned width);
-  /// extractvalue of a cmpxchg's {old value, success}: the Atomic node's value, or old == compare.
-  llvm::Error cmpxchgResult(const llvm::ExtractValueInst &extract);
+  /// extractvalue of a cmpxchg's {old value, success} (the Atomic node's value, or old == compare)
+  /// or of a StreamTryRead's {packet, read} (slices of its PipeRead's value).
+  llvm::Error extractField(const llvm::ExtractValueInst &extract);
+  /// A call of stream function `function` (lowerPipeCalls): a PipeRead or PipeWrite node on the pipe
+  /// argument's stream port. A pipe's calls keep the work-item's program order, and the work-item
+  /// completes after its last one: they are accesses of an alias class of the pipe's own.
+  llvm::Error pipeAccess(const llvm::CallInst &call, llvm::StringRef function);
   /// Adds memory access `n` of `inst` with operands `ops` (the predicate is appended when the block
   /// is conditional) and orders it after the earlier accesses it may alias; `writes`: it writes
   /// memory (a store or an atomic), else it only reads.

@@ -692,7 +692,19 @@ llvm::Error GraphBuilder::onChipAtomic(const llvm::Instruction &inst, unsigned m
   return place(ramAccess(OpKind::RamStore, 0, memory, pointer), inst, {address, result}, /*writes=*/true);
 }
 
-llvm::Error GraphBuilder::cmpxchgResult(const llvm::ExtractValueInst &extract) {
+llvm::Error GraphBuilder::extractField(const llvm::ExtractValueInst &extract) {
+  const auto *tried = llvm::dyn_cast<llvm::CallInst>(extract.getAggregateOperand());
+  if (tried && extract.getNumIndices() == 1) {
+    auto read = valueOf(tried, extract);
+    if (!read)
+      return read.takeError();
+    // {read, packet}: the packet in the low bits.
+    const unsigned packetBits = result_.graph[*read].width - 1;
+    Node field{OpKind::Trunc, extract.getIndices()[0] == 0 ? packetBits : 1};
+    field.constant = extract.getIndices()[0] == 0 ? 0 : packetBits;
+    values_[&extract] = add(field, extract, {*read});
+    return llvm::Error::success();
+  }
   const auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(extract.getAggregateOperand());
   if (!cmpxchg || extract.getNumIndices() != 1)
     return fail(extract, "extractvalue is supported by the hardware flow only on a cmpxchg's result");
@@ -710,6 +722,46 @@ llvm::Error GraphBuilder::cmpxchgResult(const llvm::ExtractValueInst &extract) {
   Node equal{OpKind::ICmp, 1};
   equal.predicate = llvm::CmpInst::ICMP_EQ;
   values_[&extract] = add(equal, extract, {*old, *compare});
+  return llvm::Error::success();
+}
+
+llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef function) {
+  const auto *pipe = llvm::dyn_cast<llvm::Argument>(call.getArgOperand(0)->stripPointerCasts());
+  if (!pipe)
+    return fail(call, "a pipe must be a kernel argument in hardware");
+  const std::string pipeName = sourceName(*pipe);
+  if (result_.simdWorkItems > 1 || result_.computeUnits > 1)
+    return fail(call, "pipe '" + pipeName + "' in a kernel with num_simd_work_items or num_compute_units: the "
+                      "hardware flow does not share a pipe between lanes or compute units yet");
+  const auto first = llvm::find_if(result_.pipePorts, [&](const PipePort &port) { return port.arg == pipe->getArgNo(); });
+  if (first != result_.pipePorts.end())
+    return fail(call, "a second read_pipe or write_pipe call on pipe '" + pipeName + "' (the first is at " +
+                          first->location + "): the hardware flow takes one call per pipe argument yet");
+  const bool reads = function == StreamRead || function == StreamTryRead;
+  const bool waits = function == StreamRead || function == StreamWrite;
+  unsigned packetBits = 0;
+  call.getCalledFunction()->getName().split('.').second.getAsInteger(10, packetBits);
+  Node n{reads ? OpKind::PipeRead : OpKind::PipeWrite, reads ? packetBits + (waits ? 0 : 1) : (waits ? 0 : 1)};
+  n.index = result_.pipePorts.size();
+  n.constant = waits ? 1 : 0;
+  result_.pipePorts.push_back({pipe->getArgNo(), !reads, packetBits / 8, locationOf(call, kernel_)});
+  std::vector<NodeId> ops;
+  if (!reads) {
+    auto packet = valueOf(call.getArgOperand(1), call);
+    if (!packet)
+      return packet.takeError();
+    ops.push_back(*packet);
+  }
+  if (auto err = appendPredicate(n, call, ops))
+    return err;
+  const NodeId id = add(n, call, ops);
+  for (const Access &earlier : memory_.stores)
+    if (earlier.aliasClass == pipe)
+      orderAfter(lift(earlier.node, current_), id);
+  forgetAccessesOf(pipe);
+  memory_.stores.push_back({id, nullptr, pipe});
+  if (n.width)
+    values_[&call] = id;
   return llvm::Error::success();
 }
 

@@ -10,6 +10,7 @@
 // such a binary by the same flow as loomc (compileOffline), in-process, through the ProgramCache.
 //===----------------------------------------------------------------------===//
 #include "devices/board/BoardDevice.h"
+#include "core/PipeStorage.h"
 #include "devices/ProgramCache.h"
 
 #include "OfflineCompiler.h"
@@ -213,6 +214,12 @@ public:
     // A kernel using sub-groups runs a work-group at a time (hls FormWorkGroupLoops), its work-items
     // streaming through in local linear id order: its one sub-group is the whole work-group.
     info_.subGroupSize = hls::MaxWorkGroupLoopItems;
+    // A pipe argument is a stream port of the kernel's module, bound at each launch to the board's
+    // FIFO of that pipe. These are OpenCL 3.0's minimums for a device with pipes; the hardware flow
+    // refuses, at build time, the packets and pipe functions it does not take yet.
+    info_.maxPipeArgs = 16;
+    info_.maxPipePacketBytes = 1024;
+    info_.maxPipeReservations = 1;
     auto board = board::loadBoard(name);
     if (!board) {
       unavailable_ = llvm::formatv("board '{0}' is not available: {1}", name,
@@ -399,6 +406,19 @@ public:
     // A kernel that prints takes a zeroed printf buffer after its own arguments, which it appends
     // records to (lowering/Printf.h); they are printed once it is done.
     const hls::HardwareKernel &hardware = boardProgram->hardware()[kernelIndex];
+    // Each pipe port takes the pipe object its argument holds: the board keeps that pipe's FIFO, of
+    // the depth clCreatePipe gave, for the program's life. The pipe's storage here only names it (by
+    // its serial number: a later pipe may reuse its memory) and says its shape.
+    for (const hls::PipePort &port : hardware.pipePorts) {
+      const ArgValue *arg = port.arg < args.size() ? &args[port.arg] : nullptr;
+      if (!arg || arg->kind != ArgValue::Kind::Buffer || !arg->buffer.host)
+        return error(llvm::formatv("kernel '{0}' argument {1}: a pipe argument needs a pipe object", name, port.arg));
+      const auto &pipe = *static_cast<const PipeHeader *>(arg->buffer.host);
+      if (pipe.packetBytes != port.packetBytes)
+        return error(llvm::formatv("kernel '{0}' argument {1}: the pipe's packets are {2} bytes, the kernel's {3}",
+                                   name, port.arg, pipe.packetBytes, port.packetBytes));
+      request.pipes.push_back({pipe.serial, pipe.capacity, pipe.packetBytes});
+    }
     llvm::Optional<Allocation> printfBuffer;
     auto releasePrintfBuffer = llvm::make_scope_exit([&] {
       if (printfBuffer)

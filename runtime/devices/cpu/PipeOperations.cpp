@@ -39,7 +39,7 @@ uint64_t reserve(PipeHeader &pipe, uint32_t packets, bool write) {
   for (;;) {
     bool ready = true, taken = false;
     for (uint32_t i = 0; i < packets && ready && !taken; ++i) {
-      const uint64_t wanted = position + i + (write ? 0 : 1);
+      const uint64_t wanted = 2 * (position + i) + (write ? 0 : 1);
       const auto difference =
           int64_t(pipe.sequences()[(position + i) % pipe.capacity].load(std::memory_order_acquire) - wanted);
       ready = difference >= 0; // Behind: the slot still holds an unread packet, or none yet.
@@ -62,7 +62,7 @@ uint64_t reserve(PipeHeader &pipe, uint32_t packets, bool write) {
 void commit(PipeHeader &pipe, uint64_t position, bool write) {
   const uint32_t packets = pipe.reservationSizes()[position % pipe.capacity];
   for (uint32_t i = 0; i < packets; ++i)
-    pipe.sequences()[(position + i) % pipe.capacity].store(position + i + (write ? 1 : pipe.capacity),
+    pipe.sequences()[(position + i) % pipe.capacity].store(2 * (position + i) + (write ? 1 : 2 * uint64_t(pipe.capacity)),
                                                            std::memory_order_release);
   pipe.committed.fetch_add(packets, std::memory_order_relaxed);
 }

@@ -2455,3 +2455,158 @@ exit:
   CHECK(count(dumps["build-dataflow"], "= loop_control") == 1);
   checkLintClean(program.verilog, "loom_kernel_sum");
 }
+
+TEST_CASE("read_pipe and write_pipe become stream ports: a retry loop waits at the FIFO, a single call tries") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+%opencl.pipe_ro_t = type opaque
+%opencl.pipe_wo_t = type opaque
+declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+declare spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+define spir_kernel void @relay(%opencl.pipe_ro_t addrspace(1)* %in, %opencl.pipe_wo_t addrspace(1)* %out, float addrspace(1)* %status) {
+entry:
+  %v = alloca float, align 4
+  %raw = bitcast float* %v to i8*
+  %generic = addrspacecast i8* %raw to i8 addrspace(4)*
+  br label %wait
+wait:
+  %read = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4)
+  %empty = icmp ne i32 %read, 0
+  br i1 %empty, label %wait, label %got
+got:
+  %x = load float, float* %v, align 4
+  %y = fmul float %x, 2.0
+  store float %y, float* %v, align 4
+  %wrote = call spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)* %out, i8 addrspace(4)* %generic, i32 4, i32 4)
+  %f = sitofp i32 %wrote to float
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds float, float addrspace(1)* %status, i64 %gid
+  store float %f, float addrspace(1)* %p, align 4
+  ret void
+}
+)", dumps);
+  const std::string &graph = dumps["build-dataflow"];
+  INFO(graph);
+  // The retry loop is gone: a read that waits, no loop; the write reports whether it went in.
+  CHECK(count(graph, "pipe_read i32 pipe=0 arg=0 waits") == 1);
+  CHECK(count(graph, "pipe_write i1 pipe=1 arg=1 tries") == 1);
+  CHECK(count(graph, "loop_control") == 0);
+  CHECK(count(graph, "ram_") == 0); // the private packet is a register
+  const hls::HardwareKernel &kernel = program.kernels[0];
+  REQUIRE(kernel.pipePorts.size() == 2);
+  CHECK(kernel.pipePorts[0].arg == 0);
+  CHECK_FALSE(kernel.pipePorts[0].writes);
+  CHECK(kernel.pipePorts[1].arg == 1);
+  CHECK(kernel.pipePorts[1].writes);
+  CHECK(kernel.pipePorts[1].packetBytes == 4);
+  CHECK(program.report.find("waits for a packet") != std::string::npos);
+  CHECK(program.verilog.find("input  wire s0_valid") != std::string::npos);
+  CHECK(program.verilog.find("output wire s1_push") != std::string::npos);
+  checkLintClean(program.verilog, "loom_kernel_relay");
+}
+
+TEST_CASE("a read_pipe that may fail keeps the packet's memory when the pipe is empty") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+%opencl.pipe_ro_t = type opaque
+declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+define spir_kernel void @poll(%opencl.pipe_ro_t addrspace(1)* %in, i64 addrspace(1)* %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i64, i64 addrspace(1)* %out, i64 %gid
+  %raw = bitcast i64 addrspace(1)* %p to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %odd = and i64 %gid, 1
+  %tries = icmp eq i64 %odd, 1
+  br i1 %tries, label %try, label %done
+try:
+  %read = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 8, i32 8)
+  br label %done
+done:
+  ret void
+}
+)", dumps);
+  const std::string &graph = dumps["build-dataflow"];
+  INFO(graph);
+  // Odd work-items try: {read, packet}; the store to out[gid] happens only when a packet came.
+  CHECK(count(graph, "pipe_read i65 pipe=0 arg=0 tries predicated") == 1);
+  CHECK(count(graph, "store") == 1);
+  CHECK(count(graph, "predicated") >= 2);
+  checkLintClean(program.verilog, "loom_kernel_poll");
+}
+
+TEST_CASE("pipe functions and packets the hardware flow does not take yet are errors at their line") {
+  const std::string header = R"(
+%opencl.pipe_ro_t = type opaque
+%opencl.reserve_id_t = type opaque
+declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+declare spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)*, i32, i32, i32)
+)";
+  const std::string twice = synthesisError(header + R"(
+define spir_kernel void @twice(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspace(1)* %out) {
+  %raw = bitcast i32 addrspace(1)* %out to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4)
+  %b = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4)
+  ret void
+}
+)");
+  CHECK(twice.find("a second read_pipe or write_pipe call on pipe 'in'") != std::string::npos);
+  const std::string wide = synthesisError(header + R"(
+define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(1)* %out) {
+  %generic = addrspacecast i8 addrspace(1)* %out to i8 addrspace(4)*
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 16, i32 16)
+  ret void
+}
+)");
+  CHECK(wide.find("16-byte packets are not supported") != std::string::npos);
+  const std::string reserve = synthesisError(header + R"(
+define spir_kernel void @reserve(%opencl.pipe_ro_t addrspace(1)* %in) {
+  %r = call spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)* %in, i32 2, i32 4, i32 4)
+  ret void
+}
+)");
+  CHECK(reserve.find("__reserve_read_pipe") != std::string::npos);
+  CHECK(reserve.find("read_pipe and write_pipe") != std::string::npos);
+}
+
+TEST_CASE("a retry loop that goes back through an outer loop's latch waits at the FIFO too") {
+  // Clang's -O2 form of `for (int i = 0; i < n; ++i) while (write_pipe(out, &i) != 0);`.
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(R"(
+%opencl.pipe_wo_t = type opaque
+declare spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+define spir_kernel void @produce(%opencl.pipe_wo_t addrspace(1)* %out, i32 %n) {
+entry:
+  %i = alloca i32, align 4
+  %raw = bitcast i32* %i to i8*
+  store i32 0, i32* %i, align 4
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %preheader, label %done
+preheader:
+  %generic = addrspacecast i8* %raw to i8 addrspace(4)*
+  br label %try
+done:
+  ret void
+try:
+  %wrote = call spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)* %out, i8 addrspace(4)* %generic, i32 4, i32 4)
+  %ok = icmp eq i32 %wrote, 0
+  br i1 %ok, label %next, label %latch
+latch:
+  br label %try
+next:
+  %old = load i32, i32* %i, align 4
+  %inc = add nsw i32 %old, 1
+  store i32 %inc, i32* %i, align 4
+  %more = icmp slt i32 %inc, %n
+  br i1 %more, label %latch, label %done
+}
+)", dumps);
+  const std::string &graph = dumps["build-dataflow"];
+  INFO(graph);
+  CHECK(count(graph, "pipe_write pipe=0 arg=0 waits") == 1);
+  CHECK(count(graph, "loop_control") == 1); // the for loop only
+  CHECK(count(graph, "ram_") == 0);
+  REQUIRE(program.kernels[0].loops.size() == 1);
+  CHECK(program.kernels[0].loops[0].ii == 1);
+}

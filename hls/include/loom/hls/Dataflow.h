@@ -60,6 +60,13 @@ enum class OpKind {
   RamLoad,    ///< Read of on-chip memory `index` (KernelGraph::memories); operands as Load, the address
               ///< a byte offset into the memory.
   RamStore,   ///< Write of on-chip memory `index`; operands as Store.
+  PipeRead,   ///< Takes a W-bit packet from pipe port `index` (KernelGraph::pipePorts): operands: the
+              ///< predicate if `predicated`, then ordering tokens. `constant` 1: waits for a packet and
+              ///< yields it; 0: yields {1, packet} (W + 1 bits) or 0 at once when the pipe is empty.
+              ///< A false predicate takes none and yields 0.
+  PipeWrite,  ///< Gives packet operand 0 to pipe port `index`; then the predicate if `predicated`, then
+              ///< ordering tokens. `constant` 1: waits for room, output a token; 0: output 1 bit, 1 when
+              ///< the packet went in, 0 when the pipe was full. A false predicate gives none.
   // Loops: elastic rings, one per value live in the loop, with work-items interleaved.
   LoopControl, ///< Admits work-items into loop `index` (at most `depth` at once) and emits one token
                ///< per iteration; data: 1 on a work-item's first iteration. Operands: the entry
@@ -175,6 +182,7 @@ struct KernelGraph {
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store/Atomic nodes' `index`.
   std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.
+  std::vector<PipePort> pipePorts;    ///< Indexed by PipeRead/PipeWrite nodes' `index`.
   /// Work-items in flight at most, each holding a slot: set when private arrays live in on-chip
   /// memories, which hold a copy per slot (OnChipMemory::copies), or a __local array, which holds one
   /// work-group's copy (1: work-items take turns). 0: no limit.

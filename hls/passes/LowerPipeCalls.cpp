@@ -1,0 +1,188 @@
+//===- LowerPipeCalls.cpp - Clang's pipe calls to stream reads and writes --===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Before: a kernel calling Clang's __read_pipe_2 and __write_pipe_2 (read_pipe and write_pipe), which
+// move a packet through a generic pointer and return 0, or -1 when the pipe was empty or full.
+// After: calls of the stream functions (Passes.h) on the pipe argument that take or give the packet
+// as a value, loaded from or stored to the packet's memory; SROA then keeps a private packet in a
+// register. A loop that only retries a call until it succeeds (`while (read_pipe(p, &v) != 0);`, the
+// portable way to wait) becomes one waiting call: the circuit waits at the FIFO's handshake instead
+// of circling a loop, so a producer and its consumer move a packet a cycle. The other pipe functions
+// are left for build-dataflow to refuse. Runs on the IR, before build-dataflow.
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+namespace loom::hls {
+namespace {
+
+using namespace llvm;
+
+/// The block a loop that only retries `call` until it succeeds leaves to: the call's block goes back
+/// to itself when the call returns -1 (directly, or through blocks that only branch on), and on to
+/// that block when it returns 0; nothing else in the block has an effect or reads memory, and its
+/// phis keep their values from one try to the next. So trying again is all it does. Null when
+/// `call` is not in such a loop.
+BasicBlock *retryLoopExit(CallInst &call) {
+  BasicBlock *block = call.getParent();
+  auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+  auto *compare = branch && branch->isConditional() ? dyn_cast<ICmpInst>(branch->getCondition()) : nullptr;
+  if (!compare || (compare->getOperand(0) != &call && compare->getOperand(1) != &call))
+    return nullptr;
+  const bool statusFirst = compare->getOperand(0) == &call;
+  auto *other = dyn_cast<ConstantInt>(compare->getOperand(statusFirst ? 1 : 0));
+  if (!other)
+    return nullptr;
+  auto successorFor = [&](int64_t status) {
+    const APInt value(32, uint64_t(status), /*isSigned=*/true);
+    const bool taken = statusFirst ? ICmpInst::compare(value, other->getValue(), compare->getPredicate())
+                                   : ICmpInst::compare(other->getValue(), value, compare->getPredicate());
+    return branch->getSuccessor(taken ? 0 : 1);
+  };
+  BasicBlock *exit = successorFor(0), *back = block;
+  if (exit == block)
+    return nullptr;
+  // Clang leaves the way back through a shared latch when the retry loop is an outer loop's body.
+  for (BasicBlock *on = successorFor(-1); on != block; on = on->getSingleSuccessor()) {
+    if (!on || on->size() != 1 || !isa<BranchInst>(on->getTerminator()) || on == exit)
+      return nullptr;
+    back = on;
+  }
+  for (Instruction &inst : *block) {
+    if (&inst == &call || &inst == branch)
+      continue;
+    if (auto *phi = dyn_cast<PHINode>(&inst); phi && phi->getIncomingValueForBlock(back) != phi)
+      return nullptr; // Something changes from one try to the next.
+    if (inst.mayHaveSideEffects() || inst.mayReadFromMemory())
+      return nullptr;
+  }
+  return exit;
+}
+
+/// Makes the retry loop's `block` go on to `exit` at once: the other way out (back) is gone.
+void removeRetryLoop(BasicBlock *block, BasicBlock *exit) {
+  auto *branch = cast<BranchInst>(block->getTerminator());
+  Value *condition = branch->getCondition();
+  for (BasicBlock *successor : successors(block))
+    if (successor != exit)
+      successor->removePredecessor(block);
+  BranchInst::Create(exit, branch);
+  branch->eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(condition);
+}
+
+/// Where a call's packet lives: a pointer to it and the type to load or store there.
+struct PacketMemory {
+  Value *pointer;
+  Type *type;
+};
+
+/// The packet's memory behind `pointer` (Clang's generic i8*): the object's own type when it is a
+/// scalar or vector of the packet's size, so that a private one becomes a register, else the
+/// packet's bits as an integer.
+PacketMemory packetMemory(IRBuilder<> &builder, Value *pointer, unsigned bytes) {
+  Value *base = pointer->stripPointerCasts();
+  Type *type = base->getType()->getNonOpaquePointerElementType();
+  const DataLayout &layout = builder.GetInsertBlock()->getModule()->getDataLayout();
+  if (layout.getTypeStoreSize(type) == bytes && layout.getTypeSizeInBits(type) == bytes * 8 &&
+      (type->isIntOrIntVectorTy() || type->isFPOrFPVectorTy() || type->isPointerTy()))
+    return {base, type};
+  Type *word = builder.getIntNTy(bytes * 8);
+  return {builder.CreateBitCast(base, word->getPointerTo(base->getType()->getPointerAddressSpace())), word};
+}
+
+/// `value` of `type` as the packet's bits (`bits` wide), and back.
+Value *toPacket(IRBuilder<> &builder, Value *value, unsigned bits) {
+  Type *word = builder.getIntNTy(bits);
+  return value->getType()->isPointerTy() ? builder.CreatePtrToInt(value, word) : builder.CreateBitCast(value, word);
+}
+Value *fromPacket(IRBuilder<> &builder, Value *packet, Type *type) {
+  return type->isPointerTy() ? builder.CreateIntToPtr(packet, type) : builder.CreateBitCast(packet, type);
+}
+
+/// The stream function `name` for packets of `bits`: one declaration per packet width.
+FunctionCallee streamFunction(Module &module, StringRef name, unsigned bits, Type *result, ArrayRef<Type *> params) {
+  return module.getOrInsertFunction((name + "." + Twine(bits)).str(), FunctionType::get(result, params, false));
+}
+
+Error lowerCall(CallInst &call, bool reads, const Function &kernel) {
+  Module &module = *call.getModule();
+  LLVMContext &context = call.getContext();
+  auto *size = dyn_cast<ConstantInt>(call.getArgOperand(2));
+  auto *align = dyn_cast<ConstantInt>(call.getArgOperand(3));
+  const uint64_t bytes = size ? size->getZExtValue() : 0;
+  if (!bytes || bytes > 8 || !isPowerOf2_64(bytes) || !align)
+    return createStringError(inconvertibleErrorCode(),
+                             locationOf(call, kernel) + ": error: pipes of " + Twine(bytes) +
+                                 "-byte packets are not supported by the hardware flow yet (packets of 1, 2, "
+                                 "4 or 8 bytes are)");
+  const unsigned bits = unsigned(bytes * 8);
+  Value *pipe = call.getArgOperand(0);
+  IRBuilder<> builder(&call);
+  const PacketMemory packet = packetMemory(builder, call.getArgOperand(1), unsigned(bytes));
+  const Align alignment(align->getZExtValue());
+  Type *word = builder.getIntNTy(bits), *status = call.getType();
+  BasicBlock *block = call.getParent();
+  BasicBlock *retryExit = retryLoopExit(call);
+  Value *result = ConstantInt::get(status, 0);
+  if (reads && retryExit) {
+    Value *value = builder.CreateCall(streamFunction(module, StreamRead, bits, word, {pipe->getType()}), {pipe});
+    builder.CreateAlignedStore(fromPacket(builder, value, packet.type), packet.pointer, alignment);
+  } else if (reads) {
+    // The packet's memory changes only when one was read.
+    Type *pair = StructType::get(context, {word, builder.getInt1Ty()});
+    Value *tried = builder.CreateCall(streamFunction(module, StreamTryRead, bits, pair, {pipe->getType()}), {pipe});
+    Value *value = builder.CreateExtractValue(tried, 0), *read = builder.CreateExtractValue(tried, 1);
+    IRBuilder<> then(SplitBlockAndInsertIfThen(read, &call, /*Unreachable=*/false));
+    then.CreateAlignedStore(fromPacket(then, value, packet.type), packet.pointer, alignment);
+    builder.SetInsertPoint(&call);
+    result = builder.CreateSelect(read, result, ConstantInt::get(status, -1, true));
+  } else {
+    Value *value = toPacket(builder, builder.CreateAlignedLoad(packet.type, packet.pointer, alignment), bits);
+    if (retryExit) {
+      builder.CreateCall(streamFunction(module, StreamWrite, bits, builder.getVoidTy(), {pipe->getType(), word}),
+                         {pipe, value});
+    } else {
+      Value *written = builder.CreateCall(
+          streamFunction(module, StreamTryWrite, bits, builder.getInt1Ty(), {pipe->getType(), word}), {pipe, value});
+      result = builder.CreateSelect(written, result, ConstantInt::get(status, -1, true));
+    }
+  }
+  call.replaceAllUsesWith(result);
+  Value *pointer = call.getArgOperand(1);
+  call.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(pointer);
+  if (retryExit)
+    removeRetryLoop(block, retryExit);
+  return Error::success();
+}
+
+} // namespace
+
+llvm::Error lowerPipeCalls(llvm::Function &kernel) {
+  std::vector<std::pair<CallInst *, bool>> calls;
+  for (Instruction &inst : instructions(kernel))
+    if (auto *call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction()) {
+      const StringRef name = call->getCalledFunction()->getName();
+      if (name == "__read_pipe_2" || name == "__write_pipe_2")
+        calls.emplace_back(call, name == "__read_pipe_2");
+    }
+  if (calls.empty())
+    return Error::success();
+  for (auto [call, reads] : calls)
+    if (Error error = lowerCall(*call, reads, kernel))
+      return error;
+  EliminateUnreachableBlocks(kernel); // the ways back of retry loops that no other block shared
+  FunctionAnalysisManager analyses;
+  PassBuilder().registerFunctionAnalyses(analyses);
+  SROAPass().run(kernel, analyses);
+  return Error::success();
+}
+
+} // namespace loom::hls

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pipes on both devices, through the ICD loader: kernels/pipes.cl on the board (loomc's binary:
+// pipe arguments are stream ports bound at each launch to the board's FIFO of the pipe object) and
+// on the CPU device (the same source), each checked against a host reference. Kernels that talk
+// through pipes run at the same time, from several queues or one out-of-order queue.
+#include "DifferentialSupport.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace e2e;
+
+namespace {
+
+const Sources PipePrograms{LOOM_E2E_PIPES_LOOM, LOOM_E2E_PIPES_CL, LOOM_E2E_PIPES_OPTIONS};
+
+cl_mem makePipe(Setup &cl, cl_uint packetBytes, cl_uint packets) {
+  cl_int err = CL_SUCCESS;
+  cl_mem pipe = clCreatePipe(cl.context, 0, packetBytes, packets, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  return pipe;
+}
+
+/// Sets all of `kernel`'s arguments, in order.
+template <typename... Args> void setArgs(cl_kernel kernel, const Args &...values) {
+  cl_uint index = 0;
+  (setArg(kernel, index++, values), ...);
+}
+
+/// A program of kernels/pipes.cl on one device, with a queue per kernel that must run beside the
+/// others (or the one out-of-order queue).
+struct PipeRun {
+  Setup cl;
+  cl_program program;
+  std::vector<cl_command_queue> queues;
+  std::vector<cl_kernel> kernels;
+
+  PipeRun(const Target &target, bool outOfOrder = false)
+      : cl(target.device(), outOfOrder ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0),
+        program(programFor(cl, target, PipePrograms)) {}
+  ~PipeRun() {
+    for (cl_kernel kernel : kernels)
+      clReleaseKernel(kernel);
+    for (cl_command_queue queue : queues)
+      if (queue != cl.queue)
+        clReleaseCommandQueue(queue);
+    clReleaseProgram(program);
+  }
+  cl_kernel kernel(const char *name) {
+    kernels.push_back(kernelNamed(program, name));
+    return kernels.back();
+  }
+  /// A queue of its own for the kernel enqueued `k`-th; the one out-of-order queue for all.
+  cl_command_queue queueFor(size_t k, bool outOfOrder) {
+    if (outOfOrder || k == 0)
+      return cl.queue;
+    cl_int err = CL_SUCCESS;
+    queues.push_back(clCreateCommandQueue(cl.context, cl.device, 0, &err));
+    REQUIRE(err == CL_SUCCESS);
+    return queues.back();
+  }
+  /// Enqueues each kernel over its work-items, the consumers first, each on a queue of its own (or
+  /// all on the out-of-order one), and waits for all of them: they finish only by running together.
+  void runTogether(const std::vector<std::pair<cl_kernel, size_t>> &launches, bool outOfOrder = false) {
+    std::vector<cl_command_queue> used;
+    for (size_t k = launches.size(); k-- > 0;) {
+      cl_command_queue queue = queueFor(launches.size() - 1 - k, outOfOrder);
+      REQUIRE(clEnqueueNDRangeKernel(queue, launches[k].first, 1, nullptr, &launches[k].second, nullptr, 0, nullptr,
+                                     nullptr) == CL_SUCCESS);
+      REQUIRE(clFlush(queue) == CL_SUCCESS);
+      used.push_back(queue);
+    }
+    for (cl_command_queue queue : used)
+      REQUIRE(clFinish(queue) == CL_SUCCESS);
+  }
+};
+
+} // namespace
+
+TEST_CASE("a producer and a consumer move every packet in order through a shallow pipe, on both devices",
+          "[e2e][pipes][board]") {
+  const int n = 3000;
+  std::vector<int> input(n);
+  std::iota(input.begin(), input.end(), -1234);
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel produce = run.kernel("produce"), consume = run.kernel("consume");
+      // Far shallower than what moves through it: the kernels finish only by running together. Then
+      // the same kernels rebound to a pipe of one packet, with nothing rebuilt.
+      for (cl_uint depth : {4u, 1u}) {
+        INFO("a pipe of " << depth);
+        cl_mem pipe = makePipe(run.cl, sizeof(int), depth);
+        setArgs(produce, pipe, src, n);
+        setArgs(consume, pipe, dst, n);
+        run.runTogether({{produce, 1}, {consume, 1}});
+        CHECK(readBack<int>(run.cl, dst, n) == input);
+        clReleaseMemObject(pipe);
+      }
+      INFO(run.cl.diagnosis());
+      CHECK(run.cl.notes.empty());
+      clReleaseMemObject(src);
+      clReleaseMemObject(dst);
+    }
+}
+
+TEST_CASE("a chain of four kernels runs at the same time, on both devices and either kind of queue",
+          "[e2e][pipes][board]") {
+  const int n = 2000;
+  std::vector<int> input(n), expected(n);
+  std::iota(input.begin(), input.end(), 5);
+  std::transform(input.begin(), input.end(), expected.begin(), [](int v) { return (v + 1) * 2; });
+  const bool outOfOrder = GENERATE(false, true);
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name << (outOfOrder ? ", one out-of-order queue" : ", four queues")) {
+      PipeRun run(target, outOfOrder);
+      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem first = makePipe(run.cl, sizeof(int), 2), second = makePipe(run.cl, sizeof(int), 8),
+             third = makePipe(run.cl, sizeof(int), 3);
+      cl_kernel produce = run.kernel("produce"), addOne = run.kernel("add_one"), timesTwo = run.kernel("times_two"),
+                consume = run.kernel("consume");
+      setArgs(produce, first, src, n);
+      setArgs(addOne, first, second, n);
+      setArgs(timesTwo, second, third, n);
+      setArgs(consume, third, dst, n);
+      run.runTogether({{produce, 1}, {addOne, 1}, {timesTwo, 1}, {consume, 1}}, outOfOrder);
+      CHECK(readBack<int>(run.cl, dst, n) == expected);
+      for (cl_mem object : {src, dst, first, second, third})
+        clReleaseMemObject(object);
+    }
+}
+
+TEST_CASE("work-items of NDRange kernels move one vector packet each, on both devices", "[e2e][pipes][board]") {
+  const size_t items = 1024;
+  std::vector<float> input(items);
+  for (size_t i = 0; i < items; ++i)
+    input[i] = float(i) * 0.25f - 17.0f;
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<cl_float2>(items), CL_MEM_READ_WRITE);
+      cl_mem pipe = makePipe(run.cl, sizeof(cl_float2), 16);
+      cl_kernel produce = run.kernel("produce_items"), consume = run.kernel("consume_items");
+      setArgs(produce, pipe, src);
+      setArgs(consume, pipe, dst);
+      run.runTogether({{produce, items}, {consume, items}});
+      // Work-items take packets in no set order: each arrives once, whole.
+      std::vector<std::pair<float, float>> got;
+      for (const cl_float2 &packet : readBack<cl_float2>(run.cl, dst, items))
+        got.emplace_back(packet.s[1], packet.s[0]);
+      std::sort(got.begin(), got.end());
+      for (size_t i = 0; i < items; ++i) {
+        INFO("packet " << i);
+        REQUIRE(got[i].first == float(i));
+        REQUIRE(got[i].second == input[i]);
+      }
+      for (cl_mem object : {src, dst, pipe})
+        clReleaseMemObject(object);
+    }
+}
+
+TEST_CASE("packets of 1, 2, 4 and 8 bytes and of a struct keep their bits, on both devices", "[e2e][pipes][board]") {
+  const int n = 50;
+  std::vector<cl_ulong> expected;
+  for (int i = 0; i < n; ++i) {
+    const auto tag = cl_short(i - 5);
+    expected.push_back(cl_uchar(i * 7));
+    expected.push_back(cl_ulong(cl_long(cl_short(-300 * i))));
+    expected.push_back(0x0123456789abcdefULL * cl_ulong(i + 1));
+    expected.push_back(cl_ulong(cl_long(tag) * 65536 + i * 256 + (255 - i)));
+  }
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem bytes = makePipe(run.cl, 1, 3), shorts = makePipe(run.cl, 2, 5), longs = makePipe(run.cl, 8, 2),
+             items = makePipe(run.cl, 4, 7);
+      cl_mem dst = buffer(run.cl, std::vector<cl_ulong>(4 * n), CL_MEM_READ_WRITE);
+      cl_kernel produce = run.kernel("produce_sizes"), consume = run.kernel("consume_sizes");
+      setArgs(produce, bytes, shorts, longs, items, n);
+      setArgs(consume, bytes, shorts, longs, items, dst, n);
+      run.runTogether({{produce, 1}, {consume, 1}});
+      CHECK(readBack<cl_ulong>(run.cl, dst, 4 * n) == expected);
+      for (cl_mem object : {bytes, shorts, longs, items, dst})
+        clReleaseMemObject(object);
+    }
+}
+
+TEST_CASE("read_pipe and write_pipe try once: -1 and nothing moved on an empty or full pipe, on both devices",
+          "[e2e][pipes][board]") {
+  const size_t items = 12;
+  const cl_uint depth = 8;
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem pipe = makePipe(run.cl, sizeof(int), depth);
+      cl_mem status = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel tryWrite = run.kernel("try_write"), tryRead = run.kernel("try_read");
+      setArgs(tryWrite, pipe, status);
+      setArgs(tryRead, pipe, dst);
+      // One after the other on one queue: the writers fill the pipe, then the readers empty it.
+      clReleaseEvent(launch(run.cl, tryWrite, {{items}}));
+      clReleaseEvent(launch(run.cl, tryRead, {{items}}));
+      const std::vector<int> written = readBack<int>(run.cl, status, items), read = readBack<int>(run.cl, dst, items);
+      std::vector<int> accepted, got;
+      for (size_t i = 0; i < items; ++i) {
+        CHECK((written[i] == 0 || written[i] == -1));
+        if (written[i] == 0)
+          accepted.push_back(100 + int(i));
+        if (read[i] != -1007) // -1, and the packet's memory as it was
+          got.push_back(read[i]);
+      }
+      CHECK(accepted.size() == depth);
+      std::sort(got.begin(), got.end());
+      CHECK(got == accepted);
+      for (cl_mem object : {pipe, status, dst})
+        clReleaseMemObject(object);
+    }
+}
+
+TEST_CASE("a board kernel waiting for packets that never come fails with a diagnosis", "[e2e][pipes][board]") {
+  PipeRun run(Targets[0]);
+  cl_mem pipe = makePipe(run.cl, sizeof(int), 4);
+  cl_mem dst = buffer(run.cl, std::vector<int>(1), CL_MEM_READ_WRITE);
+  cl_kernel starve = run.kernel("starve");
+  setArgs(starve, pipe, dst);
+  const size_t one = 1;
+  cl_event event = nullptr;
+  REQUIRE(clEnqueueNDRangeKernel(run.cl.queue, starve, 1, nullptr, &one, nullptr, 0, nullptr, &event) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &event) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  cl_int status = CL_COMPLETE;
+  REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+  CHECK(status < 0);
+  const std::string diagnosis = run.cl.diagnosis();
+  INFO(diagnosis);
+  CHECK(diagnosis.find("deadlock") != std::string::npos);
+  CHECK(diagnosis.find("starve") != std::string::npos);
+  CHECK(diagnosis.find("pipes.cl:119") != std::string::npos);
+  clReleaseEvent(event);
+  clReleaseMemObject(pipe);
+  clReleaseMemObject(dst);
+}
+
+TEST_CASE("a pipe made after another is released starts empty, on both devices", "[e2e][pipes][board]") {
+  const size_t items = 4;
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem status = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel tryWrite = run.kernel("try_write"), tryRead = run.kernel("try_read");
+      // Packets left in a pipe go with it, also when the next one takes its memory (the board keeps
+      // a FIFO per pipe object, not per address).
+      cl_mem left = makePipe(run.cl, sizeof(int), 4);
+      setArgs(tryWrite, left, status);
+      clReleaseEvent(launch(run.cl, tryWrite, {{3}}));
+      clReleaseMemObject(left);
+      cl_mem fresh = makePipe(run.cl, sizeof(int), 4);
+      setArgs(tryRead, fresh, dst);
+      clReleaseEvent(launch(run.cl, tryRead, {{items}}));
+      CHECK(readBack<int>(run.cl, dst, items) == std::vector<int>(items, -1007));
+      for (cl_mem object : {fresh, status, dst})
+        clReleaseMemObject(object);
+    }
+}

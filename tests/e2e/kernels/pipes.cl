@@ -1,0 +1,122 @@
+// Pipes on both devices (PipesBoardTest.cpp): the kernels the board's hardware flow builds, whose
+// pipe arguments are stream ports bound at each launch to the board's FIFO of the pipe object.
+
+// A task (one work-item) each: the packets keep their order. The retry loops are the portable way
+// to wait for a packet or for room; on the board they become a wait at the FIFO's handshake.
+__kernel void produce(__write_only pipe int out, __global const int *src, int n) {
+  for (int i = 0; i < n; ++i)
+    while (write_pipe(out, &src[i]) != 0)
+      ;
+}
+__kernel void consume(__read_only pipe int in, __global int *dst, int n) {
+  for (int i = 0; i < n; ++i) {
+    int v;
+    while (read_pipe(in, &v) != 0)
+      ;
+    dst[i] = v;
+  }
+}
+
+// A chain of four kernels: produce -> add_one -> times_two -> consume.
+__kernel void add_one(__read_only pipe int in, __write_only pipe int out, int n) {
+  for (int i = 0; i < n; ++i) {
+    int v;
+    while (read_pipe(in, &v) != 0)
+      ;
+    v += 1;
+    while (write_pipe(out, &v) != 0)
+      ;
+  }
+}
+__kernel void times_two(__read_only pipe int in, __write_only pipe int out, int n) {
+  for (int i = 0; i < n; ++i) {
+    int v;
+    while (read_pipe(in, &v) != 0)
+      ;
+    v *= 2;
+    while (write_pipe(out, &v) != 0)
+      ;
+  }
+}
+
+// NDRange kernels: a packet per work-item, in no set order between work-items.
+__kernel void produce_items(__write_only pipe float2 out, __global const float *src) {
+  const int i = get_global_id(0);
+  float2 packet = (float2)(src[i], i);
+  while (write_pipe(out, &packet) != 0)
+    ;
+}
+__kernel void consume_items(__read_only pipe float2 in, __global float2 *dst) {
+  float2 packet;
+  while (read_pipe(in, &packet) != 0)
+    ;
+  dst[get_global_id(0)] = packet;
+}
+
+// Packets of every size a board stream port takes, and a struct.
+typedef struct {
+  short tag;
+  uchar flags;
+  uchar weight;
+} item;
+__kernel void produce_sizes(__write_only pipe uchar bytes, __write_only pipe short shorts,
+                            __write_only pipe ulong longs, __write_only pipe item items, int n) {
+  for (int i = 0; i < n; ++i) {
+    uchar b = (uchar)(i * 7);
+    short s = (short)(-300 * i);
+    ulong l = 0x0123456789abcdefUL * (ulong)(i + 1);
+    item it = {(short)(i - 5), (uchar)i, (uchar)(255 - i)};
+    while (write_pipe(bytes, &b) != 0)
+      ;
+    while (write_pipe(shorts, &s) != 0)
+      ;
+    while (write_pipe(longs, &l) != 0)
+      ;
+    while (write_pipe(items, &it) != 0)
+      ;
+  }
+}
+__kernel void consume_sizes(__read_only pipe uchar bytes, __read_only pipe short shorts,
+                            __read_only pipe ulong longs, __read_only pipe item items,
+                            __global ulong *dst, int n) {
+  for (int i = 0; i < n; ++i) {
+    uchar b;
+    short s;
+    ulong l;
+    item it;
+    while (read_pipe(bytes, &b) != 0)
+      ;
+    while (read_pipe(shorts, &s) != 0)
+      ;
+    while (read_pipe(longs, &l) != 0)
+      ;
+    while (read_pipe(items, &it) != 0)
+      ;
+    dst[4 * i] = b;
+    dst[4 * i + 1] = (ulong)(long)s;
+    dst[4 * i + 2] = l;
+    dst[4 * i + 3] = (ulong)(long)it.tag * 65536 + it.flags * 256 + it.weight;
+  }
+}
+
+// read_pipe and write_pipe as the spec has them: a try that returns 0, or -1 when the pipe is
+// empty or full, and moves nothing then.
+__kernel void try_write(__write_only pipe int out, __global int *status) {
+  const int i = get_global_id(0);
+  int v = 100 + i;
+  status[i] = write_pipe(out, &v);
+}
+__kernel void try_read(__read_only pipe int in, __global int *dst) {
+  const int i = get_global_id(0);
+  int v = -7;
+  const int status = read_pipe(in, &v);
+  dst[i] = status == 0 ? v : status * 1000 + v;
+}
+
+// Waits for packets that never come: the deadlock diagnosis names this line.
+__kernel void starve(__read_only pipe int in, __global int *dst) {
+  int v;
+  while (read_pipe(in, &v) != 0)
+    ;
+  dst[get_global_id(0)] = v;
+}
