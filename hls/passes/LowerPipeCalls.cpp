@@ -83,24 +83,31 @@ struct PacketMemory {
   Type *type;
 };
 
+/// The type a packet of `bytes` travels as: its bits as an integer, or, wider than a register, as
+/// 32-bit lanes of one wide value (ScalarizeVectors gathers them; the graph carries it whole).
+Type *packetType(LLVMContext &context, unsigned bytes) {
+  if (bytes <= 8)
+    return IntegerType::get(context, bytes * 8);
+  return FixedVectorType::get(Type::getInt32Ty(context), bytes / 4);
+}
+
 /// The packet's memory behind `pointer` (Clang's generic i8*): the object's own type when it is a
 /// scalar or vector of the packet's size, so that a private one becomes a register, else the
-/// packet's bits as an integer.
+/// packet's type.
 PacketMemory packetMemory(IRBuilder<> &builder, Value *pointer, unsigned bytes) {
   Value *base = pointer->stripPointerCasts();
   Type *type = base->getType()->getNonOpaquePointerElementType();
   const DataLayout &layout = builder.GetInsertBlock()->getModule()->getDataLayout();
   if (layout.getTypeStoreSize(type) == bytes && layout.getTypeSizeInBits(type) == bytes * 8 &&
-      (type->isIntOrIntVectorTy() || type->isFPOrFPVectorTy() || type->isPointerTy()))
+      (type->isIntOrIntVectorTy() || type->isFPOrFPVectorTy() || (type->isPointerTy() && bytes <= 8)))
     return {base, type};
-  Type *word = builder.getIntNTy(bytes * 8);
-  return {builder.CreateBitCast(base, word->getPointerTo(base->getType()->getPointerAddressSpace())), word};
+  Type *packet = packetType(builder.getContext(), bytes);
+  return {builder.CreateBitCast(base, packet->getPointerTo(base->getType()->getPointerAddressSpace())), packet};
 }
 
-/// `value` of `type` as the packet's bits (`bits` wide), and back.
-Value *toPacket(IRBuilder<> &builder, Value *value, unsigned bits) {
-  Type *word = builder.getIntNTy(bits);
-  return value->getType()->isPointerTy() ? builder.CreatePtrToInt(value, word) : builder.CreateBitCast(value, word);
+/// `value` as a packet of type `packet`, and back.
+Value *toPacket(IRBuilder<> &builder, Value *value, Type *packet) {
+  return value->getType()->isPointerTy() ? builder.CreatePtrToInt(value, packet) : builder.CreateBitCast(value, packet);
 }
 Value *fromPacket(IRBuilder<> &builder, Value *packet, Type *type) {
   return type->isPointerTy() ? builder.CreateIntToPtr(packet, type) : builder.CreateBitCast(packet, type);
@@ -117,40 +124,40 @@ Error lowerCall(CallInst &call, bool reads, const Function &kernel) {
   auto *size = dyn_cast<ConstantInt>(call.getArgOperand(2));
   auto *align = dyn_cast<ConstantInt>(call.getArgOperand(3));
   const uint64_t bytes = size ? size->getZExtValue() : 0;
-  if (!bytes || bytes > 8 || !isPowerOf2_64(bytes) || !align)
+  if (!bytes || bytes > MaxPortBytes || !isPowerOf2_64(bytes) || !align)
     return createStringError(inconvertibleErrorCode(),
                              locationOf(call, kernel) + ": error: pipes of " + Twine(bytes) +
-                                 "-byte packets are not supported by the hardware flow yet (packets of 1, 2, "
-                                 "4 or 8 bytes are)");
+                                 "-byte packets are not supported by the hardware flow yet (packets of a power of "
+                                 "two of bytes up to " + Twine(MaxPortBytes) + " are)");
   const unsigned bits = unsigned(bytes * 8);
   Value *pipe = call.getArgOperand(0);
   IRBuilder<> builder(&call);
-  const PacketMemory packet = packetMemory(builder, call.getArgOperand(1), unsigned(bytes));
+  const PacketMemory memory = packetMemory(builder, call.getArgOperand(1), unsigned(bytes));
   const Align alignment(align->getZExtValue());
-  Type *word = builder.getIntNTy(bits), *status = call.getType();
+  Type *packet = packetType(context, unsigned(bytes)), *status = call.getType();
   BasicBlock *block = call.getParent();
   BasicBlock *retryExit = retryLoopExit(call);
   Value *result = ConstantInt::get(status, 0);
   if (reads && retryExit) {
-    Value *value = builder.CreateCall(streamFunction(module, StreamRead, bits, word, {pipe->getType()}), {pipe});
-    builder.CreateAlignedStore(fromPacket(builder, value, packet.type), packet.pointer, alignment);
+    Value *value = builder.CreateCall(streamFunction(module, StreamRead, bits, packet, {pipe->getType()}), {pipe});
+    builder.CreateAlignedStore(fromPacket(builder, value, memory.type), memory.pointer, alignment);
   } else if (reads) {
     // The packet's memory changes only when one was read.
-    Type *pair = StructType::get(context, {word, builder.getInt1Ty()});
+    Type *pair = StructType::get(context, {packet, builder.getInt1Ty()});
     Value *tried = builder.CreateCall(streamFunction(module, StreamTryRead, bits, pair, {pipe->getType()}), {pipe});
     Value *value = builder.CreateExtractValue(tried, 0), *read = builder.CreateExtractValue(tried, 1);
     IRBuilder<> then(SplitBlockAndInsertIfThen(read, &call, /*Unreachable=*/false));
-    then.CreateAlignedStore(fromPacket(then, value, packet.type), packet.pointer, alignment);
+    then.CreateAlignedStore(fromPacket(then, value, memory.type), memory.pointer, alignment);
     builder.SetInsertPoint(&call);
     result = builder.CreateSelect(read, result, ConstantInt::get(status, -1, true));
   } else {
-    Value *value = toPacket(builder, builder.CreateAlignedLoad(packet.type, packet.pointer, alignment), bits);
+    Value *value = toPacket(builder, builder.CreateAlignedLoad(memory.type, memory.pointer, alignment), packet);
     if (retryExit) {
-      builder.CreateCall(streamFunction(module, StreamWrite, bits, builder.getVoidTy(), {pipe->getType(), word}),
+      builder.CreateCall(streamFunction(module, StreamWrite, bits, builder.getVoidTy(), {pipe->getType(), packet}),
                          {pipe, value});
     } else {
       Value *written = builder.CreateCall(
-          streamFunction(module, StreamTryWrite, bits, builder.getInt1Ty(), {pipe->getType(), word}), {pipe, value});
+          streamFunction(module, StreamTryWrite, bits, builder.getInt1Ty(), {pipe->getType(), packet}), {pipe, value});
       result = builder.CreateSelect(written, result, ConstantInt::get(status, -1, true));
     }
   }

@@ -2456,13 +2456,19 @@ exit:
   checkLintClean(program.verilog, "loom_kernel_sum");
 }
 
-TEST_CASE("read_pipe and write_pipe become stream ports: a retry loop waits at the FIFO, a single call tries") {
-  std::map<std::string, std::string> dumps;
-  const hls::SynthesizedProgram program = synthesizeOk(R"(
+/// Clang's pipe types and the pipe functions the pipe tests call.
+const std::string PipeDeclarations = R"(
 %opencl.pipe_ro_t = type opaque
 %opencl.pipe_wo_t = type opaque
+%opencl.reserve_id_t = type opaque
 declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
 declare spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+declare spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)*, i32, i32, i32)
+)";
+
+TEST_CASE("read_pipe and write_pipe become stream ports: a retry loop waits at the FIFO, a single call tries") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
 define spir_kernel void @relay(%opencl.pipe_ro_t addrspace(1)* %in, %opencl.pipe_wo_t addrspace(1)* %out, float addrspace(1)* %status) {
 entry:
   %v = alloca float, align 4
@@ -2507,9 +2513,7 @@ got:
 
 TEST_CASE("a read_pipe that may fail keeps the packet's memory when the pipe is empty") {
   std::map<std::string, std::string> dumps;
-  const hls::SynthesizedProgram program = synthesizeOk(R"(
-%opencl.pipe_ro_t = type opaque
-declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
 define spir_kernel void @poll(%opencl.pipe_ro_t addrspace(1)* %in, i64 addrspace(1)* %out) {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
@@ -2536,13 +2540,7 @@ done:
 }
 
 TEST_CASE("pipe functions and packets the hardware flow does not take yet are errors at their line") {
-  const std::string header = R"(
-%opencl.pipe_ro_t = type opaque
-%opencl.reserve_id_t = type opaque
-declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
-declare spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)*, i32, i32, i32)
-)";
-  const std::string twice = synthesisError(header + R"(
+  const std::string twice = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @twice(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspace(1)* %out) {
   %raw = bitcast i32 addrspace(1)* %out to i8 addrspace(1)*
   %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
@@ -2552,15 +2550,15 @@ define spir_kernel void @twice(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspac
 }
 )");
   CHECK(twice.find("a second read_pipe or write_pipe call on pipe 'in'") != std::string::npos);
-  const std::string wide = synthesisError(header + R"(
+  const std::string wide = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(1)* %out) {
   %generic = addrspacecast i8 addrspace(1)* %out to i8 addrspace(4)*
-  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 16, i32 16)
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 128, i32 128)
   ret void
 }
 )");
-  CHECK(wide.find("16-byte packets are not supported") != std::string::npos);
-  const std::string reserve = synthesisError(header + R"(
+  CHECK(wide.find("128-byte packets are not supported") != std::string::npos);
+  const std::string reserve = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @reserve(%opencl.pipe_ro_t addrspace(1)* %in) {
   %r = call spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)* %in, i32 2, i32 4, i32 4)
   ret void
@@ -2573,9 +2571,7 @@ define spir_kernel void @reserve(%opencl.pipe_ro_t addrspace(1)* %in) {
 TEST_CASE("a retry loop that goes back through an outer loop's latch waits at the FIFO too") {
   // Clang's -O2 form of `for (int i = 0; i < n; ++i) while (write_pipe(out, &i) != 0);`.
   std::map<std::string, std::string> dumps;
-  const hls::SynthesizedProgram program = synthesizeOk(R"(
-%opencl.pipe_wo_t = type opaque
-declare spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
 define spir_kernel void @produce(%opencl.pipe_wo_t addrspace(1)* %out, i32 %n) {
 entry:
   %i = alloca i32, align 4
@@ -2609,4 +2605,41 @@ next:
   CHECK(count(graph, "ram_") == 0);
   REQUIRE(program.kernels[0].loops.size() == 1);
   CHECK(program.kernels[0].loops[0].ii == 1);
+}
+
+TEST_CASE("a packet wider than a register travels whole: a float4 read into global memory is one wide store") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
+define spir_kernel void @scale(%opencl.pipe_ro_t addrspace(1)* %in, %opencl.pipe_wo_t addrspace(1)* %out, <4 x float> addrspace(1)* %copy) {
+entry:
+  %v = alloca <4 x float>, align 16
+  %raw = bitcast <4 x float>* %v to i8*
+  %generic = addrspacecast i8* %raw to i8 addrspace(4)*
+  br label %wait
+wait:
+  %read = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 16, i32 16)
+  %empty = icmp ne i32 %read, 0
+  br i1 %empty, label %wait, label %got
+got:
+  %x = load <4 x float>, <4 x float>* %v, align 16
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds <4 x float>, <4 x float> addrspace(1)* %copy, i64 %gid
+  store <4 x float> %x, <4 x float> addrspace(1)* %p, align 16
+  %y = fmul <4 x float> %x, <float 2.0, float 2.0, float 2.0, float 2.0>
+  store <4 x float> %y, <4 x float>* %v, align 16
+  %wrote = call spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)* %out, i8 addrspace(4)* %generic, i32 16, i32 16)
+  ret void
+}
+)", dumps);
+  const std::string &graph = dumps["build-dataflow"];
+  INFO(graph);
+  CHECK(count(graph, "pipe_read i128 pipe=0 arg=0 waits") == 1);
+  CHECK(count(graph, "pipe_write i1 pipe=1 arg=1 tries") == 1);
+  CHECK(count(graph, "fmul") == 4); // lane by lane
+  CHECK(count(graph, "ram_") == 0);
+  REQUIRE(program.kernels[0].pipePorts.size() == 2);
+  CHECK(program.kernels[0].pipePorts[0].packetBytes == 16);
+  REQUIRE(program.kernels[0].ports.size() == 1);
+  CHECK(program.kernels[0].ports[0].bytes == 16); // the copy: one wide store
+  checkLintClean(program.verilog, "loom_kernel_scale");
 }
