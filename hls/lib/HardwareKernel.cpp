@@ -211,8 +211,8 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
     return false;
   }
   port.writes = direction == "write";
-  if (port.packetBytes == 0 || port.packetBytes > MaxPortBytes) {
-    path.field("packet_bytes").report("expected 1 to 64");
+  if (port.packetBytes == 0 || port.packetBytes > MaxPipePacketBytes) {
+    path.field("packet_bytes").report("expected 1 to 128");
     return false;
   }
   return true;

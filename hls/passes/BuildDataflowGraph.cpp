@@ -145,9 +145,9 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
   if (type->isFloatTy())
     return 32u;
   // Vectors reach the graph as kernel arguments, which the board passes in one 64-bit argument port,
-  // and as the data of a wide global load or store (ScalarizeVectors splits every operation on
-  // them); the lanes are slices.
-  const unsigned maxVectorBits = inst ? MaxPortBytes * 8 : 64;
+  // and as the data of a wide global load or store or a pipe's packet (ScalarizeVectors splits every
+  // operation on them); the lanes are slices.
+  const unsigned maxVectorBits = inst ? MaxPipePacketBytes * 8 : 64;
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
       vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= maxVectorBits)
     return unsigned(layout_.getTypeSizeInBits(vector));

@@ -124,11 +124,11 @@ Error lowerCall(CallInst &call, bool reads, const Function &kernel) {
   auto *size = dyn_cast<ConstantInt>(call.getArgOperand(2));
   auto *align = dyn_cast<ConstantInt>(call.getArgOperand(3));
   const uint64_t bytes = size ? size->getZExtValue() : 0;
-  if (!bytes || bytes > MaxPortBytes || !isPowerOf2_64(bytes) || !align)
+  if (!bytes || bytes > MaxPipePacketBytes || !isPowerOf2_64(bytes) || !align)
     return createStringError(inconvertibleErrorCode(),
                              locationOf(call, kernel) + ": error: pipes of " + Twine(bytes) +
                                  "-byte packets are not supported by the hardware flow yet (packets of a power of "
-                                 "two of bytes up to " + Twine(MaxPortBytes) + " are)");
+                                 "two of bytes up to " + Twine(MaxPipePacketBytes) + " are)");
   const unsigned bits = unsigned(bytes * 8);
   Value *pipe = call.getArgOperand(0);
   IRBuilder<> builder(&call);

@@ -39,7 +39,8 @@ llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-using Packet = std::array<uint64_t, LOOM_PORT_WORDS>;
+using Packet = std::array<uint64_t, LOOM_PACKET_WORDS>;
+static_assert(LOOM_PACKET_WORDS * 8 == hls::MaxPipePacketBytes, "a LoomStream carries the largest packet");
 
 /// A pipe's FIFO: the board's hardware between the kernels bound to the pipe.
 struct PipeFifo {

@@ -189,7 +189,8 @@ TEST_CASE("packets of 1, 2, 4 and 8 bytes and of a struct keep their bits, on bo
     }
 }
 
-TEST_CASE("packets of a float4, an int16 and a 16-byte struct travel whole, on both devices", "[e2e][pipes][board]") {
+TEST_CASE("packets of a float4, an int16, a long16 and a 16-byte struct travel whole, on both devices",
+          "[e2e][pipes][board]") {
   struct Record {
     cl_int id;
     cl_float weight;
@@ -200,16 +201,18 @@ TEST_CASE("packets of a float4, an int16 and a 16-byte struct travel whole, on b
     DYNAMIC_SECTION(target.name) {
       PipeRun run(target);
       cl_mem vectors = makePipe(run.cl, sizeof(cl_float4), 3), lines = makePipe(run.cl, sizeof(cl_int16), 2),
-             records = makePipe(run.cl, sizeof(Record), 5);
+             longs = makePipe(run.cl, sizeof(cl_long16), 2), records = makePipe(run.cl, sizeof(Record), 5);
       cl_mem vdst = buffer(run.cl, std::vector<cl_float4>(n), CL_MEM_READ_WRITE),
              ldst = buffer(run.cl, std::vector<cl_int16>(n), CL_MEM_READ_WRITE),
+             wdst = buffer(run.cl, std::vector<cl_long16>(n), CL_MEM_READ_WRITE),
              rdst = buffer(run.cl, std::vector<Record>(n), CL_MEM_READ_WRITE);
       cl_kernel produce = run.kernel("produce_wide"), consume = run.kernel("consume_wide");
-      setArgs(produce, vectors, lines, records, n);
-      setArgs(consume, vectors, lines, records, vdst, ldst, rdst, n);
+      setArgs(produce, vectors, lines, longs, records, n);
+      setArgs(consume, vectors, lines, longs, records, vdst, ldst, wdst, rdst, n);
       run.runTogether({{produce, 1}, {consume, 1}});
       const auto v = readBack<cl_float4>(run.cl, vdst, n);
       const auto l = readBack<cl_int16>(run.cl, ldst, n);
+      const auto w = readBack<cl_long16>(run.cl, wdst, n);
       const auto r = readBack<Record>(run.cl, rdst, n);
       for (int i = 0; i < n; ++i) {
         INFO("packet " << i);
@@ -217,13 +220,15 @@ TEST_CASE("packets of a float4, an int16 and a 16-byte struct travel whole, on b
         CHECK(v[i].s[1] == float(i) + 0.5f);
         CHECK(v[i].s[2] == -float(i));
         CHECK(v[i].s[3] == float(i) * 2.0f);
-        for (int k = 0; k < 16; ++k)
+        for (int k = 0; k < 16; ++k) {
           CHECK(l[i].s[k] == i + k);
+          CHECK(w[i].s[k] == (cl_long(i) << 33) - k);
+        }
         CHECK(r[i].id == i);
         CHECK(r[i].weight == float(i) * 0.25f);
         CHECK(r[i].stamp == cl_long(i) << 40);
       }
-      for (cl_mem object : {vectors, lines, records, vdst, ldst, rdst})
+      for (cl_mem object : {vectors, lines, longs, records, vdst, ldst, wdst, rdst})
         clReleaseMemObject(object);
     }
 }

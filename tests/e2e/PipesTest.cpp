@@ -466,13 +466,14 @@ TEST_CASE("the board refuses the pipe functions its hardware flow does not take 
   INFO(log);
   CHECK(log.find("program.cl:2:") != std::string::npos);
   CHECK(log.find("read_pipe and write_pipe") != std::string::npos);
-  const std::string wide = setup.failedBuild("__kernel void forward(__read_only pipe long16 in, __global long16 *out) {\n"
+  const std::string wide = setup.failedBuild("typedef struct { long16 a, b; } pair;\n"
+                                             "__kernel void forward(__read_only pipe pair in, __global pair *out) {\n"
                                              "  read_pipe(in, out);\n"
                                              "}\n",
                                              "-cl-std=CL3.0");
   INFO(wide);
-  CHECK(wide.find("program.cl:2:") != std::string::npos);
-  CHECK(wide.find("128-byte packets") != std::string::npos);
+  CHECK(wide.find("program.cl:3:") != std::string::npos);
+  CHECK(wide.find("256-byte packets") != std::string::npos);
   const std::string twice = setup.failedBuild("__kernel void forward(__read_only pipe int in, __global int *out) {\n"
                                               "  read_pipe(in, out);\n"
                                               "  read_pipe(in, out + 1);\n"

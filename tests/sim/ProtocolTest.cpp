@@ -134,11 +134,11 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   CHECK_FALSE((*kernels)[4].pipePorts[0].writes);
   CHECK((*kernels)[4].pipePorts[0].location == "consume.cl:2:12");
   CHECK((*kernels)[3].pipePorts[0].writes);
-  // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 64 bytes.
+  // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 128 bytes.
   auto described = protocol::loadProgramPayload(testKernels());
   auto &pipePort = *(*described.getArray("kernels"))[4].getAsObject()->getArray("pipe_ports")->front().getAsObject();
-  pipePort["packet_bytes"] = 65;
-  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)), Catch::Contains("expected 1 to 64"));
+  pipePort["packet_bytes"] = 129;
+  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)), Catch::Contains("expected 1 to 128"));
   pipePort["packet_bytes"] = 4;
   pipePort["arg"] = 3;
   CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)),

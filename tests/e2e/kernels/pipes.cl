@@ -99,34 +99,40 @@ __kernel void consume_sizes(__read_only pipe uchar bytes, __read_only pipe short
   }
 }
 
-// Packets wider than a register travel whole: a float4, an int16 (a line of the board's memory)
-// and a 16-byte struct, read straight into global memory.
+// Packets wider than a register travel whole: a float4, an int16 (a line of the board's memory), a
+// long16 (the widest) and a 16-byte struct, read straight into global memory.
 typedef struct {
   int id;
   float weight;
   long stamp;
 } record;
 __kernel void produce_wide(__write_only pipe float4 vectors, __write_only pipe int16 lines,
-                           __write_only pipe record records, int n) {
+                           __write_only pipe long16 longs, __write_only pipe record records, int n) {
   for (int i = 0; i < n; ++i) {
     float4 v = (float4)(i, i + 0.5f, -i, i * 2.0f);
     int16 l = (int16)(i) + (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    long16 w = (long16)((long)i << 33) - (long16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     record r = {i, i * 0.25f, (long)i << 40};
     while (write_pipe(vectors, &v) != 0)
       ;
     while (write_pipe(lines, &l) != 0)
+      ;
+    while (write_pipe(longs, &w) != 0)
       ;
     while (write_pipe(records, &r) != 0)
       ;
   }
 }
 __kernel void consume_wide(__read_only pipe float4 vectors, __read_only pipe int16 lines,
-                           __read_only pipe record records, __global float4 *vdst, __global int16 *ldst,
+                           __read_only pipe long16 longs, __read_only pipe record records,
+                           __global float4 *vdst, __global int16 *ldst, __global long16 *wdst,
                            __global record *rdst, int n) {
   for (int i = 0; i < n; ++i) {
     while (read_pipe(vectors, &vdst[i]) != 0)
       ;
     while (read_pipe(lines, &ldst[i]) != 0)
+      ;
+    while (read_pipe(longs, &wdst[i]) != 0)
       ;
     while (read_pipe(records, &rdst[i]) != 0)
       ;

@@ -2553,11 +2553,11 @@ define spir_kernel void @twice(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspac
   const std::string wide = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(1)* %out) {
   %generic = addrspacecast i8 addrspace(1)* %out to i8 addrspace(4)*
-  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 128, i32 128)
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 256, i32 128)
   ret void
 }
 )");
-  CHECK(wide.find("128-byte packets are not supported") != std::string::npos);
+  CHECK(wide.find("256-byte packets are not supported") != std::string::npos);
   const std::string reserve = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @reserve(%opencl.pipe_ro_t addrspace(1)* %in) {
   %r = call spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)* %in, i32 2, i32 4, i32 4)

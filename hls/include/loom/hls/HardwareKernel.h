@@ -54,6 +54,8 @@ namespace loom::hls {
 
 /// The widest request a memory port makes: a line of the board's memory (sim's LoomPort carries it).
 constexpr unsigned MaxPortBytes = 64;
+/// The largest packet a pipe port moves: OpenCL C's widest vector, a long16 (sim's LoomStream).
+constexpr unsigned MaxPipePacketBytes = 128;
 
 struct MemoryPort {
   enum class Kind { Load, Store, Atomic };
@@ -136,7 +138,7 @@ struct LoopReport {
 struct PipePort {
   unsigned arg = 0;          ///< The kernel argument whose value at a launch names the pipe.
   bool writes = false;       ///< A write_only pipe argument; else read_only.
-  unsigned packetBytes = 0;  ///< 1 to MaxPortBytes.
+  unsigned packetBytes = 0;  ///< 1 to MaxPipePacketBytes.
   std::string location;      ///< file:line:col of the kernel's first call on the pipe.
 };
 llvm::json::Value toJSON(const PipePort &port);

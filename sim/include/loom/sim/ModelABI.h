@@ -16,7 +16,7 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 4u /* 4: pipe streams */
+#define LOOM_MODEL_ABI_VERSION 5u /* 4: pipe streams; 5: packets of up to 128 bytes */
 
 /* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
 #define LOOM_PORT_WORDS 8
@@ -37,17 +37,20 @@ typedef struct LoomPort {
   uint64_t req_strobe; /* line store ports: the memory writes byte b only when bit b is set */
 } LoomPort;
 
+/* 64-bit words of a pipe's packet: at most 128 bytes (a long16, OpenCL C's widest vector). */
+#define LOOM_PACKET_WORDS 16
+
 /* One pipe port of a kernel (HardwareKernel::pipePorts), exchanged with loom_model_cycle every cycle:
  * the board keeps the pipe's FIFO. Packets are little-endian like port data. */
 typedef struct LoomStream {
   /* Inputs, set by the board before the cycle. Read pipes: a packet is offered, in in_data (the
    * FIFO's oldest). Write pipes: the FIFO has room for one more. */
   uint8_t available;
-  uint64_t in_data[LOOM_PORT_WORDS];
+  uint64_t in_data[LOOM_PACKET_WORDS];
   /* Outputs, set by loom_model_cycle: 1 when the kernel took the offered packet (read) or added
    * out_data (write) at this cycle's edge. */
   uint8_t fire;
-  uint64_t out_data[LOOM_PORT_WORDS];
+  uint64_t out_data[LOOM_PACKET_WORDS];
 } LoomStream;
 
 #ifdef __cplusplus
