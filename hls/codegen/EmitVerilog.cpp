@@ -727,11 +727,11 @@ private:
     ExprRef regValid = m_.wire(n(id, "reg_in_valid")), regReady = m_.wire(n(id, "reg_in_ready"));
     m_.assign(regValid, binary("&", in.valid, go));
     m_.assign(in.ready, binary("&", regReady, go));
-    ExprRef moves = m_.wire(n(id, "moves"), 1, binary("&", binary("&", in.valid, regReady), binary("&", wanted, offered)));
-    m_.assign(ref(stream(s, reads ? "pop" : "push")), moves);
+    // The packet moves when the access is accepted.
+    ExprRef moved = m_.wire(n(id, "moved"), 1, binary("&", wanted, offered));
+    m_.assign(ref(stream(s, reads ? "pop" : "push")), binary("&", binary("&", in.valid, regReady), moved));
     if (!reads)
       m_.assign(ref(stream(s, "data")), data(ops[0]));
-    ExprRef moved = binary("&", wanted, offered);
     ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
     ExprRef result = reads ? (waits ? packet : concat({moved, packet})) : waits ? constant(1, 0) : moved;
     auto conns = clocking();

@@ -54,8 +54,9 @@ llvm::Expected<WorkGroupLoops> formWorkGroupLoops(llvm::Function &kernel);
 constexpr const char *LastGroupSize = "__loom_last_group_size";
 /// The stream functions lowerPipeCalls makes of Clang's read_pipe and write_pipe calls, one per
 /// packet width W (their names end in ".W"): on the pipe argument (operand 0), with the packet as a
-/// W-bit integer, or over 64 bits as a vector of W / 32 i32 lanes (one wide value in the graph). StreamRead waits for a packet and returns it; StreamTryRead returns {packet, 1}, or
-/// {0, 0} when the pipe is empty; StreamWrite (pipe, packet) waits for room; StreamTryWrite returns 1,
+/// W-bit integer, or over 64 bits as a vector of W / 32 i32 lanes (one wide value in the graph).
+/// StreamRead waits for a packet and returns it; StreamTryRead returns {packet, 1}, or {0, 0} when
+/// the pipe is empty; StreamWrite (pipe, packet) waits for room; StreamTryWrite returns 1,
 /// or 0 when the pipe is full.
 constexpr const char *StreamRead = "__loom_stream_read", *StreamTryRead = "__loom_stream_try_read",
                      *StreamWrite = "__loom_stream_write", *StreamTryWrite = "__loom_stream_try_write";

@@ -311,7 +311,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         } else {
           stream[s].available = !fifo.packets.empty();
           if (stream[s].available)
-            std::memcpy(stream[s].in_data, fifo.packets.front().data(), sizeof stream[s].in_data);
+            std::memcpy(stream[s].in_data, fifo.packets.front().data(), fifo.packetBytes);
         }
       }
       const int done = launch.instance->cycle(port, stream);
@@ -321,7 +321,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
           Transfer &transfer = transfers.emplace_back();
           transfer.fifo = launch.request.pipes[s];
           transfer.push = kernel.pipePorts[s].writes;
-          std::memcpy(transfer.packet.data(), stream[s].out_data, sizeof stream[s].out_data);
+          std::memcpy(transfer.packet.data(), stream[s].out_data, transfer.fifo->packetBytes);
         }
       std::string failure;
       for (unsigned p = 0; p < numPorts && failure.empty(); ++p) {

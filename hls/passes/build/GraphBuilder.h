@@ -232,8 +232,8 @@ private:
   /// or of a StreamTryRead's {packet, read} (slices of its PipeRead's value).
   llvm::Error extractField(const llvm::ExtractValueInst &extract);
   /// A call of stream function `function` (lowerPipeCalls): a PipeRead or PipeWrite node on the pipe
-  /// argument's stream port. A pipe's calls keep the work-item's program order, and the work-item
-  /// completes after its last one: they are accesses of an alias class of the pipe's own.
+  /// argument's stream port, an access of an alias class of the pipe's own, so the work-item
+  /// completes after it.
   llvm::Error pipeAccess(const llvm::CallInst &call, llvm::StringRef function);
   /// Adds memory access `n` of `inst` with operands `ops` (the predicate is appended when the block
   /// is conditional) and orders it after the earlier accesses it may alias; `writes`: it writes

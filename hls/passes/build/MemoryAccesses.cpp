@@ -739,8 +739,11 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
                           first->location + "): the hardware flow takes one call per pipe argument yet");
   const bool reads = function == StreamRead || function == StreamTryRead;
   const bool waits = function == StreamRead || function == StreamWrite;
-  unsigned packetBits = 0;
-  call.getCalledFunction()->getName().split('.').second.getAsInteger(10, packetBits);
+  // The packet's type: the value read (or, for a try, its first field), or the value written.
+  llvm::Type *packet = reads ? call.getType() : call.getArgOperand(1)->getType();
+  if (auto *pair = llvm::dyn_cast<llvm::StructType>(packet))
+    packet = pair->getElementType(0);
+  const unsigned packetBits = unsigned(layout_.getTypeSizeInBits(packet));
   Node n{reads ? OpKind::PipeRead : OpKind::PipeWrite, reads ? packetBits + (waits ? 0 : 1) : (waits ? 0 : 1)};
   n.index = result_.pipePorts.size();
   n.constant = waits ? 1 : 0;
@@ -755,10 +758,8 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
   if (auto err = appendPredicate(n, call, ops))
     return err;
   const NodeId id = add(n, call, ops);
-  for (const Access &earlier : memory_.stores)
-    if (earlier.aliasClass == pipe)
-      orderAfter(lift(earlier.node, current_), id);
-  forgetAccessesOf(pipe);
+  // The pipe's only access (one call per pipe), kept with the work-item's accesses so that it
+  // completes after it.
   memory_.stores.push_back({id, nullptr, pipe});
   if (n.width)
     values_[&call] = id;
