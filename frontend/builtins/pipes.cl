@@ -4,7 +4,7 @@
 // work-item makes the reservation and the others get it through a reduction (CLK_NULL_RESERVE_ID
 // is all ones: the largest); a commit waits at a barrier for every work-item's packets, then the
 // first work-item commits them. The rest of the pipe functions are pipes.host.ll's. The hardware
-// flow has none of them yet: a kernel with pipes is a compile error there.
+// flow's group forms (the same scheme, over the pipe port's reservations) are pipes.spir64.ll.
 #ifndef __SPIR__
 ulong __loom_pipe_reserve(__global void *storage, uint packets, int write, uint site);
 void __loom_pipe_commit(__global void *storage, ulong reservation, int write);

@@ -92,11 +92,35 @@ private:
         m_.addPort(Direction::Input, port(p, "resp_rdata"), w);
     }
     for (unsigned s = 0; s < k_.pipePorts.size(); ++s) {
-      const unsigned w = k_.pipePorts[s].packetBytes * 8;
-      const bool writes = k_.pipePorts[s].writes;
-      m_.addPort(Direction::Input, stream(s, writes ? "ready" : "valid"));
-      m_.addPort(Direction::Output, stream(s, writes ? "push" : "pop"));
-      m_.addPort(writes ? Direction::Output : Direction::Input, stream(s, "data"), w);
+      const PipePort &pipe = k_.pipePorts[s];
+      const unsigned w = pipe.packetBytes * 8;
+      if (pipe.transfers) {
+        m_.addPort(Direction::Input, stream(s, pipe.writes ? "ready" : "valid"));
+        m_.addPort(Direction::Output, stream(s, pipe.writes ? "push" : "pop"));
+        m_.addPort(pipe.writes ? Direction::Output : Direction::Input, stream(s, "data"), w);
+      }
+      if (pipe.reserves) {
+        m_.addPort(Direction::Input, stream(s, "reservable"), 32);
+        m_.addPort(Direction::Input, stream(s, "reserve_base"), 32);
+        m_.addPort(Direction::Output, stream(s, "reserve"));
+        m_.addPort(Direction::Output, stream(s, "reserve_count"), 32);
+      }
+      if (pipe.slots) {
+        m_.addPort(Direction::Output, stream(s, "slot_en"));
+        m_.addPort(Direction::Output, stream(s, "slot"), 32);
+        m_.addPort(pipe.writes ? Direction::Output : Direction::Input, stream(s, pipe.writes ? "slot_wdata" : "slot_rdata"),
+                   w);
+      }
+      if (pipe.commits) {
+        m_.addPort(Direction::Output, stream(s, "commit"));
+        m_.addPort(Direction::Output, stream(s, "commit_base"), 32);
+      }
+      if (pipe.queries) {
+        m_.addPort(Direction::Input, stream(s, "packets"), 32);
+        m_.addPort(Direction::Input, stream(s, "capacity"), 32);
+        // A kernel may ask one of the two only.
+        unusedBits_.insert(unusedBits_.end(), {ref(stream(s, "packets")), ref(stream(s, "capacity"))});
+      }
     }
     argBitsUsed_.assign(k_.numArgs, 0);
   }
@@ -682,6 +706,11 @@ private:
     }
     case OpKind::PipeRead:
     case OpKind::PipeWrite:
+    case OpKind::PipeReserve:
+    case OpKind::PipeSlotRead:
+    case OpKind::PipeSlotWrite:
+    case OpKind::PipeCommit:
+    case OpKind::PipeQuery:
       emitPipeAccess(id, in);
       return;
     case OpKind::Fifo: {
@@ -712,28 +741,73 @@ private:
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
   }
 
-  /// A PipeRead or PipeWrite: the board's FIFO offers a packet or room for one (sampled at the
-  /// cycle's start), the access takes it at the edge its token is accepted, and its result leaves
-  /// through a register. A waiting access holds its token until the FIFO is ready; a trying one
-  /// takes what it finds.
+  /// A pipe access: the board's FIFO offers a packet, room, what a reservation may claim (sampled at
+  /// the cycle's start) or a reservation's packet (in the same cycle), the access takes effect at
+  /// the edge its token is accepted, and its result leaves through a register. A waiting transfer
+  /// holds its token until the FIFO is ready; a trying one, and a reservation, take what they find.
   void emitPipeAccess(NodeId id, Channel in) {
     const Node &node = g_[id];
     const auto ops = k_.operands(id);
     const unsigned s = node.index, packetBits = k_.pipePorts[s].packetBytes * 8;
-    const bool reads = node.kind == OpKind::PipeRead, waits = node.constant != 0;
     ExprRef wanted = node.predicated ? data(ops[dataOperandCount(node) - 1]) : constant(1, 1);
-    ExprRef offered = ref(stream(s, reads ? "valid" : "ready"));
-    ExprRef go = waits ? m_.wire(n(id, "go"), 1, binary("|", unary("~", wanted), offered)) : constant(1, 1);
+    ExprRef go = constant(1, 1);
     ExprRef regValid = m_.wire(n(id, "reg_in_valid")), regReady = m_.wire(n(id, "reg_in_ready"));
+    // The access happens at this edge: its token is accepted and it is wanted (and possible).
+    auto happens = [&](ExprRef possible) { return binary("&", binary("&", in.valid, regReady), possible); };
+    ExprRef result = constant(1, 0);
+    switch (node.kind) {
+    case OpKind::PipeRead:
+    case OpKind::PipeWrite: {
+      const bool reads = node.kind == OpKind::PipeRead, waits = node.constant != 0;
+      ExprRef offered = ref(stream(s, reads ? "valid" : "ready"));
+      if (waits)
+        go = m_.wire(n(id, "go"), 1, binary("|", unary("~", wanted), offered));
+      ExprRef moved = m_.wire(n(id, "moved"), 1, binary("&", wanted, offered));
+      m_.assign(ref(stream(s, reads ? "pop" : "push")), happens(moved));
+      if (!reads)
+        m_.assign(ref(stream(s, "data")), data(ops[0]));
+      ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
+      result = reads ? (waits ? packet : concat({moved, packet})) : waits ? constant(1, 0) : moved;
+      break;
+    }
+    case OpKind::PipeReserve: {
+      // A reservation of no packets claims nothing: CLK_NULL_RESERVE_ID, as when too few are there.
+      ExprRef count = data(ops[0]);
+      ExprRef claims = m_.wire(
+          n(id, "claims"), 1,
+          binary("&", binary("&", wanted, binary("!=", count, constant(32, 0))),
+                 binary(">=", ref(stream(s, "reservable")), count)));
+      m_.assign(ref(stream(s, "reserve")), happens(claims));
+      m_.assign(ref(stream(s, "reserve_count")), count);
+      result = ternary(claims, concat({count, ref(stream(s, "reserve_base"))}), constant(64, ~0ull));
+      break;
+    }
+    case OpKind::PipeSlotRead:
+      // Asking for a packet changes nothing: the FIFO answers whenever a token is there.
+      m_.assign(ref(stream(s, "slot_en")), binary("&", in.valid, wanted));
+      m_.assign(ref(stream(s, "slot")), data(ops[0]));
+      result = ternary(wanted, ref(stream(s, "slot_rdata")), constant(packetBits, 0));
+      break;
+    case OpKind::PipeSlotWrite:
+      m_.assign(ref(stream(s, "slot_en")), happens(wanted));
+      m_.assign(ref(stream(s, "slot")), data(ops[1]));
+      m_.assign(ref(stream(s, "slot_wdata")), data(ops[0]));
+      break;
+    case OpKind::PipeCommit: {
+      // Committing CLK_NULL_RESERVE_ID (a reservation that claimed nothing) does nothing.
+      ExprRef reservation = data(ops[0]);
+      m_.assign(ref(stream(s, "commit")), happens(binary("&", wanted, binary("!=", reservation, constant(64, ~0ull)))));
+      m_.assign(ref(stream(s, "commit_base")), slice(reservation, 31, 0));
+      break;
+    }
+    case OpKind::PipeQuery:
+      result = ref(stream(s, node.constant ? "capacity" : "packets"));
+      break;
+    default:
+      llvm_unreachable("not a pipe access");
+    }
     m_.assign(regValid, binary("&", in.valid, go));
     m_.assign(in.ready, binary("&", regReady, go));
-    // The packet moves when the access is accepted.
-    ExprRef moved = m_.wire(n(id, "moved"), 1, binary("&", wanted, offered));
-    m_.assign(ref(stream(s, reads ? "pop" : "push")), binary("&", binary("&", in.valid, regReady), moved));
-    if (!reads)
-      m_.assign(ref(stream(s, "data")), data(ops[0]));
-    ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
-    ExprRef result = reads ? (waits ? packet : concat({moved, packet})) : waits ? constant(1, 0) : moved;
     auto conns = clocking();
     conns.insert(conns.end(), {{"in_valid", regValid}, {"in_ready", regReady},
                                {"in_data", m_.wire(n(id, "result"), std::max(1u, node.width), result)},

@@ -63,6 +63,11 @@ const char *opName(OpKind kind) {
   case OpKind::RamStore: return "ram_store";
   case OpKind::PipeRead: return "pipe_read";
   case OpKind::PipeWrite: return "pipe_write";
+  case OpKind::PipeReserve: return "pipe_reserve";
+  case OpKind::PipeSlotRead: return "pipe_slot_read";
+  case OpKind::PipeSlotWrite: return "pipe_slot_write";
+  case OpKind::PipeCommit: return "pipe_commit";
+  case OpKind::PipeQuery: return "pipe_query";
   case OpKind::LoopControl: return "loop_control";
   case OpKind::LoopMux: return "loop_mux";
   case OpKind::Steer: return "steer";
@@ -95,8 +100,20 @@ bool isUnit(OpKind kind) {
   case OpKind::Atomic:
   case OpKind::RamLoad:
   case OpKind::RamStore:
+    return true;
+  default: return isPipeAccess(kind);
+  }
+}
+
+bool isPipeAccess(OpKind kind) {
+  switch (kind) {
   case OpKind::PipeRead:
-  case OpKind::PipeWrite: return true;
+  case OpKind::PipeWrite:
+  case OpKind::PipeReserve:
+  case OpKind::PipeSlotRead:
+  case OpKind::PipeSlotWrite:
+  case OpKind::PipeCommit:
+  case OpKind::PipeQuery: return true;
   default: return false;
   }
 }
@@ -111,6 +128,11 @@ unsigned dataOperandCount(const Node &node) {
   case OpKind::Atomic: return 2 + unsigned(node.constant) + (node.predicated ? 1 : 0);
   case OpKind::PipeRead: return node.predicated ? 1 : 0;
   case OpKind::PipeWrite: return node.predicated ? 2 : 1;
+  case OpKind::PipeReserve:
+  case OpKind::PipeSlotRead:
+  case OpKind::PipeCommit: return node.predicated ? 2 : 1;
+  case OpKind::PipeSlotWrite: return node.predicated ? 3 : 2;
+  case OpKind::PipeQuery: return 0;
   case OpKind::UDiv:
   case OpKind::SDiv:
   case OpKind::URem:
@@ -325,6 +347,17 @@ std::string printGraph(const KernelGraph &kernel) {
     case OpKind::PipeWrite:
       out += llvm::formatv(" pipe={0} arg={1}{2}{3}", n.index, kernel.pipePorts[n.index].arg,
                            n.constant ? " waits" : " tries", n.predicated ? " predicated" : "");
+      break;
+    case OpKind::PipeReserve:
+    case OpKind::PipeSlotRead:
+    case OpKind::PipeSlotWrite:
+    case OpKind::PipeCommit:
+      out += llvm::formatv(" pipe={0} arg={1}{2}", n.index, kernel.pipePorts[n.index].arg,
+                           n.predicated ? " predicated" : "");
+      break;
+    case OpKind::PipeQuery:
+      out += llvm::formatv(" pipe={0} arg={1} {2}", n.index, kernel.pipePorts[n.index].arg,
+                           n.constant ? "capacity" : "packets");
       break;
     case OpKind::Fifo:
       out += llvm::formatv(" depth={0}", n.depth);

@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 
 namespace loom::hls {
 namespace {
@@ -193,11 +194,27 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor);
 }
 
+namespace {
+/// PipePort's operation flags by their names in the JSON.
+std::array<std::pair<const char *, bool PipePort::*>, 5> pipeOperations() {
+  return {{{"transfers", &PipePort::transfers},
+           {"reserves", &PipePort::reserves},
+           {"slots", &PipePort::slots},
+           {"commits", &PipePort::commits},
+           {"queries", &PipePort::queries}}};
+}
+} // namespace
+
 llvm::json::Value toJSON(const PipePort &port) {
+  llvm::json::Array operations;
+  for (auto [name, flag] : pipeOperations())
+    if (port.*flag)
+      operations.push_back(name);
   return llvm::json::Object{{"arg", port.arg},
                             {"direction", port.writes ? "write" : "read"},
                             {"packet_bytes", port.packetBytes},
-                            {"location", port.location}};
+                            {"location", port.location},
+                            {"operations", std::move(operations)}};
 }
 
 bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path path) {
@@ -211,6 +228,18 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
     return false;
   }
   port.writes = direction == "write";
+  std::vector<std::string> operations;
+  if (!map.map("operations", operations))
+    return false;
+  for (const std::string &operation : operations) {
+    const auto all = pipeOperations();
+    const auto *known = llvm::find_if(all, [&](const auto &entry) { return operation == entry.first; });
+    if (known == all.end()) {
+      path.field("operations").report("expected transfers, reserves, slots, commits or queries");
+      return false;
+    }
+    port.*(known->second) = true;
+  }
   if (port.packetBytes == 0 || port.packetBytes > MaxPipePacketBytes) {
     path.field("packet_bytes").report("expected 1 to 128");
     return false;

@@ -196,6 +196,28 @@ std::vector<LoopReport> reportLoops(const KernelGraph &kernel) {
   return loops;
 }
 
+/// What the report says a pipe access does.
+std::string pipeAccessReport(const Node &n, const PipePort &pipe) {
+  switch (n.kind) {
+  case OpKind::PipeRead:
+  case OpKind::PipeWrite:
+    return n.constant ? (pipe.writes ? "waits for room (a loop retrying write_pipe)"
+                                     : "waits for a packet (a loop retrying read_pipe)")
+                      : "tries once, as read_pipe and write_pipe do";
+  case OpKind::PipeReserve:
+    return "reserves packets at once when the pipe has them (or the room), else none";
+  case OpKind::PipeSlotRead:
+    return "reads a reservation's packet by index, from the FIFO's RAM";
+  case OpKind::PipeSlotWrite:
+    return "writes a reservation's packet by index, into the FIFO's RAM";
+  case OpKind::PipeCommit:
+    return "commits a reservation: its packets " + std::string(pipe.writes ? "enter" : "leave") +
+           " the pipe once the earlier reservations' have";
+  default:
+    return n.constant ? "asks the pipe's depth" : "asks the packets in the pipe";
+  }
+}
+
 } // namespace
 
 std::vector<std::string> passNames() {
@@ -410,14 +432,11 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                     .str()
               : std::string());
     for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
-      if (const Node &n = kernel.graph[id]; n.kind == OpKind::PipeRead || n.kind == OpKind::PipeWrite) {
+      if (const Node &n = kernel.graph[id]; isPipeAccess(n.kind)) {
         const PipePort &pipe = kernel.pipePorts[n.index];
-        program.report += llvm::formatv(
-            "  pipe port {0}: {1} argument {2}, {3}-byte packets, at {4}: {5}\n", n.index,
-            pipe.writes ? "writes" : "reads", pipe.arg, pipe.packetBytes, pipe.location,
-            n.constant ? (pipe.writes ? "waits for room (a loop retrying write_pipe)"
-                                      : "waits for a packet (a loop retrying read_pipe)")
-                       : "tries once, as read_pipe and write_pipe do");
+        program.report += llvm::formatv("  pipe port {0}: {1} argument {2}, {3}-byte packets, at {4}: {5}\n", n.index,
+                                        pipe.writes ? "writes" : "reads", pipe.arg, pipe.packetBytes, pipe.location,
+                                        pipeAccessReport(n, pipe));
       }
     program.kernels.push_back(std::move(hw));
   }

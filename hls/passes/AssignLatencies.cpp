@@ -103,7 +103,12 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
     case OpKind::RamStore:
     case OpKind::PipeRead:  // The FIFO's handshake, then the node's output register.
     case OpKind::PipeWrite:
-      n.latency = 1; // The read's output register; a write takes effect at the edge it is accepted.
+    case OpKind::PipeReserve:
+    case OpKind::PipeSlotRead:
+    case OpKind::PipeSlotWrite:
+    case OpKind::PipeCommit:
+    case OpKind::PipeQuery:
+      n.latency = 1; // The output register; an access takes effect at the edge it is accepted.
       break;
     default:
       if (const char *cls = operatorClass(n.kind); *cls) {

@@ -382,14 +382,8 @@ llvm::Error GraphBuilder::call(const llvm::CallInst &call) {
     values_[&call] = *printfBuffer_;
     return llvm::Error::success();
   }
-  if (const llvm::StringRef function = name.split('.').first;
-      llvm::is_contained(std::initializer_list<llvm::StringRef>{StreamRead, StreamTryRead, StreamWrite, StreamTryWrite},
-                         function))
+  if (const llvm::StringRef function = streamFunctionOf(call); !function.empty())
     return pipeAccess(call, function);
-  // Clang's forms of the other pipe functions (__reserve_write_pipe, __read_pipe_4, ...).
-  if (name.startswith("__") && name.contains("_pipe"))
-    return fail(call, "of the pipe functions, the hardware flow takes read_pipe and write_pipe with two arguments "
-                      "yet (this is '" + name + "', Clang's form of another one); the CPU device runs them all");
   std::string shown = callee ? llvm::demangle(name.str()) : "an indirect function";
   return fail(call, "call to '" + shown + "' is not supported by the hardware flow yet");
 }

@@ -1,17 +1,23 @@
-//===- LowerPipeCalls.cpp - Clang's pipe calls to stream reads and writes --===//
+//===- LowerPipeCalls.cpp - Clang's pipe calls to stream operations -------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Before: a kernel calling Clang's __read_pipe_2 and __write_pipe_2 (read_pipe and write_pipe), which
-// move a packet through a generic pointer and return 0, or -1 when the pipe was empty or full.
+// Before: a kernel calling Clang's pipe functions: __read_pipe_2 and __write_pipe_2 (read_pipe and
+// write_pipe), which move a packet through a generic pointer and return 0, or -1 when the pipe was
+// empty or full; __reserve_*_pipe, __read_pipe_4, __write_pipe_4 and __commit_*_pipe (a
+// reservation's packets by index; the builtin library makes the work-group and sub-group forms of
+// them), is_valid_reserve_id, and __get_pipe_{num,max}_packets_*.
 // After: calls of the stream functions (Passes.h) on the pipe argument that take or give the packet
 // as a value, loaded from or stored to the packet's memory; SROA then keeps a private packet in a
-// register. A loop that only retries a call until it succeeds (`while (read_pipe(p, &v) != 0);`, the
-// portable way to wait) becomes one waiting call: the circuit waits at the FIFO's handshake instead
-// of circling a loop, so a producer and its consumer move a packet a cycle. The other pipe functions
-// are left for build-dataflow to refuse. Runs on the IR, before build-dataflow.
+// register. A reservation is an i64 (count << 32 | first position, all ones for none), so
+// is_valid_reserve_id is a compare and a reservation's packet is at its first position plus the
+// index. A loop that only retries a read_pipe or write_pipe until it succeeds
+// (`while (read_pipe(p, &v) != 0);`, the portable way to wait) becomes one waiting call: the
+// circuit waits at the FIFO's handshake instead of circling a loop, so a producer and its consumer
+// move a packet a cycle. Runs on the IR, before build-dataflow.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -118,23 +124,37 @@ FunctionCallee streamFunction(Module &module, StringRef name, unsigned bits, Typ
   return module.getOrInsertFunction((name + "." + Twine(bits)).str(), FunctionType::get(result, params, false));
 }
 
-Error lowerCall(CallInst &call, bool reads, const Function &kernel) {
-  Module &module = *call.getModule();
-  LLVMContext &context = call.getContext();
-  auto *size = dyn_cast<ConstantInt>(call.getArgOperand(2));
-  auto *align = dyn_cast<ConstantInt>(call.getArgOperand(3));
+/// The packet size Clang passes as operand `operand` of `call`, when the hardware moves such packets.
+Expected<unsigned> packetBytesOf(const CallInst &call, unsigned operand, const Function &kernel) {
+  auto *size = dyn_cast<ConstantInt>(call.getArgOperand(operand));
   const uint64_t bytes = size ? size->getZExtValue() : 0;
-  if (!bytes || bytes > MaxPipePacketBytes || !isPowerOf2_64(bytes) || !align)
+  if (!bytes || bytes > MaxPipePacketBytes || !isPowerOf2_64(bytes))
     return createStringError(inconvertibleErrorCode(),
                              locationOf(call, kernel) + ": error: pipes of " + Twine(bytes) +
                                  "-byte packets are not supported by the hardware flow yet (packets of a power of "
                                  "two of bytes up to " + Twine(MaxPipePacketBytes) + " are)");
-  const unsigned bits = unsigned(bytes * 8);
+  return unsigned(bytes);
+}
+
+/// The packet alignment Clang passes as operand `operand` of `call` (a power of two).
+Align packetAlignmentOf(const CallInst &call, unsigned operand) {
+  auto *align = dyn_cast<ConstantInt>(call.getArgOperand(operand));
+  return align && isPowerOf2_64(align->getZExtValue()) ? Align(align->getZExtValue()) : Align(1);
+}
+
+/// Clang's read_pipe or write_pipe with two arguments.
+Error lowerTransfer(CallInst &call, bool reads, const Function &kernel) {
+  Module &module = *call.getModule();
+  LLVMContext &context = call.getContext();
+  auto bytes = packetBytesOf(call, 2, kernel);
+  if (!bytes)
+    return bytes.takeError();
+  const unsigned bits = *bytes * 8;
   Value *pipe = call.getArgOperand(0);
   IRBuilder<> builder(&call);
-  const PacketMemory memory = packetMemory(builder, call.getArgOperand(1), unsigned(bytes));
-  const Align alignment(align->getZExtValue());
-  Type *packet = packetType(context, unsigned(bytes)), *status = call.getType();
+  const PacketMemory memory = packetMemory(builder, call.getArgOperand(1), *bytes);
+  const Align alignment = packetAlignmentOf(call, 3);
+  Type *packet = packetType(context, *bytes), *status = call.getType();
   BasicBlock *block = call.getParent();
   BasicBlock *retryExit = retryLoopExit(call);
   Value *result = ConstantInt::get(status, 0);
@@ -170,20 +190,135 @@ Error lowerCall(CallInst &call, bool reads, const Function &kernel) {
   return Error::success();
 }
 
+/// Clang's pipe functions besides read_pipe and write_pipe with two arguments.
+enum class PipeCall { Reserve, Commit, SlotRead, SlotWrite, IsValid, Packets, Capacity };
+
+Optional<PipeCall> pipeCallNamed(StringRef name) {
+  return StringSwitch<Optional<PipeCall>>(name)
+      .Cases("__reserve_read_pipe", "__reserve_write_pipe", PipeCall::Reserve)
+      .Cases("__commit_read_pipe", "__commit_write_pipe", PipeCall::Commit)
+      .Case("__read_pipe_4", PipeCall::SlotRead)
+      .Case("__write_pipe_4", PipeCall::SlotWrite)
+      .Case("_Z19is_valid_reserve_id13ocl_reserveid", PipeCall::IsValid)
+      .Cases("__get_pipe_num_packets_ro", "__get_pipe_num_packets_wo", PipeCall::Packets)
+      .Cases("__get_pipe_max_packets_ro", "__get_pipe_max_packets_wo", PipeCall::Capacity)
+      .Default(None);
+}
+
+/// The first position of reservation `id` (count << 32 | first position).
+Value *firstPosition(IRBuilder<> &builder, Value *id) {
+  return builder.CreateTrunc(builder.CreatePtrToInt(id, builder.getInt64Ty()), builder.getInt32Ty());
+}
+
+/// A reservation function, is_valid_reserve_id or a pipe query: a stream call of the same meaning.
+Error lowerReservationOrQuery(CallInst &call, PipeCall kind, const Function &kernel) {
+  Module &module = *call.getModule();
+  IRBuilder<> builder(&call);
+  Type *i32 = builder.getInt32Ty();
+  // The pipe as a byte pointer: one declaration of each stream function serves read_only and
+  // write_only pipes (build-dataflow looks through the cast to the argument).
+  Value *pipe = call.getArgOperand(0);
+  if (kind != PipeCall::IsValid)
+    pipe = builder.CreatePointerCast(pipe, builder.getInt8PtrTy(pipe->getType()->getPointerAddressSpace()));
+  // Clang's size operand: after the pipe, the count or reservation, and for an access the index and
+  // the packet's pointer.
+  const unsigned sizeOperand = kind == PipeCall::SlotRead || kind == PipeCall::SlotWrite ? 4
+                               : kind == PipeCall::Packets || kind == PipeCall::Capacity ? 1
+                                                                                          : 2;
+  Value *result = nullptr;
+  if (kind == PipeCall::IsValid) {
+    result = builder.CreateICmpNE(builder.CreatePtrToInt(call.getArgOperand(0), builder.getInt64Ty()),
+                                  builder.getInt64(~0ull));
+  } else {
+    auto bytes = packetBytesOf(call, sizeOperand, kernel);
+    if (!bytes)
+      return bytes.takeError();
+    Value *size = builder.getInt32(*bytes);
+    auto function = [&](const char *name, Type *returns, ArrayRef<Type *> params) {
+      return module.getOrInsertFunction(name, FunctionType::get(returns, params, false));
+    };
+    switch (kind) {
+    case PipeCall::Reserve:
+      result = builder.CreateIntToPtr(
+          builder.CreateCall(function(StreamReserve, builder.getInt64Ty(), {pipe->getType(), i32, i32}),
+                             {pipe, call.getArgOperand(1), size}),
+          call.getType());
+      break;
+    case PipeCall::Commit:
+      builder.CreateCall(function(StreamCommit, builder.getVoidTy(), {pipe->getType(), builder.getInt64Ty(), i32}),
+                         {pipe, builder.CreatePtrToInt(call.getArgOperand(1), builder.getInt64Ty()), size});
+      break;
+    case PipeCall::SlotRead:
+    case PipeCall::SlotWrite: {
+      const PacketMemory memory = packetMemory(builder, call.getArgOperand(3), *bytes);
+      const Align alignment = packetAlignmentOf(call, 5);
+      Type *packet = packetType(call.getContext(), *bytes);
+      Value *position = builder.CreateAdd(firstPosition(builder, call.getArgOperand(1)), call.getArgOperand(2));
+      if (kind == PipeCall::SlotRead) {
+        Value *value = builder.CreateCall(
+            streamFunction(module, StreamSlotRead, *bytes * 8, packet, {pipe->getType(), i32}), {pipe, position});
+        builder.CreateAlignedStore(fromPacket(builder, value, memory.type), memory.pointer, alignment);
+      } else {
+        Value *value = toPacket(builder, builder.CreateAlignedLoad(memory.type, memory.pointer, alignment), packet);
+        builder.CreateCall(
+            streamFunction(module, StreamSlotWrite, *bytes * 8, builder.getVoidTy(), {pipe->getType(), i32, packet}),
+            {pipe, position, value});
+      }
+      result = ConstantInt::get(call.getType(), 0);
+      break;
+    }
+    case PipeCall::Packets:
+    case PipeCall::Capacity:
+      result = builder.CreateCall(
+          function(kind == PipeCall::Packets ? StreamPackets : StreamCapacity, i32, {pipe->getType(), i32}),
+          {pipe, size});
+      break;
+    case PipeCall::IsValid:
+      break;
+    }
+  }
+  if (result)
+    call.replaceAllUsesWith(result);
+  SmallVector<Value *, 6> operands(call.args());
+  call.eraseFromParent();
+  for (Value *operand : operands)
+    RecursivelyDeleteTriviallyDeadInstructions(operand);
+  return Error::success();
+}
+
 } // namespace
 
+llvm::StringRef streamFunctionOf(const llvm::CallInst &call) {
+  const Function *callee = call.getCalledFunction();
+  if (!callee)
+    return {};
+  const StringRef function = callee->getName().split('.').first;
+  return is_contained(std::initializer_list<StringRef>{StreamRead, StreamTryRead, StreamWrite, StreamTryWrite,
+                                                       StreamReserve, StreamSlotRead, StreamSlotWrite, StreamCommit,
+                                                       StreamPackets, StreamCapacity},
+                      function)
+             ? function
+             : StringRef();
+}
+
 llvm::Error lowerPipeCalls(llvm::Function &kernel) {
-  std::vector<std::pair<CallInst *, bool>> calls;
+  std::vector<std::pair<CallInst *, bool>> transfers;
+  std::vector<std::pair<CallInst *, PipeCall>> others;
   for (Instruction &inst : instructions(kernel))
     if (auto *call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction()) {
       const StringRef name = call->getCalledFunction()->getName();
       if (name == "__read_pipe_2" || name == "__write_pipe_2")
-        calls.emplace_back(call, name == "__read_pipe_2");
+        transfers.emplace_back(call, name == "__read_pipe_2");
+      else if (auto kind = pipeCallNamed(name))
+        others.emplace_back(call, *kind);
     }
-  if (calls.empty())
+  if (transfers.empty() && others.empty())
     return Error::success();
-  for (auto [call, reads] : calls)
-    if (Error error = lowerCall(*call, reads, kernel))
+  for (auto [call, reads] : transfers)
+    if (Error error = lowerTransfer(*call, reads, kernel))
+      return error;
+  for (auto [call, kind] : others)
+    if (Error error = lowerReservationOrQuery(*call, kind, kernel))
       return error;
   EliminateUnreachableBlocks(kernel); // the ways back of retry loops that no other block shared
   FunctionAnalysisManager analyses;

@@ -52,14 +52,23 @@ struct WorkGroupLoops {
 /// work-group argument LastGroupSize.
 llvm::Expected<WorkGroupLoops> formWorkGroupLoops(llvm::Function &kernel);
 constexpr const char *LastGroupSize = "__loom_last_group_size";
-/// The stream functions lowerPipeCalls makes of Clang's read_pipe and write_pipe calls, one per
-/// packet width W (their names end in ".W"): on the pipe argument (operand 0), with the packet as a
-/// W-bit integer, or over 64 bits as a vector of W / 32 i32 lanes (one wide value in the graph).
+/// The stream functions lowerPipeCalls makes of Clang's pipe calls, on the pipe argument (operand
+/// 0). Those that move a packet exist per packet width W (their names end in ".W") and take or give
+/// it as a W-bit integer, or over 64 bits as a vector of W / 32 i32 lanes (one wide value in the
+/// graph); the others take the packet's bytes as their last operand (a constant i32).
 /// StreamRead waits for a packet and returns it; StreamTryRead returns {packet, 1}, or {0, 0} when
 /// the pipe is empty; StreamWrite (pipe, packet) waits for room; StreamTryWrite returns 1,
-/// or 0 when the pipe is full.
+/// or 0 when the pipe is full. StreamReserve (pipe, i32 count, bytes) returns an i64 reservation
+/// (the PipeReserve node's); StreamSlotRead (pipe, i32 position) returns the packet there and
+/// StreamSlotWrite (pipe, i32 position, packet) writes it; StreamCommit (pipe, i64 reservation,
+/// bytes) ends a reservation (none for CLK_NULL_RESERVE_ID); StreamPackets and StreamCapacity (pipe, bytes) return an i32.
 constexpr const char *StreamRead = "__loom_stream_read", *StreamTryRead = "__loom_stream_try_read",
-                     *StreamWrite = "__loom_stream_write", *StreamTryWrite = "__loom_stream_try_write";
+                     *StreamWrite = "__loom_stream_write", *StreamTryWrite = "__loom_stream_try_write",
+                     *StreamReserve = "__loom_stream_reserve", *StreamSlotRead = "__loom_stream_slot_read",
+                     *StreamSlotWrite = "__loom_stream_slot_write", *StreamCommit = "__loom_stream_commit",
+                     *StreamPackets = "__loom_stream_packets", *StreamCapacity = "__loom_stream_capacity";
+/// The stream function `call` calls, without its width suffix; empty when it calls none.
+llvm::StringRef streamFunctionOf(const llvm::CallInst &call);
 llvm::Error lowerPipeCalls(llvm::Function &kernel);
 void vectorizeWorkItems(llvm::Function &kernel);
 void interleaveReductions(llvm::Function &kernel, const board::Board &board);

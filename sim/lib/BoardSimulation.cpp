@@ -15,6 +15,7 @@
 #include "loom/sim/BoardSimulation.h"
 
 #include "GlobalMemory.h"
+#include "PipeFifo.h"
 #include "PortResponses.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -42,13 +43,32 @@ llvm::Error error(const llvm::Twine &message) {
 using Packet = std::array<uint64_t, LOOM_PACKET_WORDS>;
 static_assert(LOOM_PACKET_WORDS * 8 == hls::MaxPipePacketBytes, "a LoomStream carries the largest packet");
 
-/// A pipe's FIFO: the board's hardware between the kernels bound to the pipe.
-struct PipeFifo {
-  uint64_t id = 0;
-  uint32_t depth = 0;
-  uint32_t packetBytes = 0;
-  std::deque<Packet> packets;
+/// One operation a launch's pipe port fired at a cycle's edge, applied with the others once every
+/// launch has stepped.
+struct PipeOperation {
+  /// In the order they apply within a cycle: a reservation claims at the position it was offered,
+  /// a slot write reaches a reservation made in the same cycle, a commit ends it after both.
+  enum class Kind : uint8_t { Reserve, SlotWrite, Transfer, Commit };
+  Kind kind;
+  PipeFifo *fifo;
+  /// The launch (its id, kernel and first cycle) and its kernel's pipe port, for a failure.
+  uint64_t launch;
+  const hls::HardwareKernel *kernel;
+  uint64_t startCycle;
+  unsigned port;
+  bool writes;
+  uint32_t count; ///< Reserve: the packets claimed.
+  /// Reserve: the base offered; slot write: the slot; read transfer: the position offered; commit:
+  /// the reservation's base.
+  uint32_t position;
+  Packet packet; ///< Slot writes and write transfers.
 };
+
+/// "the write pipe of argument 0 (at produce.cl:2:3)", for diagnoses.
+std::string describePipe(const hls::PipePort &pipe) {
+  return llvm::formatv("the {0} pipe of argument {1}{2}", pipe.writes ? "write" : "read", pipe.arg,
+                       pipe.location.empty() ? "" : " (at " + pipe.location + ")");
+}
 
 /// A launch waiting for its kernel's circuit.
 struct LaunchRequest {
@@ -140,12 +160,9 @@ struct BoardSimulation::Impl {
                              launch.stats.ports[p].requests - launch.responses.delivered(p))
                    .str();
     for (size_t s = 0; s < launch.streams.size(); ++s) {
-      const hls::PipePort &pipe = kernel.pipePorts[s];
       const PipeFifo &fifo = *launch.request.pipes[s];
-      state += llvm::formatv("; the {0} pipe of argument {1}{2} holds {3} of {4} packets",
-                             pipe.writes ? "write" : "read", pipe.arg,
-                             pipe.location.empty() ? "" : " (at " + pipe.location + ")",
-                             fifo.packets.size(), fifo.depth)
+      state += llvm::formatv("; {0} holds {1} of {2} packets", describePipe(kernel.pipePorts[s]), fifo.fill(),
+                             fifo.depth)
                    .str();
     }
     if (state.empty())
@@ -281,14 +298,82 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
     beginNext(kernelIndex, step.ended);
   };
 
-  // A pipe's FIFO is sampled at the start of a cycle: its transfers apply once every launch has
+  // A pipe's FIFO is sampled at the start of a cycle: its operations apply once every launch has
   // stepped, so a packet pushed is offered from the next cycle on, whatever order launches step in.
-  struct Transfer {
-    PipeFifo *fifo;
-    bool push;
-    Packet packet;
+  std::vector<PipeOperation> operations;
+  // Records stream s's operations of `launch` fired at this cycle's edge; true if any.
+  auto record = [&](const RunningLaunch &launch, size_t s) {
+    const LoomStream &stream = launch.streams[s];
+    if (!stream.fire && !stream.reserve_fire && !stream.slot_fire && !stream.commit_fire)
+      return false;
+    PipeFifo *fifo = launch.request.pipes[s];
+    const bool writes = launch.kernel->pipePorts[s].writes;
+    auto add = [&](PipeOperation::Kind kind, uint32_t position, const uint64_t *packet) -> PipeOperation & {
+      PipeOperation &op = operations.emplace_back();
+      op.kind = kind;
+      op.fifo = fifo;
+      op.launch = launch.request.id;
+      op.kernel = launch.kernel;
+      op.startCycle = launch.startCycle;
+      op.port = static_cast<unsigned>(s);
+      op.writes = writes;
+      op.count = 0;
+      op.position = position;
+      if (packet)
+        std::memcpy(op.packet.data(), packet, fifo->packetBytes);
+      return op;
+    };
+    if (stream.reserve_fire)
+      add(PipeOperation::Kind::Reserve, stream.reserve_base, nullptr).count = stream.reserve_count;
+    if (stream.slot_fire)
+      add(PipeOperation::Kind::SlotWrite, stream.slot, stream.slot_data);
+    // A read takes the packet offered: at readNext, whose low bits offer() put in reserve_base.
+    if (stream.fire)
+      add(PipeOperation::Kind::Transfer, writes ? 0 : stream.reserve_base, writes ? stream.out_data : nullptr);
+    if (stream.commit_fire)
+      add(PipeOperation::Kind::Commit, stream.commit_base, nullptr);
+    return true;
   };
-  std::vector<Transfer> transfers;
+  // Fails launch `id` (running, or ended in this cycle without a failure) with `why`.
+  auto fail = [&](uint64_t id, std::string why) {
+    for (size_t i = 0; i < running.size(); ++i)
+      if (running[i]->request.id == id)
+        return end(i, std::move(why));
+    for (EndedLaunch &ended : step.ended)
+      if (ended.id == id && ended.error.empty())
+        ended.error = std::move(why);
+  };
+  // Applies this cycle's operations, kind by kind; an operation the FIFO refuses fails its launch.
+  auto applyOperations = [&] {
+    std::vector<uint64_t> failed;
+    for (auto kind : {PipeOperation::Kind::Reserve, PipeOperation::Kind::SlotWrite, PipeOperation::Kind::Transfer,
+                      PipeOperation::Kind::Commit})
+      for (const PipeOperation &op : operations) {
+        if (op.kind != kind || llvm::is_contained(failed, op.launch))
+          continue;
+        llvm::Error err = [&op]() -> llvm::Error {
+          PipeFifo &fifo = *op.fifo;
+          switch (op.kind) {
+          case PipeOperation::Kind::Reserve:
+            return fifo.reserve(op.count, op.writes, op.position).takeError();
+          case PipeOperation::Kind::SlotWrite:
+            return fifo.writeSlot(op.position, op.packet.data());
+          case PipeOperation::Kind::Transfer:
+            return op.writes ? fifo.push(op.packet.data()) : fifo.pop(nullptr, op.position);
+          case PipeOperation::Kind::Commit:
+            return fifo.commit(op.position, op.writes);
+          }
+          return llvm::Error::success();
+        }();
+        if (!err)
+          continue;
+        failed.push_back(op.launch);
+        fail(op.launch, llvm::formatv("kernel '{0}': {1}: {2}, at cycle {3}", op.kernel->kernelName,
+                                      describePipe(op.kernel->pipePorts[op.port]), llvm::toString(std::move(err)),
+                                      cycle - op.startCycle));
+      }
+    operations.clear();
+  };
 
   uint64_t sinceSync = 0;
   while (!running.empty()) {
@@ -304,25 +389,11 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
 
       bool progress = launch.responses.deliver(launch.ports, cycle);
       LoomStream *const stream = launch.streams.data();
-      for (size_t s = 0; s < launch.streams.size(); ++s) {
-        const PipeFifo &fifo = *launch.request.pipes[s];
-        if (kernel.pipePorts[s].writes) {
-          stream[s].available = fifo.packets.size() < fifo.depth;
-        } else {
-          stream[s].available = !fifo.packets.empty();
-          if (stream[s].available)
-            std::memcpy(stream[s].in_data, fifo.packets.front().data(), fifo.packetBytes);
-        }
-      }
+      for (size_t s = 0; s < launch.streams.size(); ++s)
+        launch.request.pipes[s]->offer(kernel.pipePorts[s].writes, stream[s]);
       const int done = launch.instance->cycle(port, stream);
       for (size_t s = 0; s < launch.streams.size(); ++s)
-        if (stream[s].fire) {
-          progress = true;
-          Transfer &transfer = transfers.emplace_back();
-          transfer.fifo = launch.request.pipes[s];
-          transfer.push = kernel.pipePorts[s].writes;
-          std::memcpy(transfer.packet.data(), stream[s].out_data, transfer.fifo->packetBytes);
-        }
+        progress |= record(launch, s);
       std::string failure;
       for (unsigned p = 0; p < numPorts && failure.empty(); ++p) {
         if (!port[p].req_fire)
@@ -404,14 +475,8 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         end(0, diagnosis);
     }
 
-    for (Transfer &transfer : transfers) {
-      std::deque<Packet> &packets = transfer.fifo->packets;
-      if (transfer.push)
-        packets.push_back(transfer.packet);
-      else if (!packets.empty()) // two readers of one pipe (which OpenCL forbids) may pop one packet
-        packets.pop_front();
-    }
-    transfers.clear();
+    if (!operations.empty())
+      applyOperations();
 
     ++cycle;
     ++sinceSync;
@@ -566,7 +631,7 @@ llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::Arra
   for (const PipeBinding &pipe : pipes) {
     std::unique_ptr<PipeFifo> &fifo = sim.pipes[pipe.id];
     if (!fifo)
-      fifo.reset(new PipeFifo{pipe.id, pipe.depth, pipe.packetBytes, {}});
+      fifo = std::make_unique<PipeFifo>(pipe.id, pipe.depth, pipe.packetBytes);
     request.pipes.push_back(fifo.get());
   }
   for (const auto &running : sim.running)
@@ -589,7 +654,7 @@ size_t BoardSimulation::activeLaunches() const {
 
 size_t BoardSimulation::pipePackets(uint64_t id) const {
   auto found = impl_->pipes.find(id);
-  return found == impl_->pipes.end() ? 0 : found->second->packets.size();
+  return found == impl_->pipes.end() ? 0 : found->second->fill();
 }
 
 std::vector<EndedLaunch> BoardSimulation::simulate(const std::function<bool()> &interrupted) {

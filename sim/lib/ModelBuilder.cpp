@@ -208,6 +208,70 @@ std::string copyData(unsigned bytes, const std::string &signal, const std::strin
                  : llvm::formatv("  std::memcpy({1}, {0}.data(), {2});\n", signal, words, bytes).str();
 }
 
+/// A statement setting the Verilated signal `signal` of `bytes` bytes to 0.
+std::string zeroData(unsigned bytes, const std::string &signal) {
+  return bytes > 8 ? llvm::formatv("  std::memset({0}.data(), 0, {1});\n", signal, bytes).str()
+                   : "  " + signal + " = 0;\n";
+}
+
+/// The statements setting the inputs of pipe port `s`'s signal groups from `streams[s]` (with
+/// `fromStreams`), or to 0 (without: before the first evaluation).
+std::string pipeInputs(const hls::PipePort &pipe, unsigned s, bool fromStreams) {
+  std::string out;
+  auto set = [&](const char *signal, const char *field) {
+    out += llvm::formatv("  t.s{0}_{1} = ", s, signal).str() +
+           (fromStreams ? llvm::formatv("streams[{0}].{1};\n", s, field).str() : std::string("0;\n"));
+  };
+  if (pipe.transfers) {
+    set(pipe.writes ? "ready" : "valid", "available");
+    if (!pipe.writes) {
+      const std::string data = llvm::formatv("t.s{0}_data", s).str();
+      out += fromStreams ? copyData(pipe.packetBytes, data, llvm::formatv("streams[{0}].in_data", s).str(),
+                                    /*toModel=*/true)
+                         : zeroData(pipe.packetBytes, data);
+    }
+  }
+  if (pipe.reserves) {
+    set("reservable", "reservable");
+    set("reserve_base", "reserve_base");
+  }
+  if (pipe.queries) {
+    set("packets", "packets");
+    set("capacity", "capacity");
+  }
+  // A read pipe's slot data is set after the first evaluation of a cycle that asks for it.
+  if (pipe.slots && !pipe.writes && !fromStreams)
+    out += zeroData(pipe.packetBytes, llvm::formatv("t.s{0}_slot_rdata", s).str());
+  return out;
+}
+
+/// The statements reporting pipe port `s`'s operations in streams[s], after the clock-low
+/// evaluation; the outputs of absent signal groups are 0.
+std::string pipeOutputs(const hls::PipePort &pipe, unsigned s) {
+  std::string out;
+  auto report = [&](bool present, const char *field, const std::string &value) {
+    out += llvm::formatv("  streams[{0}].{1} = {2};\n", s, field, present ? value : "0").str();
+  };
+  auto signal = [&](const char *name) { return llvm::formatv("t.s{0}_{1}", s, name).str(); };
+  auto fires = [&](const char *name) { return "(" + signal(name) + " ? 1 : 0)"; };
+  report(pipe.transfers, "fire",
+         llvm::formatv("({0} && streams[{1}].available) ? 1 : 0", signal(pipe.writes ? "push" : "pop"), s));
+  if (pipe.transfers && pipe.writes)
+    out += copyData(pipe.packetBytes, signal("data"), llvm::formatv("streams[{0}].out_data", s).str(),
+                    /*toModel=*/false);
+  report(pipe.reserves, "reserve_fire", fires("reserve"));
+  report(pipe.reserves, "reserve_count", signal("reserve_count"));
+  const bool slotWrites = pipe.slots && pipe.writes;
+  report(slotWrites, "slot_fire", fires("slot_en"));
+  report(slotWrites, "slot", signal("slot"));
+  if (slotWrites)
+    out += copyData(pipe.packetBytes, signal("slot_wdata"), llvm::formatv("streams[{0}].slot_data", s).str(),
+                    /*toModel=*/false);
+  report(pipe.commits, "commit_fire", fires("commit"));
+  report(pipe.commits, "commit_base", signal("commit_base"));
+  return out;
+}
+
 } // namespace
 
 std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, unsigned index) {
@@ -227,21 +291,10 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   for (unsigned p = 0; p < kernel.ports.size(); ++p) {
     idle += llvm::formatv("  t.m{0}_req_ready = 0;\n  t.m{0}_resp_valid = 0;\n", p).str();
     if (kernel.ports[p].readsData())
-      idle += kernel.ports[p].bytes > 8
-                  ? llvm::formatv("  std::memset(t.m{0}_resp_rdata.data(), 0, {1});\n", p, kernel.ports[p].bytes).str()
-                  : llvm::formatv("  t.m{0}_resp_rdata = 0;\n", p).str();
+      idle += zeroData(kernel.ports[p].bytes, llvm::formatv("t.m{0}_resp_rdata", p).str());
   }
-  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
-    const hls::PipePort &pipe = kernel.pipePorts[i];
-    if (pipe.writes) {
-      idle += llvm::formatv("  t.s{0}_ready = 0;\n", i).str();
-      continue;
-    }
-    idle += llvm::formatv("  t.s{0}_valid = 0;\n", i).str();
-    idle += pipe.packetBytes > 8
-                ? llvm::formatv("  std::memset(t.s{0}_data.data(), 0, {1});\n", i, pipe.packetBytes).str()
-                : llvm::formatv("  t.s{0}_data = 0;\n", i).str();
-  }
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i)
+    idle += pipeInputs(kernel.pipePorts[i], i, /*fromStreams=*/false);
 
   os << "void *loom_k" << index << "_create() {\n"
      << "  auto *m = new Instance" << index << ";\n  auto &t = m->top;\n"
@@ -280,29 +333,31 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
       os << copyData(kernel.ports[p].bytes, llvm::formatv("t.m{0}_resp_rdata", p).str(),
                      llvm::formatv("ports[{0}].resp_rdata", p).str(), /*toModel=*/true);
   }
-  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
-    const hls::PipePort &pipe = kernel.pipePorts[i];
-    if (pipe.writes) {
-      os << llvm::formatv("  t.s{0}_ready = streams[{0}].available;\n", i);
-      continue;
-    }
-    os << llvm::formatv("  t.s{0}_valid = streams[{0}].available;\n", i);
-    os << copyData(pipe.packetBytes, llvm::formatv("t.s{0}_data", i).str(),
-                   llvm::formatv("streams[{0}].in_data", i).str(), /*toModel=*/true);
-  }
-  // Settle the combinational logic with the new inputs (clock low), sample the handshakes, then the
-  // rising edge.
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i)
+    os << pipeInputs(kernel.pipePorts[i], i, /*fromStreams=*/true);
+  // Settle the combinational logic with the new inputs (clock low). A read pipe's slot read is the
+  // FIFO RAM's asynchronous port: the packet at the slot asked for, then settle again.
   os << "  t.clk = 0;\n  t.eval();\n";
+  bool slotReads = false;
   for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
     const hls::PipePort &pipe = kernel.pipePorts[i];
-    if (!pipe.writes) {
-      os << llvm::formatv("  streams[{0}].fire = (t.s{0}_pop && streams[{0}].available) ? 1 : 0;\n", i);
+    if (!pipe.slots || pipe.writes)
       continue;
-    }
-    os << llvm::formatv("  streams[{0}].fire = (t.s{0}_push && streams[{0}].available) ? 1 : 0;\n", i);
-    os << copyData(pipe.packetBytes, llvm::formatv("t.s{0}_data", i).str(),
-                   llvm::formatv("streams[{0}].out_data", i).str(), /*toModel=*/false);
+    if (!slotReads)
+      os << "  bool slotRead = false;\n  uint64_t slotPacket[LOOM_PACKET_WORDS] = {};\n";
+    slotReads = true;
+    os << llvm::formatv("  if (t.s{0}_slot_en) {{\n"
+                        "    streams[{0}].read_slot(streams[{0}].fifo, t.s{0}_slot, slotPacket);\n"
+                        "  ",
+                        i)
+       << copyData(pipe.packetBytes, llvm::formatv("t.s{0}_slot_rdata", i).str(), "slotPacket", /*toModel=*/true)
+       << "    slotRead = true;\n  }\n";
   }
+  if (slotReads)
+    os << "  if (slotRead)\n    t.eval();\n";
+  // Sample the handshakes, then the rising edge.
+  for (unsigned i = 0; i < kernel.pipePorts.size(); ++i)
+    os << pipeOutputs(kernel.pipePorts[i], i);
   for (unsigned p = 0; p < kernel.ports.size(); ++p) {
     os << llvm::formatv("  ports[{0}].req_fire = (t.m{0}_req_valid && ports[{0}].req_ready) ? 1 : 0;\n"
                         "  ports[{0}].req_addr = t.m{0}_req_addr;\n",

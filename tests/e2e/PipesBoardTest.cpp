@@ -315,3 +315,91 @@ TEST_CASE("a pipe made after another is released starts empty, on both devices",
         clReleaseMemObject(object);
     }
 }
+
+namespace {
+/// Whether `received` is blocks of `block` consecutive values, each starting at a multiple of
+/// `block`, and holds every value below its size once.
+bool wholeBlocks(std::vector<int> received, int block) {
+  bool ordered = true;
+  for (size_t b = 0; b < received.size(); b += size_t(block)) {
+    for (int k = 1; k < block; ++k)
+      ordered = ordered && received[b + size_t(k)] == received[b] + k;
+    ordered = ordered && received[b] % block == 0;
+  }
+  std::sort(received.begin(), received.end());
+  std::vector<int> all(received.size());
+  std::iota(all.begin(), all.end(), 0);
+  return ordered && received == all;
+}
+} // namespace
+
+TEST_CASE("reservations of work-items keep their packets together while both kernels run, on both devices",
+          "[e2e][pipes][board]") {
+  const size_t items = 256;
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_kernel produce = run.kernel("produce_reserved"), consume = run.kernel("consume_reserved");
+      // Readers of a writer's 4 packets at once, and of 2 (half a writer's reservation): a pipe of
+      // two reservations, so the kernels finish only together.
+      for (const int perItem : {4, 2}) {
+        INFO(perItem << " packets per reader");
+        const size_t packets = items * 4;
+        cl_mem pipe = makePipe(run.cl, sizeof(int), 8);
+        cl_mem dst = buffer(run.cl, std::vector<int>(packets, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+        setArgs(produce, pipe, 4);
+        setArgs(consume, pipe, dst, perItem);
+        run.runTogether({{produce, items}, {consume, packets / size_t(perItem)}});
+        // A reader's packets are consecutive ones of one writer's reservation; the readers come in
+        // any order.
+        CHECK(wholeBlocks(readBack<int>(run.cl, dst, packets), perItem));
+        clReleaseMemObject(pipe);
+        clReleaseMemObject(dst);
+      }
+      INFO(run.cl.diagnosis());
+      CHECK(run.cl.notes.empty());
+    }
+}
+
+TEST_CASE("reservations of work-groups hold a packet per work-item at its local id, on both devices",
+          "[e2e][pipes][board]") {
+  const size_t items = 512, local = 64;
+  std::vector<int> input(items);
+  std::iota(input.begin(), input.end(), 0);
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      cl_mem dst = buffer(run.cl, std::vector<int>(items, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem pipe = makePipe(run.cl, sizeof(int), cl_uint(items));
+      cl_kernel produce = run.kernel("produce_group_reserved"), consume = run.kernel("consume_group_reserved");
+      setArgs(produce, pipe, src);
+      setArgs(consume, pipe, dst);
+      // One after the other, as the CTS runs them: every reservation fits.
+      clReleaseEvent(launch(run.cl, produce, {{items}, {local}}));
+      clReleaseEvent(launch(run.cl, consume, {{items}, {local}}));
+      // A reader group's reservation is one writer group's: its packets in local id order.
+      CHECK(wholeBlocks(readBack<int>(run.cl, dst, items), int(local)));
+      for (cl_mem object : {src, dst, pipe})
+        clReleaseMemObject(object);
+    }
+}
+
+TEST_CASE("a reservation is refused without room, and the pipe reports its packets and depth, on both devices",
+          "[e2e][pipes][board]") {
+  const std::vector<int> want{3, 9, 5}; // into a pipe of 8: fits, more than the room left, exactly the room
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem pipe = makePipe(run.cl, sizeof(int), 8);
+      cl_mem wanted = buffer(run.cl, want, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      cl_mem answers = buffer(run.cl, std::vector<int>(9, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel ask = run.kernel("reserve_and_ask");
+      setArgs(ask, pipe, wanted, answers);
+      for (size_t i = 0; i < want.size(); ++i)
+        clReleaseEvent(launch(run.cl, ask, {{1}, {}, {i}}));
+      CHECK(readBack<int>(run.cl, answers, 9) == std::vector<int>{1, 3, 8, 0, 3, 8, 1, 8, 8});
+      for (cl_mem object : {pipe, wanted, answers})
+        clReleaseMemObject(object);
+    }
+}

@@ -463,11 +463,18 @@ TEST_CASE("the board refuses the pipe functions its hardware flow does not take 
     std::vector<const char *> says;
   } refusals[] = {
       {"__kernel void forward(__read_only pipe int in, __global int *out) {\n"
+       "  read_pipe(in, out);\n"
        "  reserve_id_t r = reserve_read_pipe(in, 2);\n"
-       "  read_pipe(in, r, 0, out);\n"
+       "  read_pipe(in, r, 0, out + 1);\n"
        "  commit_read_pipe(in, r);\n"
        "}\n",
-       {"program.cl:2:", "read_pipe and write_pipe"}},
+       {"program.cl:3:", "two arguments and reservations on one pipe"}},
+      {"__kernel void forward(__read_only pipe int in, __global int *out) {\n"
+       "  reserve_id_t r = reserve_read_pipe(in, 1), s = reserve_read_pipe(in, 1);\n"
+       "  read_pipe(in, r, 0, out);\n"
+       "  read_pipe(in, s, 0, out + 1);\n"
+       "}\n",
+       {"program.cl:2:", "a second reservation"}},
       {"typedef struct { long16 a, b; } pair;\n"
        "__kernel void forward(__read_only pipe pair in, __global pair *out) {\n"
        "  read_pipe(in, out);\n"

@@ -134,6 +134,12 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   CHECK_FALSE((*kernels)[4].pipePorts[0].writes);
   CHECK((*kernels)[4].pipePorts[0].location == "consume.cl:2:12");
   CHECK((*kernels)[3].pipePorts[0].writes);
+  // The operations a pipe port has travel with it.
+  CHECK((*kernels)[4].pipePorts[0].transfers);
+  CHECK_FALSE((*kernels)[4].pipePorts[0].reserves);
+  CHECK_FALSE((*kernels)[5].pipePorts[0].transfers);
+  CHECK((*kernels)[5].pipePorts[0].commits);
+  CHECK((*kernels)[6].pipePorts[0].queries);
   // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 128 bytes.
   auto described = protocol::loadProgramPayload(testKernels());
   auto &pipePort = *(*described.getArray("kernels"))[4].getAsObject()->getArray("pipe_ports")->front().getAsObject();

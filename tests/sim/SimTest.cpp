@@ -75,10 +75,11 @@ TEST_CASE("ModelBuilder builds a model of the test kernels", "[sim][model]") {
   WARN("model build: " << testModelBuildSeconds() << " s, " << bytes.size() << " bytes");
 
   const LoadedModel &model = testModel();
-  REQUIRE(model.kernelCount() == 5);
+  REQUIRE(model.kernelCount() == 7);
   CHECK(model.kernelName(0) == "add_const");
   CHECK(model.kernelName(1) == "hang");
   CHECK(model.kernelName(4) == "consume");
+  CHECK(model.kernelName(6) == "reserve_consume");
 }
 
 TEST_CASE("ModelBuilder reports progress and tool failures readably", "[sim][model]") {
@@ -243,8 +244,8 @@ TEST_CASE("BoardSimulation's watchdog diagnoses a kernel that never finishes", "
                                       "0 outstanding"));
   CHECK_THAT(message, Catch::Contains("port 1 (store at hang.cl:2:3)"));
 
-  auto badIndex = simulation->run(5, {}, {0, 0, 0}, {1, 1, 1});
-  CHECK_THAT(errorMessage(badIndex), Catch::Contains("no kernel 5"));
+  auto badIndex = simulation->run(7, {}, {0, 0, 0}, {1, 1, 1});
+  CHECK_THAT(errorMessage(badIndex), Catch::Contains("no kernel 7"));
   auto badArgs = simulation->run(0, {1, 2}, {0, 0, 0}, {1, 1, 1});
   CHECK_THAT(errorMessage(badArgs), Catch::Contains("takes 3 arguments"));
 }
@@ -329,7 +330,7 @@ TEST_CASE("BoardSimulation: a kernel's circuit takes its launches one after anot
 }
 
 namespace {
-constexpr unsigned Produce = 3, Consume = 4;
+constexpr unsigned Produce = 3, Consume = 4, ReserveProduce = 5, ReserveConsume = 6;
 constexpr uint64_t PipeId = 77;
 
 /// Runs every started launch to its end; returns them in the order they ended.
@@ -338,6 +339,14 @@ std::vector<EndedLaunch> finishAll(BoardSimulation &simulation) {
   while (simulation.activeLaunches() != 0)
     for (EndedLaunch &e : simulation.simulate())
       ended.push_back(std::move(e));
+  return ended;
+}
+
+/// finishAll, checking that every launch succeeded.
+std::vector<EndedLaunch> finishAllOk(BoardSimulation &simulation) {
+  std::vector<EndedLaunch> ended = finishAll(simulation);
+  for (const EndedLaunch &e : ended)
+    CHECK(e.error == "");
   return ended;
 }
 } // namespace
@@ -354,10 +363,8 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
   SECTION("one packet per cycle in steady state, in order") {
     requireNoError(simulation->start(1, Produce, {PipeId, 0, 1000}, {0, 0, 0}, {n, 1, 1}, {pipe}));
     requireNoError(simulation->start(2, Consume, {PipeId, OutAddress, 0}, {0, 0, 0}, {n, 1, 1}, {pipe}));
-    std::vector<EndedLaunch> ended = finishAll(*simulation);
+    std::vector<EndedLaunch> ended = finishAllOk(*simulation);
     REQUIRE(ended.size() == 2);
-    for (const EndedLaunch &e : ended)
-      CHECK(e.error.empty());
     for (uint64_t i = 0; i < n; ++i)
       REQUIRE(memory.word(OutAddress + 4 * i) == 1000 + i);
     const RunStats &consumer = ended[0].id == 2 ? ended[0].stats : ended[1].stats;
@@ -408,12 +415,63 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
   }
 }
 
+TEST_CASE("Pipe reservations: reserve, slots and commit through the board's FIFO", "[sim][board][pipes]") {
+  TestMemory memory(4 << 20);
+  SimulationOptions options;
+  options.watchdogCycles = 2000;
+  auto simulation = simulationOn(boardNamed("unit"), memory, options);
+  const PipeBinding pipe{PipeId, 4, 4};
+  const uint64_t n = 100;
+  auto checkOutput = [&](uint32_t first) {
+    for (uint64_t i = 0; i < n; ++i)
+      REQUIRE(memory.word(OutAddress + 4 * i) == first + i);
+  };
+
+  SECTION("write reservations of 3 and read reservations of 2 packets, running at the same time") {
+    requireNoError(simulation->start(1, ReserveProduce, {PipeId, 3, 500}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    requireNoError(simulation->start(2, ReserveConsume, {PipeId, OutAddress, 2}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    REQUIRE(finishAllOk(*simulation).size() == 2);
+    checkOutput(500);
+    // get_pipe_max_packets: the depth, stored after the packets.
+    CHECK(memory.word(OutAddress + 4 * n) == 4);
+    CHECK(simulation->pipePackets(PipeId) == 0);
+  }
+  SECTION("reservations and plain transfers share the pipe") {
+    requireNoError(simulation->start(1, ReserveProduce, {PipeId, 4, 7}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    requireNoError(simulation->start(2, Consume, {PipeId, OutAddress, 0}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    REQUIRE(finishAllOk(*simulation).size() == 2);
+    checkOutput(7);
+    requireNoError(simulation->start(3, Produce, {PipeId, 0, 40}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    requireNoError(simulation->start(4, ReserveConsume, {PipeId, OutAddress, 3}, {0, 0, 0}, {n, 1, 1}, {pipe}));
+    REQUIRE(finishAllOk(*simulation).size() == 2);
+    checkOutput(40);
+  }
+  SECTION("packets written through reservations stay in the pipe for the next launch") {
+    REQUIRE_OK(simulation->run(ReserveProduce, {PipeId, 3, 0}, {0, 0, 0}, {4, 1, 1}, {pipe}));
+    CHECK(simulation->pipePackets(PipeId) == 4);
+    REQUIRE_OK(simulation->run(ReserveConsume, {PipeId, OutAddress, 4}, {0, 0, 0}, {4, 1, 1}, {pipe}));
+    CHECK(memory.word(OutAddress + 12) == 3);
+  }
+  SECTION("a commit of no reservation fails the launch, named with its pipe") {
+    auto stats = simulation->run(ReserveProduce, {PipeId, (1u << 31) | 2, 0}, {0, 0, 0}, {n, 1, 1}, {pipe});
+    CHECK_THAT(errorMessage(stats),
+               Catch::Contains("kernel 'reserve_produce': the write pipe of argument 0 (at rproduce.cl:3:5): "
+                               "a commit of the write reservation at position 1, which is not open, at cycle "));
+  }
+  SECTION("a reader that never finds enough packets is a deadlock with the pipe's fill") {
+    REQUIRE_OK(simulation->run(ReserveProduce, {PipeId, 1, 0}, {0, 0, 0}, {1, 1, 1}, {pipe}));
+    auto stats = simulation->run(ReserveConsume, {PipeId, OutAddress, 2}, {0, 0, 0}, {2, 1, 1}, {pipe});
+    CHECK_THAT(errorMessage(stats),
+               Catch::Contains("the read pipe of argument 0 (at rconsume.cl:2:12) holds 1 of 4 packets"));
+  }
+}
+
 TEST_CASE("BoardSimulation checks the kernels against the model", "[sim][board]") {
   TestMemory memory(1 << 20);
   auto kernels = testKernels();
   kernels.pop_back();
   auto fewer = BoardSimulation::create(boardNamed("unit"), testModel(), kernels, memory.region());
-  CHECK_THAT(errorMessage(fewer), Catch::Contains("describes 4 kernels but its simulation model has 5"));
+  CHECK_THAT(errorMessage(fewer), Catch::Contains("describes 6 kernels but its simulation model has 7"));
 }
 
 TEST_CASE("The board model and the bare harness agree on cycles", "[sim][board]") {

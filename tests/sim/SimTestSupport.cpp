@@ -37,13 +37,25 @@ std::vector<hls::HardwareKernel> testKernels() {
   produce.kernelName = "produce";
   produce.topModule = "loom_test_produce";
   produce.ports = {};
-  produce.pipePorts = {{0, /*writes=*/true, 4, "produce.cl:2:3"}};
+  produce.pipePorts = {{0, /*writes=*/true, 4, "produce.cl:2:3", /*transfers=*/true}};
   hls::HardwareKernel consume = add;
   consume.kernelName = "consume";
   consume.topModule = "loom_test_consume";
   consume.ports = {{hls::MemoryPort::Kind::Store, 4, "consume.cl:3:3"}};
-  consume.pipePorts = {{0, /*writes=*/false, 4, "consume.cl:2:12"}};
-  return {add, hang, atomic, produce, consume};
+  consume.pipePorts = {{0, /*writes=*/false, 4, "consume.cl:2:12", /*transfers=*/true}};
+  // Pipe reservations: 'reserve_produce' writes through write reservations (reserves, slots,
+  // commits), 'reserve_consume' reads through read reservations and queries the pipe's capacity.
+  hls::HardwareKernel reserveProduce = produce;
+  reserveProduce.kernelName = "reserve_produce";
+  reserveProduce.topModule = "loom_test_reserve_produce";
+  reserveProduce.pipePorts = {{0, /*writes=*/true, 4, "rproduce.cl:3:5", /*transfers=*/false, /*reserves=*/true,
+                               /*slots=*/true, /*commits=*/true}};
+  hls::HardwareKernel reserveConsume = consume;
+  reserveConsume.kernelName = "reserve_consume";
+  reserveConsume.topModule = "loom_test_reserve_consume";
+  reserveConsume.pipePorts = {{0, /*writes=*/false, 4, "rconsume.cl:2:12", /*transfers=*/false, /*reserves=*/true,
+                               /*slots=*/true, /*commits=*/true, /*queries=*/true}};
+  return {add, hang, atomic, produce, consume, reserveProduce, reserveConsume};
 }
 
 std::string testVerilog() {

@@ -11,7 +11,8 @@
 namespace loom::sim::test {
 
 /// Kernel 0 "add_const": out[i] = in[i] + k (args: in, out, k). Kernel 1 "hang": the same circuit,
-/// never done.
+/// never done. Kernel 2 "atomic"; 3 "produce" and 4 "consume" move packets through a pipe with
+/// read_pipe/write_pipe; 5 "reserve_produce" and 6 "reserve_consume" with reservations (test_kernels.v).
 std::vector<hls::HardwareKernel> testKernels();
 std::string testVerilog();
 /// The model .so bytes, built on first use; later calls reuse it.

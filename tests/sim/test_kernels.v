@@ -8,11 +8,15 @@
 // loom_test_hang is the same circuit waiting for one store response too many: it never raises done,
 // which is what the watchdog tests need.
 
+// The arguments and NDRange inputs of the module contract, as every test kernel takes them.
+`define LOOM_TEST_ARGS \
+  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2, \
+  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2, \
+  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2
+
 module loom_test_core #(parameter EXTRA = 0) (
   input clk, input rst, input start, output reg done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
   output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
@@ -56,9 +60,7 @@ endmodule
 
 module loom_test_add (
   input clk, input rst, input start, output done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
   output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
@@ -68,9 +70,7 @@ endmodule
 
 module loom_test_hang (
   input clk, input rst, input start, output done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
   output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
@@ -86,9 +86,7 @@ endmodule
 // port (it passes req_cmp); a simulation may describe the port as another operation.
 module loom_test_atomic (
   input clk, input rst, input start, output reg done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
   output [31:0] m0_req_cmp, input m0_resp_valid, input [31:0] m0_resp_rdata,
   output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
@@ -129,9 +127,7 @@ endmodule
 // packet per cycle while its FIFO has room; done once all are written. No memory ports.
 module loom_test_produce (
   input clk, input rst, input start, output reg done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   input s0_ready, output s0_push, output [31:0] s0_data);
 
   reg running;
@@ -157,9 +153,7 @@ endmodule
 // every store is answered.
 module loom_test_consume (
   input clk, input rst, input start, output reg done,
-  input [63:0] arg_0, input [63:0] arg_1, input [63:0] arg_2,
-  input [63:0] global_offset_0, input [63:0] global_offset_1, input [63:0] global_offset_2,
-  input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2,
+  `LOOM_TEST_ARGS,
   input s0_valid, input [31:0] s0_data, output s0_pop,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
   input m0_resp_valid);
@@ -181,6 +175,132 @@ module loom_test_consume (
       if (s0_pop) got <= got + 64'd1;
       if (m0_resp_valid) acked <= acked + 64'd1;
       if (acked == total) begin running <= 1'b0; done <= 1'b1; end
+    end
+  end
+endmodule
+
+// The reserves and slots signal groups of pipe port s0, but for the slot's data.
+`define LOOM_TEST_RESERVE_PORTS \
+  input [31:0] s0_reservable, input [31:0] s0_reserve_base, output s0_reserve, \
+  output [31:0] s0_reserve_count, output s0_slot_en, output [31:0] s0_slot
+
+// loom_test_reservations: the sequence both reservation kernels follow on their pipe port: reserve
+// up to `chunk` of the `total_in` packets once `reservable` allows, step through the reservation's
+// slots one per cycle where `advance` is high, commit, again until all are committed (`finished`).
+// `element` is the packet number of the current slot, from 0.
+module loom_test_reservations (
+  input clk, input rst, input start, input [31:0] total_in, input [31:0] chunk, input advance,
+  input [31:0] reservable, input [31:0] reserve_base,
+  output reserve, output [31:0] reserve_count, output slot_en, output [31:0] slot,
+  output commit, output [31:0] commit_base, output [31:0] element, output finished);
+
+  localparam RESERVE = 2'd0, SLOTS = 2'd1, COMMIT = 2'd2;
+  reg running;
+  reg [1:0] state;
+  reg [31:0] moved, total, base, count, index;
+  wire [31:0] left = total - moved;
+  wire [31:0] want = left < chunk ? left : chunk;
+
+  assign reserve = running && state == RESERVE && moved != total && reservable >= want;
+  assign reserve_count = want;
+  assign slot_en = running && state == SLOTS;
+  assign slot = base + index;
+  assign commit = running && state == COMMIT;
+  assign commit_base = base;
+  assign element = moved + index;
+  assign finished = running && state == RESERVE && moved == total;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; state <= RESERVE; moved <= 32'd0; index <= 32'd0; total <= total_in;
+    end else if (running) begin
+      case (state)
+        RESERVE: if (reserve) begin base <= reserve_base; count <= want; state <= SLOTS; end
+        SLOTS:
+          if (advance) begin
+            index <= index + 32'd1;
+            if (index + 32'd1 == count) state <= COMMIT;
+          end
+        default: begin moved <= moved + count; index <= 32'd0; state <= RESERVE; end
+      endcase
+    end
+  end
+endmodule
+
+// loom_test_reserve_produce: writes global_size_0 packets arg_2, arg_2 + 1, ... into the pipe of
+// arg_0 (pipe port s0, reserves/slots/commits only) through write reservations of up to
+// arg_1[30:0] packets, one slot per cycle. With arg_1[31] set it commits at its reservation's
+// base + 1, which is no reservation (a kernel bug the board reports).
+module loom_test_reserve_produce (
+  input clk, input rst, input start, output reg done,
+  `LOOM_TEST_ARGS,
+  `LOOM_TEST_RESERVE_PORTS,
+  output [31:0] s0_slot_wdata, output s0_commit, output [31:0] s0_commit_base);
+
+  reg running;
+  wire finished;
+  wire [31:0] base, element;
+  loom_test_reservations reservations (
+    .clk(clk), .rst(rst), .start(start), .total_in(global_size_0[31:0]), .chunk({1'b0, arg_1[30:0]}),
+    .advance(1'b1), .reservable(s0_reservable), .reserve_base(s0_reserve_base), .reserve(s0_reserve),
+    .reserve_count(s0_reserve_count), .slot_en(s0_slot_en), .slot(s0_slot), .commit(s0_commit),
+    .commit_base(base), .element(element), .finished(finished));
+  assign s0_slot_wdata = arg_2[31:0] + element;
+  assign s0_commit_base = arg_1[31] ? base + 32'd1 : base;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0;
+    end else if (running && finished) begin
+      running <= 1'b0; done <= 1'b1;
+    end
+  end
+endmodule
+
+// loom_test_reserve_consume: reads global_size_0 packets from the pipe of arg_0 (pipe port s0,
+// reserves/slots/commits/queries only) through read reservations of up to arg_2 packets, storing
+// packet i to arg_1 + 4i through port m0 in the cycle it reads its slot; then stores the pipe's
+// capacity (s0_capacity) at arg_1 + 4 * global_size_0. Done once every store is answered.
+module loom_test_reserve_consume (
+  input clk, input rst, input start, output reg done,
+  `LOOM_TEST_ARGS,
+  `LOOM_TEST_RESERVE_PORTS,
+  input [31:0] s0_slot_rdata, output s0_commit, output [31:0] s0_commit_base,
+  input [31:0] s0_packets, input [31:0] s0_capacity,
+  output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
+  input m0_resp_valid);
+
+  localparam READING = 2'd0, LAST = 2'd1, WAIT = 2'd2;
+  reg running;
+  reg [1:0] phase;
+  reg [31:0] total, acked;
+  wire finished;
+  wire [31:0] element;
+  loom_test_reservations reservations (
+    .clk(clk), .rst(rst), .start(start), .total_in(global_size_0[31:0]), .chunk(arg_2[31:0]),
+    .advance(m0_req_ready), .reservable(s0_reservable), .reserve_base(s0_reserve_base),
+    .reserve(s0_reserve), .reserve_count(s0_reserve_count), .slot_en(s0_slot_en), .slot(s0_slot),
+    .commit(s0_commit), .commit_base(s0_commit_base), .element(element), .finished(finished));
+  assign m0_req_valid = running && (phase == READING ? s0_slot_en : phase == LAST);
+  assign m0_req_addr = arg_1 + {30'd0, phase == LAST ? total : element, 2'b00};
+  assign m0_req_wdata = phase == LAST ? s0_capacity : s0_slot_rdata;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0; phase <= READING; acked <= 32'd0; total <= global_size_0[31:0];
+    end else if (running) begin
+      if (m0_resp_valid) acked <= acked + 32'd1;
+      case (phase)
+        READING: if (finished) phase <= LAST;
+        LAST: if (m0_req_ready) phase <= WAIT;
+        default: if (acked == total + 32'd1) begin running <= 1'b0; done <= 1'b1; end
+      endcase
     end
   end
 endmodule

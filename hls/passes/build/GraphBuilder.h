@@ -33,6 +33,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <tuple>
 
@@ -231,9 +232,9 @@ private:
   /// extractvalue of a cmpxchg's {old value, success} (the Atomic node's value, or old == compare)
   /// or of a StreamTryRead's {packet, read} (slices of its PipeRead's value).
   llvm::Error extractField(const llvm::ExtractValueInst &extract);
-  /// A call of stream function `function` (lowerPipeCalls): a PipeRead or PipeWrite node on the pipe
-  /// argument's stream port, an access of an alias class of the pipe's own, so the work-item
-  /// completes after it.
+  /// A call of stream function `function` (lowerPipeCalls): a pipe access node (PipeRead ...
+  /// PipeQuery) on the pipe argument's stream port, an access of an alias class of the pipe's own,
+  /// after the work-item's earlier ones on the pipe, and the work-item completes after it.
   llvm::Error pipeAccess(const llvm::CallInst &call, llvm::StringRef function);
   /// Adds memory access `n` of `inst` with operands `ops` (the predicate is appended when the block
   /// is conditional) and orders it after the earlier accesses it may alias; `writes`: it writes
@@ -303,6 +304,8 @@ private:
 
   const llvm::Function &kernel_;
   const llvm::DataLayout &layout_;
+  /// The stream functions called on each pipe argument so far: one call of each per pipe.
+  std::map<const llvm::Argument *, std::set<llvm::StringRef>> pipeCalls_;
   KernelGraph result_;
   llvm::DominatorTree dominators_;
   llvm::PostDominatorTree postDominators_;

@@ -35,6 +35,7 @@
 #include "passes/build/GraphBuilder.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -725,6 +726,36 @@ llvm::Error GraphBuilder::extractField(const llvm::ExtractValueInst &extract) {
   return llvm::Error::success();
 }
 
+namespace {
+/// Whether pipe argument `pipe` is write_only: its access qualifier, else its type (Clang's
+/// %opencl.pipe_wo_t, which linking may have numbered).
+bool isWriteOnlyPipe(const llvm::Argument &pipe) {
+  if (const llvm::MDNode *qualifiers = pipe.getParent()->getMetadata("kernel_arg_access_qual"))
+    if (pipe.getArgNo() < qualifiers->getNumOperands())
+      if (const auto *qualifier = llvm::dyn_cast<llvm::MDString>(qualifiers->getOperand(pipe.getArgNo())))
+        return qualifier->getString() == "write_only";
+  return pipe.getType()->getNonOpaquePointerElementType()->getStructName().contains("pipe_wo_t");
+}
+
+/// The operation a stream function performs on its pipe port: the PipePort flag it sets and how a
+/// refusal names it.
+struct PipeOperation {
+  bool PipePort::*flag;
+  const char *what;
+};
+PipeOperation pipeOperationOf(llvm::StringRef function) {
+  if (function == StreamReserve)
+    return {&PipePort::reserves, "reservation"};
+  if (function == StreamSlotRead || function == StreamSlotWrite)
+    return {&PipePort::slots, "read_pipe or write_pipe with a reservation"};
+  if (function == StreamCommit)
+    return {&PipePort::commits, "commit"};
+  if (function == StreamPackets || function == StreamCapacity)
+    return {&PipePort::queries, function == StreamPackets ? "get_pipe_num_packets" : "get_pipe_max_packets"};
+  return {&PipePort::transfers, "read_pipe or write_pipe"};
+}
+} // namespace
+
 llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef function) {
   const auto *pipe = llvm::dyn_cast<llvm::Argument>(call.getArgOperand(0)->stripPointerCasts());
   if (!pipe)
@@ -733,33 +764,82 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
   if (result_.simdWorkItems > 1 || result_.computeUnits > 1)
     return fail(call, "pipe '" + pipeName + "' in a kernel with num_simd_work_items or num_compute_units: the "
                       "hardware flow does not share a pipe between lanes or compute units yet");
-  const auto first = llvm::find_if(result_.pipePorts, [&](const PipePort &port) { return port.arg == pipe->getArgNo(); });
-  if (first != result_.pipePorts.end())
-    return fail(call, "a second read_pipe or write_pipe call on pipe '" + pipeName + "' (the first is at " +
-                          first->location + "): the hardware flow takes one call per pipe argument yet");
+  const bool transfer = llvm::is_contained(
+      std::initializer_list<llvm::StringRef>{StreamRead, StreamTryRead, StreamWrite, StreamTryWrite}, function);
   const bool reads = function == StreamRead || function == StreamTryRead;
   const bool waits = function == StreamRead || function == StreamWrite;
-  // The packet's type: the value read (or, for a try, its first field), or the value written.
-  llvm::Type *packet = reads ? call.getType() : call.getArgOperand(1)->getType();
-  if (auto *pair = llvm::dyn_cast<llvm::StructType>(packet))
-    packet = pair->getElementType(0);
-  const unsigned packetBits = unsigned(layout_.getTypeSizeInBits(packet));
-  Node n{reads ? OpKind::PipeRead : OpKind::PipeWrite, reads ? packetBits + (waits ? 0 : 1) : (waits ? 0 : 1)};
-  n.index = result_.pipePorts.size();
-  n.constant = waits ? 1 : 0;
-  result_.pipePorts.push_back({pipe->getArgNo(), !reads, packetBits / 8, locationOf(call, kernel_)});
-  std::vector<NodeId> ops;
-  if (!reads) {
-    auto packet = valueOf(call.getArgOperand(1), call);
-    if (!packet)
-      return packet.takeError();
-    ops.push_back(*packet);
+  // The packet's width: the value read (or, for a try, its first field) or written, else the
+  // packet bytes the call passes last.
+  unsigned packetBits = 0;
+  if (transfer || function == StreamSlotRead || function == StreamSlotWrite) {
+    llvm::Type *packet = function == StreamSlotWrite ? call.getArgOperand(2)->getType()
+                         : reads || function == StreamSlotRead ? call.getType()
+                                                               : call.getArgOperand(1)->getType();
+    if (auto *pair = llvm::dyn_cast<llvm::StructType>(packet))
+      packet = pair->getElementType(0);
+    packetBits = unsigned(layout_.getTypeSizeInBits(packet));
+  } else {
+    packetBits = unsigned(llvm::cast<llvm::ConstantInt>(call.getArgOperand(call.arg_size() - 1))->getZExtValue() * 8);
   }
-  if (auto err = appendPredicate(n, call, ops))
-    return err;
+  auto found = llvm::find_if(result_.pipePorts, [&](const PipePort &port) { return port.arg == pipe->getArgNo(); });
+  if (found == result_.pipePorts.end()) {
+    const bool writes = isWriteOnlyPipe(*pipe);
+    result_.pipePorts.push_back({pipe->getArgNo(), writes, packetBits / 8, locationOf(call, kernel_)});
+    found = std::prev(result_.pipePorts.end());
+  }
+  PipePort &port = *found;
+  const PipeOperation operation = pipeOperationOf(function);
+  // One call of each function on a pipe, the forms of read_pipe or write_pipe counting as one.
+  if (!pipeCalls_[pipe].insert(transfer ? StreamRead : function).second)
+    return fail(call, std::string("a second ") + operation.what + " on pipe '" + pipeName +
+                          "' (its first call is at " + port.location +
+                          "): the hardware flow takes one call of each kind per pipe argument yet");
+  port.*operation.flag = true;
+  if (port.transfers && (port.reserves || port.slots || port.commits))
+    return fail(call, "read_pipe or write_pipe with two arguments and reservations on one pipe ('" + pipeName +
+                          "', first called at " + port.location + "): the hardware flow takes one or the other yet");
+  const unsigned index = unsigned(found - result_.pipePorts.begin());
+  std::vector<NodeId> ops;
+  auto operand = [&](unsigned i) -> llvm::Error {
+    auto value = valueOf(call.getArgOperand(i), call);
+    if (!value)
+      return value.takeError();
+    ops.push_back(*value);
+    return llvm::Error::success();
+  };
+  Node n{OpKind::PipeQuery, 32};
+  if (transfer) {
+    n = Node{reads ? OpKind::PipeRead : OpKind::PipeWrite, reads ? packetBits + (waits ? 0 : 1) : (waits ? 0 : 1)};
+    n.constant = waits ? 1 : 0;
+    if (!reads)
+      if (auto err = operand(1))
+        return err;
+  } else if (function == StreamReserve || function == StreamCommit || function == StreamSlotRead) {
+    n = function == StreamReserve  ? Node{OpKind::PipeReserve, 64}
+        : function == StreamCommit ? Node{OpKind::PipeCommit, 0}
+                                   : Node{OpKind::PipeSlotRead, packetBits};
+    if (auto err = operand(1))
+      return err;
+  } else if (function == StreamSlotWrite) {
+    n = Node{OpKind::PipeSlotWrite, 0};
+    if (auto err = operand(2))
+      return err;
+    if (auto err = operand(1))
+      return err;
+  } else {
+    n.constant = function == StreamCapacity ? 1 : 0;
+    ops.push_back(trigger(current_)); // A query has no data operand: the work-item's token starts it.
+  }
+  n.index = index;
+  if (n.kind != OpKind::PipeQuery)
+    if (auto err = appendPredicate(n, call, ops))
+      return err;
   const NodeId id = add(n, call, ops);
-  // The pipe's only access (one call per pipe), kept with the work-item's accesses so that it
-  // completes after it.
+  // The pipe's accesses, in the work-item's order (a reservation's packets before its commit), and
+  // kept with the work-item's accesses so that it completes after them.
+  for (const Access &earlier : memory_.stores)
+    if (earlier.aliasClass == pipe)
+      orderAfter(lift(earlier.node, current_), id);
   memory_.stores.push_back({id, nullptr, pipe});
   if (n.width)
     values_[&call] = id;
@@ -860,9 +940,18 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
   // requests, so a class needs a ring only when one of its stores meets another of its accesses.
   // In program order, so the graph is the same on every run.
   llvm::MapVector<const llvm::Value *, std::pair<unsigned, unsigned>> accessesAndStores;
+  // A pipe's accesses form a class of their own (the pipe argument), all of them writes: the FIFO
+  // is one state, which the work-item's accesses change in order.
+  llvm::SmallPtrSet<const llvm::Value *, 4> pipes;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
-      if (pointerOperand(inst)) {
+      if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst); call && !streamFunctionOf(*call).empty()) {
+        const llvm::Value *pipe = call->getArgOperand(0)->stripPointerCasts();
+        pipes.insert(pipe);
+        auto &[accesses, stores] = accessesAndStores[pipe];
+        ++accesses;
+        ++stores;
+      } else if (pointerOperand(inst)) {
         const llvm::Value *aliasClass = aliasClassOf(inst);
         auto &[accesses, stores] = accessesAndStores[aliasClass];
         ++accesses;
@@ -884,9 +973,11 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     const auto [accesses, stores] = counts;
     // `#pragma ivdep` (llvm.loop.parallel_accesses): no iteration waits for another's accesses. A
     // port still serves its requests in order, so what follows the loop waits for its last ones.
-    if (!stores || accesses == 1 || loop.loop->isAnnotatedParallel() || !carriesDependence(loop, aliasClass))
+    const bool pipe = pipes.contains(aliasClass);
+    if (!stores || accesses == 1 ||
+        (!pipe && (loop.loop->isAnnotatedParallel() || !carriesDependence(loop, aliasClass))))
       continue;
-    if (auto pair = forwardingPair(loop, aliasClass)) {
+    if (auto pair = forwardingPair(loop, aliasClass); pair && !pipe) {
       forwardingLoadOf_[pair->second] = pair->first;
       continue;
     }

@@ -160,3 +160,60 @@ __kernel void starve(__read_only pipe int in, __global int *dst) {
     ;
   dst[get_global_id(0)] = v;
 }
+
+// Reservations of work-items: each reserves `per_item` packets (trying until the pipe has room) and
+// writes them by index, last first: their order is the positions', not the writes'. A reader
+// reserves `per_item` packets and reads them by index, last first too. (A count known at compile time would unroll
+// the loop into several writes of the pipe, which the hardware flow refuses yet.)
+__kernel void produce_reserved(__write_only pipe int out, int per_item) {
+  const int i = get_global_id(0);
+  reserve_id_t r;
+  do
+    r = reserve_write_pipe(out, per_item);
+  while (!is_valid_reserve_id(r));
+  for (int k = per_item - 1; k >= 0; --k) {
+    int v = i * per_item + k;
+    write_pipe(out, r, k, &v);
+  }
+  commit_write_pipe(out, r);
+}
+__kernel void consume_reserved(__read_only pipe int in, __global int *dst, int per_item) {
+  const int i = get_global_id(0);
+  reserve_id_t r;
+  do
+    r = reserve_read_pipe(in, per_item);
+  while (!is_valid_reserve_id(r));
+  for (int k = per_item - 1; k >= 0; --k)
+    read_pipe(in, r, k, &dst[i * per_item + k]);
+  commit_read_pipe(in, r);
+}
+
+// Reservations of work-groups, one packet per work-item at its local id (the CTS's shape).
+__kernel void produce_group_reserved(__write_only pipe int out, __global const int *src) {
+  reserve_id_t r = work_group_reserve_write_pipe(out, get_local_size(0));
+  if (is_valid_reserve_id(r)) {
+    write_pipe(out, r, get_local_id(0), &src[get_global_id(0)]);
+    work_group_commit_write_pipe(out, r);
+  }
+}
+__kernel void consume_group_reserved(__read_only pipe int in, __global int *dst) {
+  reserve_id_t r = work_group_reserve_read_pipe(in, get_local_size(0));
+  if (is_valid_reserve_id(r)) {
+    read_pipe(in, r, get_local_id(0), &dst[get_global_id(0)]);
+    work_group_commit_read_pipe(in, r);
+  }
+}
+
+// A work-item reserves want[i] packets, writes them if it got them, and asks the pipe's fill and depth.
+__kernel void reserve_and_ask(__write_only pipe int out, __global const int *want, __global int *answers) {
+  const int i = get_global_id(0);
+  reserve_id_t r = reserve_write_pipe(out, want[i]);
+  answers[3 * i] = is_valid_reserve_id(r);
+  if (is_valid_reserve_id(r)) {
+    for (int k = 0; k < want[i]; ++k)
+      write_pipe(out, r, k, &k);
+    commit_write_pipe(out, r);
+  }
+  answers[3 * i + 1] = get_pipe_num_packets(out);
+  answers[3 * i + 2] = get_pipe_max_packets(out);
+}

@@ -2464,6 +2464,14 @@ const std::string PipeDeclarations = R"(
 declare spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
 declare spir_func i32 @__write_pipe_2(%opencl.pipe_wo_t addrspace(1)*, i8 addrspace(4)*, i32, i32)
 declare spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)*, i32, i32, i32)
+declare spir_func %opencl.reserve_id_t* @__reserve_write_pipe(%opencl.pipe_wo_t addrspace(1)*, i32, i32, i32)
+declare spir_func i32 @__read_pipe_4(%opencl.pipe_ro_t addrspace(1)*, %opencl.reserve_id_t*, i32, i8 addrspace(4)*, i32, i32)
+declare spir_func i32 @__write_pipe_4(%opencl.pipe_wo_t addrspace(1)*, %opencl.reserve_id_t*, i32, i8 addrspace(4)*, i32, i32)
+declare spir_func void @__commit_read_pipe(%opencl.pipe_ro_t addrspace(1)*, %opencl.reserve_id_t*, i32, i32)
+declare spir_func void @__commit_write_pipe(%opencl.pipe_wo_t addrspace(1)*, %opencl.reserve_id_t*, i32, i32)
+declare spir_func zeroext i1 @_Z19is_valid_reserve_id13ocl_reserveid(%opencl.reserve_id_t*)
+declare spir_func i32 @__get_pipe_num_packets_wo(%opencl.pipe_wo_t addrspace(1)*, i32, i32)
+declare spir_func i32 @__get_pipe_max_packets_wo(%opencl.pipe_wo_t addrspace(1)*, i32, i32)
 )";
 
 TEST_CASE("read_pipe and write_pipe become stream ports: a retry loop waits at the FIFO, a single call tries") {
@@ -2549,7 +2557,7 @@ define spir_kernel void @twice(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspac
   ret void
 }
 )");
-  CHECK(twice.find("a second read_pipe or write_pipe call on pipe 'in'") != std::string::npos);
+  CHECK(twice.find("a second read_pipe or write_pipe on pipe 'in'") != std::string::npos);
   const std::string wide = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(1)* %out) {
   %generic = addrspacecast i8 addrspace(1)* %out to i8 addrspace(4)*
@@ -2558,14 +2566,68 @@ define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(
 }
 )");
   CHECK(wide.find("256-byte packets are not supported") != std::string::npos);
-  const std::string reserve = synthesisError(PipeDeclarations + R"(
-define spir_kernel void @reserve(%opencl.pipe_ro_t addrspace(1)* %in) {
+  // A reservation and a read_pipe with two arguments on one pipe: the FIFO takes one or the other.
+  const std::string mixed = synthesisError(PipeDeclarations + R"(
+define spir_kernel void @mixed(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspace(1)* %out) {
+  %raw = bitcast i32 addrspace(1)* %out to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4)
   %r = call spir_func %opencl.reserve_id_t* @__reserve_read_pipe(%opencl.pipe_ro_t addrspace(1)* %in, i32 2, i32 4, i32 4)
   ret void
 }
 )");
-  CHECK(reserve.find("__reserve_read_pipe") != std::string::npos);
-  CHECK(reserve.find("read_pipe and write_pipe") != std::string::npos);
+  CHECK(mixed.find("two arguments and reservations on one pipe ('in'") != std::string::npos);
+}
+
+TEST_CASE("a reservation's packets are written by position into the FIFO and committed after them") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
+define spir_kernel void @reserve(i32 addrspace(1)* %src, %opencl.pipe_wo_t addrspace(1)* %out, i32 addrspace(1)* %fill) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %r = call spir_func %opencl.reserve_id_t* @__reserve_write_pipe(%opencl.pipe_wo_t addrspace(1)* %out, i32 2, i32 4, i32 4)
+  %ok = call spir_func i1 @_Z19is_valid_reserve_id13ocl_reserveid(%opencl.reserve_id_t* %r)
+  br i1 %ok, label %write, label %done
+write:
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %src, i64 %gid
+  %raw = bitcast i32 addrspace(1)* %p to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %a = call spir_func i32 @__write_pipe_4(%opencl.pipe_wo_t addrspace(1)* %out, %opencl.reserve_id_t* %r, i32 1, i8 addrspace(4)* %generic, i32 4, i32 4)
+  call spir_func void @__commit_write_pipe(%opencl.pipe_wo_t addrspace(1)* %out, %opencl.reserve_id_t* %r, i32 4, i32 4)
+  br label %done
+done:
+  %n = call spir_func i32 @__get_pipe_num_packets_wo(%opencl.pipe_wo_t addrspace(1)* %out, i32 4, i32 4)
+  %m = call spir_func i32 @__get_pipe_max_packets_wo(%opencl.pipe_wo_t addrspace(1)* %out, i32 4, i32 4)
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %fill, i64 %gid
+  %sum = add i32 %n, %m
+  store i32 %sum, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)", dumps);
+  const std::string &graph = dumps["build-dataflow"];
+  INFO(graph);
+  CHECK(count(graph, "pipe_reserve i64 pipe=0 arg=1") == 1);
+  CHECK(count(graph, "pipe_slot_write pipe=0 arg=1 predicated") == 1);
+  CHECK(count(graph, "pipe_commit pipe=0 arg=1 predicated") == 1);
+  CHECK(count(graph, "pipe_query i32 pipe=0 arg=1 packets") == 1);
+  CHECK(count(graph, "pipe_query i32 pipe=0 arg=1 capacity") == 1);
+  const hls::HardwareKernel &kernel = program.kernels[0];
+  REQUIRE(kernel.pipePorts.size() == 1);
+  const hls::PipePort &port = kernel.pipePorts[0];
+  CHECK(port.writes);
+  CHECK((port.reserves && port.slots && port.commits && port.queries));
+  CHECK_FALSE(port.transfers);
+  // The port's operations survive the binary's JSON.
+  hls::PipePort parsed;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(port), parsed, root));
+  CHECK((parsed.reserves && parsed.slots && parsed.commits && parsed.queries && !parsed.transfers));
+  CHECK(program.report.find("reserves packets at once") != std::string::npos);
+  for (const char *signal : {"input  wire [31:0] s0_reservable", "output wire s0_reserve", "output wire [31:0] s0_slot",
+                             "output wire [31:0] s0_slot_wdata", "output wire s0_commit", "input  wire [31:0] s0_capacity"})
+    CHECK(program.verilog.find(signal) != std::string::npos);
+  CHECK(program.verilog.find("s0_push") == std::string::npos);
+  checkLintClean(program.verilog, "loom_kernel_reserve");
 }
 
 TEST_CASE("a retry loop that goes back through an outer loop's latch waits at the FIFO too") {

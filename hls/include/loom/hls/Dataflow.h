@@ -67,6 +67,19 @@ enum class OpKind {
   PipeWrite,  ///< Gives packet operand 0 to pipe port `index`; then the predicate if `predicated`, then
               ///< ordering tokens. `constant` 1: waits for room, output a token; 0: output 1 bit, 1 when
               ///< the packet went in, 0 when the pipe was full. A false predicate gives none.
+  PipeReserve, ///< Claims operand 0 (32 bits) packets of pipe port `index` at once, or none when the
+               ///< pipe has too few (reads) or too little room (writes); then the predicate if
+               ///< `predicated`, then ordering tokens. Output: the reservation, 64 bits: count << 32
+               ///< | its first position, or all ones (CLK_NULL_RESERVE_ID) when none was claimed.
+  PipeSlotRead, ///< The packet at position operand 0 (32 bits) of a read reservation of pipe port
+                ///< `index`; then the predicate if `predicated`, then ordering tokens. Output: W bits.
+  PipeSlotWrite, ///< Writes packet operand 0 at position operand 1 of a write reservation of pipe
+                 ///< port `index`; then the predicate, then ordering tokens. Output: a token.
+  PipeCommit, ///< Ends reservation operand 0 (64 bits, PipeReserve's; all ones: none, nothing
+              ///< happens) of pipe port `index`; then the predicate, then ordering tokens. Output: a
+              ///< token.
+  PipeQuery,  ///< The packets in pipe port `index` (`constant` 0) or its depth (1), 32 bits; operands:
+              ///< ordering tokens (at least one: the work-item's).
   // Loops: elastic rings, one per value live in the loop, with work-items interleaved.
   LoopControl, ///< Admits work-items into loop `index` (at most `depth` at once) and emits one token
                ///< per iteration; data: 1 on a work-item's first iteration. Operands: the entry
@@ -85,6 +98,8 @@ const char *opName(OpKind kind);
 /// Done by a pipelined library unit or a memory port, not a wire expression: such a node is dynamic
 /// (per work-item) even when its operands are static.
 bool isUnit(OpKind kind);
+/// A node on a pipe port (PipeRead ... PipeQuery): its `index` is the port's.
+bool isPipeAccess(OpKind kind);
 
 struct Node;
 /// How many leading operands of `node` carry data; the operands after them are tokens that only
@@ -182,7 +197,7 @@ struct KernelGraph {
   Graph graph;
   std::vector<MemoryPort> ports; ///< Indexed by Load/Store/Atomic nodes' `index`.
   std::vector<OnChipMemory> memories; ///< Indexed by RamLoad/RamStore nodes' `index`.
-  std::vector<PipePort> pipePorts;    ///< Indexed by PipeRead/PipeWrite nodes' `index`.
+  std::vector<PipePort> pipePorts;    ///< Indexed by pipe access nodes' `index`.
   /// Work-items in flight at most, each holding a slot: set when private arrays live in on-chip
   /// memories, which hold a copy per slot (OnChipMemory::copies), or a __local array, which holds one
   /// work-group's copy (1: work-items take turns). 0: no limit.

@@ -26,11 +26,31 @@
 //     input  [W-1:0] m<p>_resp_rdata   load ports: the data; atomic ports: the memory's value before
 //                                      the operation          always accepts them (it holds credits)
 //   per pipe port s (pipePorts[s]), W = 8 * pipePorts[s].packetBytes: the FIFO of the pipe object the
-//   launch binds to argument pipePorts[s].arg, kept by the board
+//   launch binds to argument pipePorts[s].arg, kept by the board. A FIFO position is a packet's
+//   number since the pipe was made (its low 32 bits on these ports); the signals a port has are the
+//   operations its kernel uses (PipePort::transfers, ...):
+//   transfers (read_pipe, write_pipe):
 //     read pipes:  input s<s>_valid, input [W-1:0] s<s>_data   a packet is offered (the FIFO's oldest)
 //                  output s<s>_pop                             the kernel takes it at this edge
 //     write pipes: input s<s>_ready                            the FIFO has room
 //                  output s<s>_push, output [W-1:0] s<s>_data  the kernel adds a packet at this edge
+//   reserves (reserve_read_pipe, reserve_write_pipe):
+//     input [31:0] s<s>_reservable     packets a reservation may claim now: written ones no reader
+//                                      claimed (read), free room no writer claimed (write)
+//     input [31:0] s<s>_reserve_base   the position a reservation made now starts at
+//     output s<s>_reserve, output [31:0] s<s>_reserve_count   the kernel claims that many at this edge
+//   slots (read_pipe, write_pipe with a reservation): one packet of a reservation, by position
+//     output s<s>_slot_en, output [31:0] s<s>_slot
+//     read pipes:  input [W-1:0] s<s>_slot_rdata  the packet at s<s>_slot, in the same cycle (the
+//                                                 FIFO RAM's asynchronous read port)
+//     write pipes: output [W-1:0] s<s>_slot_wdata the packet written there at this edge
+//   commits (commit_read_pipe, commit_write_pipe):
+//     output s<s>_commit, output [31:0] s<s>_commit_base   the reservation starting there is done at
+//                                      this edge: its packets enter the pipe (write) or leave it (read)
+//                                      once every earlier reservation's have
+//   queries (get_pipe_num_packets, get_pipe_max_packets):
+//     input [31:0] s<s>_packets        positions claimed by writers and not yet claimed by readers
+//     input [31:0] s<s>_capacity       the pipe's depth
 //   the board samples the FIFO at the start of a cycle: a packet pushed is offered from the next one.
 // A request fires at a rising clock edge where req_valid and req_ready are both high; req_valid never
 // depends combinationally on req_ready. An atomic port's request is one indivisible read-modify-write
@@ -140,6 +160,8 @@ struct PipePort {
   bool writes = false;       ///< A write_only pipe argument; else read_only.
   unsigned packetBytes = 0;  ///< 1 to MaxPipePacketBytes.
   std::string location;      ///< file:line:col of the kernel's first call on the pipe.
+  /// The operations the kernel uses on the pipe: the signal groups of the module contract above.
+  bool transfers = false, reserves = false, slots = false, commits = false, queries = false;
 };
 llvm::json::Value toJSON(const PipePort &port);
 bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path path);

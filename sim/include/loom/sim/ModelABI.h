@@ -16,7 +16,7 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 5u /* 4: pipe streams; 5: packets of up to 128 bytes */
+#define LOOM_MODEL_ABI_VERSION 6u /* 4: pipe streams; 5: packets of up to 128 bytes; 6: pipe reservations */
 
 /* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
 #define LOOM_PORT_WORDS 8
@@ -40,17 +40,39 @@ typedef struct LoomPort {
 /* 64-bit words of a pipe's packet: at most 128 bytes (a long16, OpenCL C's widest vector). */
 #define LOOM_PACKET_WORDS 16
 
+/* Reads the packet at FIFO position `position` (low 32 bits) of the pipe `fifo` into `packet`
+ * (LOOM_PACKET_WORDS words, little-endian like in_data): the FIFO RAM's asynchronous read port. */
+typedef void (*LoomSlotReadFn)(void *fifo, uint32_t position, uint64_t *packet);
+
 /* One pipe port of a kernel (HardwareKernel::pipePorts), exchanged with loom_model_cycle every cycle:
- * the board keeps the pipe's FIFO. Packets are little-endian like port data. */
+ * the board keeps the pipe's FIFO. Packets are little-endian like port data. A position is a packet's
+ * number since the pipe was bound; these fields carry its low 32 bits. The model drives and reads only
+ * the signal groups its port has (PipePort::transfers, reserves, slots, commits, queries); it sets the
+ * outputs of the others to 0. A data field means something only when its fire flag is 1. */
 typedef struct LoomStream {
   /* Inputs, set by the board before the cycle. Read pipes: a packet is offered, in in_data (the
    * FIFO's oldest). Write pipes: the FIFO has room for one more. */
   uint8_t available;
   uint64_t in_data[LOOM_PACKET_WORDS];
+  uint32_t reservable;   /* packets a reservation may claim now: written ones no reader claimed
+                            (read), free room no writer claimed (write) */
+  uint32_t reserve_base; /* the position a reservation made now starts at */
+  uint32_t packets;      /* positions claimed by writers and not yet claimed by readers */
+  uint32_t capacity;     /* the pipe's depth */
+  LoomSlotReadFn read_slot; /* read pipes: called with `fifo` for the packet at a slot position */
+  void *fifo;
   /* Outputs, set by loom_model_cycle: 1 when the kernel took the offered packet (read) or added
    * out_data (write) at this cycle's edge. */
   uint8_t fire;
   uint64_t out_data[LOOM_PACKET_WORDS];
+  uint8_t reserve_fire;   /* 1: the kernel claims reserve_count positions from reserve_base at this edge */
+  uint32_t reserve_count;
+  uint8_t slot_fire;      /* write pipes: 1 when slot_data is written at position `slot` at this edge
+                             (always 0 on read pipes, whose slot reads change nothing) */
+  uint32_t slot;
+  uint64_t slot_data[LOOM_PACKET_WORDS];
+  uint8_t commit_fire;    /* 1: the reservation starting at commit_base is done at this edge */
+  uint32_t commit_base;
 } LoomStream;
 
 #ifdef __cplusplus
@@ -65,9 +87,10 @@ typedef void (*LoomModelDestroyFn)(void *model);
 /* Drives args and NDRange onto the ports and pulses start for one cycle. */
 typedef void (*LoomModelStartFn)(void *model, const uint64_t *args, const uint64_t offset[3],
                                  const uint64_t size[3]);
-/* One clock cycle: applies ports[i].req_ready/resp_* and streams[s].available/in_data, evaluates,
- * reports fired requests in ports[i].req_* and stream transfers in streams[s].fire/out_data, clocks
- * the edge. Returns the done output after the edge. */
+/* One clock cycle: applies ports[i].req_ready/resp_* and the inputs of streams[s], evaluates
+ * (calling streams[s].read_slot for the slot a read pipe asks for, then evaluating again), reports
+ * fired requests in ports[i].req_* and the operations of streams[s] in their outputs, clocks the edge.
+ * Returns the done output after the edge. */
 typedef int (*LoomModelCycleFn)(void *model, LoomPort *ports, LoomStream *streams);
 #ifdef __cplusplus
 }
