@@ -16,6 +16,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <set>
 #include <optional>
 
 namespace loom::hls {
@@ -48,9 +49,11 @@ public:
       if (!g_[id].isStatic && g_[id].kind != OpKind::Completion && g_[id].kind != OpKind::StoreAddress)
         declareOutput(id);
     declareForwardQueues();
+    declarePipeArbiters();
     for (NodeId id : order)
       if (!g_[id].isStatic)
         emitDynamic(id);
+    drivePipePorts();
     consumeUnusedInputs();
     return std::move(m_);
   }
@@ -741,63 +744,94 @@ private:
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
   }
 
+  /// The signals of a pipe port an access of `kind` drives: its firing one first.
+  static std::vector<const char *> pipeSignals(OpKind kind, bool writes) {
+    switch (kind) {
+    case OpKind::PipeRead: return {"pop"};
+    case OpKind::PipeWrite: return {"push", "data"};
+    case OpKind::PipeReserve: return {"reserve", "reserve_count"};
+    case OpKind::PipeSlotRead:
+    case OpKind::PipeSlotWrite: return writes ? std::vector<const char *>{"slot_en", "slot", "slot_wdata"}
+                                              : std::vector<const char *>{"slot_en", "slot"};
+    case OpKind::PipeCommit: return {"commit", "commit_base"};
+    default: return {};
+    }
+  }
+
+  /// The accesses of one pipe port that drive the same signals (several calls of one kind on a
+  /// pipe): each gets a request wire, and an access yields to those after it in the graph's order,
+  /// an older work-item's (the work-item's own keep their order through ordering edges).
+  void declarePipeArbiters() {
+    std::map<std::pair<unsigned, const char *>, std::vector<NodeId>> sharing;
+    for (NodeId id = 0; id < boost::num_vertices(g_); ++id)
+      if (isPipeAccess(g_[id].kind) && g_[id].kind != OpKind::PipeQuery)
+        sharing[{g_[id].index, pipeSignals(g_[id].kind, k_.pipePorts[g_[id].index].writes)[0]}].push_back(id);
+    for (const auto &entry : sharing) {
+      const std::vector<NodeId> &accesses = entry.second;
+      if (accesses.size() < 2)
+        continue;
+      for (size_t i = 0; i + 1 < accesses.size(); ++i)
+        pipeRivals_[accesses[i]].assign(accesses.begin() + std::ptrdiff_t(i) + 1, accesses.end());
+      for (size_t i = 1; i < accesses.size(); ++i) {
+        m_.wire(n(accesses[i], "request"));
+        pipeRequests_.insert(accesses[i]);
+      }
+    }
+  }
+
   /// A pipe access: the board's FIFO offers a packet, room, what a reservation may claim (sampled at
   /// the cycle's start) or a reservation's packet (in the same cycle), the access takes effect at
   /// the edge its token is accepted, and its result leaves through a register. A waiting transfer
   /// holds its token until the FIFO is ready; a trying one, and a reservation, take what they find.
+  /// An access that another one of the port's signals takes at this edge holds its token too.
   void emitPipeAccess(NodeId id, Channel in) {
     const Node &node = g_[id];
     const auto ops = k_.operands(id);
     const unsigned s = node.index, packetBits = k_.pipePorts[s].packetBytes * 8;
     ExprRef wanted = node.predicated ? data(ops[dataOperandCount(node) - 1]) : constant(1, 1);
-    ExprRef go = constant(1, 1);
     ExprRef regValid = m_.wire(n(id, "reg_in_valid")), regReady = m_.wire(n(id, "reg_in_ready"));
-    // The access happens at this edge: its token is accepted and it is wanted (and possible).
-    auto happens = [&](ExprRef possible) { return binary("&", binary("&", in.valid, regReady), possible); };
-    ExprRef result = constant(1, 0);
+    ExprRef possible = constant(1, 1), ready = constant(1, 1), result = constant(1, 0);
+    std::vector<ExprRef> values; // what the access drives onto its signals after the firing one
     switch (node.kind) {
     case OpKind::PipeRead:
     case OpKind::PipeWrite: {
       const bool reads = node.kind == OpKind::PipeRead, waits = node.constant != 0;
-      ExprRef offered = ref(stream(s, reads ? "valid" : "ready"));
+      possible = ref(stream(s, reads ? "valid" : "ready"));
       if (waits)
-        go = m_.wire(n(id, "go"), 1, binary("|", unary("~", wanted), offered));
-      ExprRef moved = m_.wire(n(id, "moved"), 1, binary("&", wanted, offered));
-      m_.assign(ref(stream(s, reads ? "pop" : "push")), happens(moved));
+        ready = binary("|", unary("~", wanted), possible);
       if (!reads)
-        m_.assign(ref(stream(s, "data")), data(ops[0]));
-      ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
-      result = reads ? (waits ? packet : concat({moved, packet})) : waits ? constant(1, 0) : moved;
+        values.push_back(data(ops[0]));
+      if (reads || !waits) {
+        ExprRef moved = m_.wire(n(id, "moved"), 1, binary("&", wanted, possible));
+        ExprRef packet = ternary(moved, ref(stream(s, "data")), constant(packetBits, 0));
+        result = reads ? (waits ? packet : concat({moved, packet})) : moved;
+      }
       break;
     }
     case OpKind::PipeReserve: {
       // A reservation of no packets claims nothing: CLK_NULL_RESERVE_ID, as when too few are there.
       ExprRef count = data(ops[0]);
-      ExprRef claims = m_.wire(
-          n(id, "claims"), 1,
-          binary("&", binary("&", wanted, binary("!=", count, constant(32, 0))),
-                 binary(">=", ref(stream(s, "reservable")), count)));
-      m_.assign(ref(stream(s, "reserve")), happens(claims));
-      m_.assign(ref(stream(s, "reserve_count")), count);
-      result = ternary(claims, concat({count, ref(stream(s, "reserve_base"))}), constant(64, ~0ull));
+      possible = m_.wire(n(id, "claims"), 1,
+                         binary("&", binary("!=", count, constant(32, 0)),
+                                binary(">=", ref(stream(s, "reservable")), count)));
+      values.push_back(count);
+      result = ternary(binary("&", wanted, possible), concat({count, ref(stream(s, "reserve_base"))}),
+                       constant(64, ~0ull));
       break;
     }
     case OpKind::PipeSlotRead:
-      // Asking for a packet changes nothing: the FIFO answers whenever a token is there.
-      m_.assign(ref(stream(s, "slot_en")), binary("&", in.valid, wanted));
-      m_.assign(ref(stream(s, "slot")), data(ops[0]));
+      // Asking for a packet changes nothing; the FIFO answers within the cycle.
+      values.push_back(data(ops[0]));
       result = ternary(wanted, ref(stream(s, "slot_rdata")), constant(packetBits, 0));
       break;
     case OpKind::PipeSlotWrite:
-      m_.assign(ref(stream(s, "slot_en")), happens(wanted));
-      m_.assign(ref(stream(s, "slot")), data(ops[1]));
-      m_.assign(ref(stream(s, "slot_wdata")), data(ops[0]));
+      values.insert(values.end(), {data(ops[1]), data(ops[0])});
       break;
     case OpKind::PipeCommit: {
       // Committing CLK_NULL_RESERVE_ID (a reservation that claimed nothing) does nothing.
       ExprRef reservation = data(ops[0]);
-      m_.assign(ref(stream(s, "commit")), happens(binary("&", wanted, binary("!=", reservation, constant(64, ~0ull)))));
-      m_.assign(ref(stream(s, "commit_base")), slice(reservation, 31, 0));
+      possible = binary("!=", reservation, constant(64, ~0ull));
+      values.push_back(slice(reservation, 31, 0));
       break;
     }
     case OpKind::PipeQuery:
@@ -805,6 +839,25 @@ private:
       break;
     default:
       llvm_unreachable("not a pipe access");
+    }
+    ExprRef go = ready;
+    if (node.kind != OpKind::PipeQuery) {
+      // It takes the port's signals at this edge: accepted, wanted, possible, and no rival takes them.
+      ExprRef takes = binary("&", binary("&", in.valid, regReady), binary("&", wanted, possible));
+      if (pipeRequests_.count(id))
+        m_.assign(ref(n(id, "request")), takes);
+      if (auto rivals = pipeRivals_.find(id); rivals != pipeRivals_.end()) {
+        std::vector<ExprRef> requests;
+        for (NodeId rival : rivals->second)
+          requests.push_back(ref(n(rival, "request")));
+        ExprRef yields = m_.wire(n(id, "yields"), 1, binary("&", wanted, unary("|", concat(requests))));
+        go = binary("&", go, unary("~", yields));
+        takes = binary("&", takes, unary("~", yields));
+      }
+      const auto signals = pipeSignals(node.kind, k_.pipePorts[s].writes);
+      pipeDrivers_[stream(s, signals[0])].push_back({takes, nullptr});
+      for (size_t v = 0; v < values.size(); ++v)
+        pipeDrivers_[stream(s, signals[v + 1])].push_back({takes, values[v]});
     }
     m_.assign(regValid, binary("&", in.valid, go));
     m_.assign(in.ready, binary("&", regReady, go));
@@ -815,6 +868,24 @@ private:
                                {"out_data", node.width ? ref(n(id, "data")) : m_.wire(n(id, "unused"))}});
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", std::max(1u, node.width)}, {"LATENCY", std::max(1u, node.latency)}},
                 conns);
+  }
+
+  /// Each pipe port output from the accesses driving it: a firing signal when one of them takes it,
+  /// a value from the one that does (the only one's, unconditionally).
+  void drivePipePorts() {
+    for (const auto &[signal, drivers] : pipeDrivers_) {
+      if (!drivers.front().value) {
+        std::vector<ExprRef> fires;
+        for (const PipeDriver &driver : drivers)
+          fires.push_back(driver.takes);
+        m_.assign(ref(signal), fires.size() == 1 ? fires[0] : unary("|", concat(fires)));
+        continue;
+      }
+      ExprRef value = drivers.back().value;
+      for (size_t d = drivers.size() - 1; d-- > 0;)
+        value = ternary(drivers[d].takes, drivers[d].value, value);
+      m_.assign(ref(signal), value);
+    }
   }
 
   /// A load that forwards from a store port's queue: the loom_forward_queue serving both ports. It
@@ -975,6 +1046,17 @@ private:
   std::vector<std::vector<OnChipMemory::Ports>> ramPorts_;
   /// Bits no one reads, beside those consumeUnusedInputs finds (idle memory ports).
   std::vector<ExprRef> unusedBits_;
+  /// Per pipe access sharing its port's signals with later ones: those it yields to.
+  std::map<NodeId, std::vector<NodeId>> pipeRivals_;
+  /// The pipe accesses an earlier one yields to: they drive a request wire.
+  std::set<NodeId> pipeRequests_;
+  /// An access driving a pipe port output: when it takes the port, and its value (null: the firing
+  /// signal itself).
+  struct PipeDriver {
+    ExprRef takes, value;
+  };
+  /// Per pipe port output (s<i>_push, s<i>_data, ...), its drivers.
+  std::map<std::string, std::vector<PipeDriver>> pipeDrivers_;
   /// By store port: the forwarding queues' wires.
   std::map<unsigned, ForwardQueue> forwardQueues_;
   bool gidDimsUsed_[3] = {false, false, false};

@@ -403,3 +403,33 @@ TEST_CASE("a reservation is refused without room, and the pipe reports its packe
         clReleaseMemObject(object);
     }
 }
+
+TEST_CASE("several calls on one pipe take turns at its port, each work-item's in order, on both devices",
+          "[e2e][pipes][board]") {
+  const int n = 500;
+  std::vector<int> pairs;
+  for (int i = 0; i < n; ++i)
+    pairs.insert(pairs.end(), {i, i * i});
+  const size_t items = 128;
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target);
+      cl_mem pipe = makePipe(run.cl, sizeof(int), 3);
+      cl_mem dst = buffer(run.cl, std::vector<int>(2 * n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel produce = run.kernel("produce_pairs"), consume = run.kernel("consume_pairs");
+      setArgs(produce, pipe, n);
+      setArgs(consume, pipe, dst, n);
+      run.runTogether({{produce, 1}, {consume, 1}});
+      CHECK(readBack<int>(run.cl, dst, 2 * size_t(n)) == pairs);
+      // Four writes of one reservation by each of many work-items: the reservations stay whole.
+      cl_mem reserved = makePipe(run.cl, sizeof(int), 8);
+      cl_mem blocks = buffer(run.cl, std::vector<int>(items * 4, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_kernel produceFour = run.kernel("produce_reserved_four"), consumeFour = run.kernel("consume_reserved");
+      setArgs(produceFour, reserved);
+      setArgs(consumeFour, reserved, blocks, 4);
+      run.runTogether({{produceFour, items}, {consumeFour, items}});
+      CHECK(wholeBlocks(readBack<int>(run.cl, blocks, items * 4), 4));
+      for (cl_mem object : {pipe, dst, reserved, blocks})
+        clReleaseMemObject(object);
+    }
+}

@@ -469,22 +469,12 @@ TEST_CASE("the board refuses the pipe functions its hardware flow does not take 
        "  commit_read_pipe(in, r);\n"
        "}\n",
        {"program.cl:3:", "two arguments and reservations on one pipe"}},
-      {"__kernel void forward(__read_only pipe int in, __global int *out) {\n"
-       "  reserve_id_t r = reserve_read_pipe(in, 1), s = reserve_read_pipe(in, 1);\n"
-       "  read_pipe(in, r, 0, out);\n"
-       "  read_pipe(in, s, 0, out + 1);\n"
-       "}\n",
-       {"program.cl:2:", "a second reservation"}},
+
       {"typedef struct { long16 a, b; } pair;\n"
        "__kernel void forward(__read_only pipe pair in, __global pair *out) {\n"
        "  read_pipe(in, out);\n"
        "}\n",
        {"program.cl:3:", "256-byte packets"}},
-      {"__kernel void forward(__read_only pipe int in, __global int *out) {\n"
-       "  read_pipe(in, out);\n"
-       "  read_pipe(in, out + 1);\n"
-       "}\n",
-       {"program.cl:3:", "program.cl:2:"}}, // the second call, and where the first is
   };
   for (const auto &refusal : refusals) {
     const std::string log = setup.failedBuild(refusal.source, "-cl-std=CL3.0");

@@ -33,7 +33,6 @@
 
 #include <functional>
 #include <map>
-#include <set>
 #include <memory>
 #include <tuple>
 
@@ -304,8 +303,6 @@ private:
 
   const llvm::Function &kernel_;
   const llvm::DataLayout &layout_;
-  /// The stream functions called on each pipe argument so far: one call of each per pipe.
-  std::map<const llvm::Argument *, std::set<llvm::StringRef>> pipeCalls_;
   KernelGraph result_;
   llvm::DominatorTree dominators_;
   llvm::PostDominatorTree postDominators_;

@@ -737,22 +737,17 @@ bool isWriteOnlyPipe(const llvm::Argument &pipe) {
   return pipe.getType()->getNonOpaquePointerElementType()->getStructName().contains("pipe_wo_t");
 }
 
-/// The operation a stream function performs on its pipe port: the PipePort flag it sets and how a
-/// refusal names it.
-struct PipeOperation {
-  bool PipePort::*flag;
-  const char *what;
-};
-PipeOperation pipeOperationOf(llvm::StringRef function) {
+/// The signal group of its pipe port (PipePort's flag) a stream function uses.
+bool PipePort::*pipeOperationOf(llvm::StringRef function) {
   if (function == StreamReserve)
-    return {&PipePort::reserves, "reservation"};
+    return &PipePort::reserves;
   if (function == StreamSlotRead || function == StreamSlotWrite)
-    return {&PipePort::slots, "read_pipe or write_pipe with a reservation"};
+    return &PipePort::slots;
   if (function == StreamCommit)
-    return {&PipePort::commits, "commit"};
+    return &PipePort::commits;
   if (function == StreamPackets || function == StreamCapacity)
-    return {&PipePort::queries, function == StreamPackets ? "get_pipe_num_packets" : "get_pipe_max_packets"};
-  return {&PipePort::transfers, "read_pipe or write_pipe"};
+    return &PipePort::queries;
+  return &PipePort::transfers;
 }
 } // namespace
 
@@ -788,13 +783,7 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
     found = std::prev(result_.pipePorts.end());
   }
   PipePort &port = *found;
-  const PipeOperation operation = pipeOperationOf(function);
-  // One call of each function on a pipe, the forms of read_pipe or write_pipe counting as one.
-  if (!pipeCalls_[pipe].insert(transfer ? StreamRead : function).second)
-    return fail(call, std::string("a second ") + operation.what + " on pipe '" + pipeName +
-                          "' (its first call is at " + port.location +
-                          "): the hardware flow takes one call of each kind per pipe argument yet");
-  port.*operation.flag = true;
+  port.*pipeOperationOf(function) = true;
   if (port.transfers && (port.reserves || port.slots || port.commits))
     return fail(call, "read_pipe or write_pipe with two arguments and reservations on one pipe ('" + pipeName +
                           "', first called at " + port.location + "): the hardware flow takes one or the other yet");

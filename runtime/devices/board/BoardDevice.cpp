@@ -216,7 +216,7 @@ public:
     info_.subGroupSize = hls::MaxWorkGroupLoopItems;
     // A pipe argument is a stream port of the kernel's module, bound at each launch to the board's
     // FIFO of that pipe. These are OpenCL 3.0's minimums for a device with pipes; the hardware flow
-    // refuses, at build time, the packets and pipe functions it does not take yet.
+    // refuses, at build time, packets over 128 bytes (hls::MaxPipePacketBytes).
     info_.maxPipeArgs = 16;
     info_.maxPipePacketBytes = 1024;
     info_.maxPipeReservations = 1;

@@ -163,8 +163,7 @@ __kernel void starve(__read_only pipe int in, __global int *dst) {
 
 // Reservations of work-items: each reserves `per_item` packets (trying until the pipe has room) and
 // writes them by index, last first: their order is the positions', not the writes'. A reader
-// reserves `per_item` packets and reads them by index, last first too. (A count known at compile time would unroll
-// the loop into several writes of the pipe, which the hardware flow refuses yet.)
+// reserves `per_item` packets and reads them by index, last first too.
 __kernel void produce_reserved(__write_only pipe int out, int per_item) {
   const int i = get_global_id(0);
   reserve_id_t r;
@@ -216,4 +215,36 @@ __kernel void reserve_and_ask(__write_only pipe int out, __global const int *wan
   }
   answers[3 * i + 1] = get_pipe_num_packets(out);
   answers[3 * i + 2] = get_pipe_max_packets(out);
+}
+
+// Several calls on one pipe: a work-item's keep their order. Each number and then its square; and a
+// reservation of 4 written by a loop the compiler unrolls into four writes, last first.
+__kernel void produce_pairs(__write_only pipe int out, int n) {
+  for (int i = 0; i < n; ++i) {
+    while (write_pipe(out, &i) != 0)
+      ;
+    const int square = i * i;
+    while (write_pipe(out, &square) != 0)
+      ;
+  }
+}
+__kernel void consume_pairs(__read_only pipe int in, __global int *dst, int n) {
+  for (int i = 0; i < n; ++i) {
+    while (read_pipe(in, &dst[2 * i]) != 0)
+      ;
+    while (read_pipe(in, &dst[2 * i + 1]) != 0)
+      ;
+  }
+}
+__kernel void produce_reserved_four(__write_only pipe int out) {
+  const int i = get_global_id(0);
+  reserve_id_t r;
+  do
+    r = reserve_write_pipe(out, 4);
+  while (!is_valid_reserve_id(r));
+  for (int k = 3; k >= 0; --k) {
+    int v = i * 4 + k;
+    write_pipe(out, r, k, &v);
+  }
+  commit_write_pipe(out, r);
 }
