@@ -4,7 +4,8 @@
 // through pipes of several depths. On the CPU device, packets per second, beside the same packets
 // between two host threads through a bare lock-free ring of the same depth in the same run (the
 // floor a pipe's bookkeeping and the kernels' calls add to). On the board, packets per simulated
-// cycle (the producer's launch: it ends when its last packet is in), and the round trip of one
+// cycle (the producer's launch: it ends when its last packet is in), the same with a producer
+// reserving 4 packets at a time and writing them by index, and the round trip of one
 // packet between two kernels (ping writes, pong reads and writes back, ping reads: cycles per
 // round). Figures, not a test.
 // Usage: bench_pipe_throughput [cpu packets] [board packets]   (OCL_ICD_VENDORS must name loom.icd)
@@ -23,6 +24,20 @@ __kernel void produce(__write_only pipe int out, int n) {
   for (int i = 0; i < n; ++i)
     while (write_pipe(out, &i) != 0)
       ;
+}
+// Four packets a reservation, written by index (n a multiple of 4).
+__kernel void produce_reserved(__write_only pipe int out, int n) {
+  for (int i = 0; i < n; i += 4) {
+    reserve_id_t r;
+    do
+      r = reserve_write_pipe(out, 4);
+    while (!is_valid_reserve_id(r));
+    for (int k = 0; k < 4; ++k) {
+      int v = i + k;
+      write_pipe(out, r, k, &v);
+    }
+    commit_write_pipe(out, r);
+  }
 }
 // Two relays: on the board, a kernel's launches take turns on its circuit.
 #define RELAY(name)                                                        \
@@ -131,13 +146,13 @@ struct PipeRun {
     cl_ulong producerNs;   ///< The producer's launch, device time (simulated on the board).
   };
 
-  /// Moves `packets` through `stages` kernels (2: producer and consumer) joined by pipes of `depth`;
-  /// every kernel is enqueued before any is waited for, the consumer first.
-  Timing run(int packets, unsigned depth, int stages) {
+  /// Moves `packets` through `stages` kernels (2: `producer` and consumer) joined by pipes of
+  /// `depth`; every kernel is enqueued before any is waited for, the consumer first.
+  Timing run(int packets, unsigned depth, int stages, const char *producer = "produce") {
     const char *relays[] = {"relay_1", "relay_2"};
     std::vector<cl_kernel> kernels;
     for (int stage = stages - 1; stage >= 0; --stage)
-      kernels.push_back(kernel(stage == 0 ? "produce" : stage == stages - 1 ? "consume" : relays[stage - 1]));
+      kernels.push_back(kernel(stage == 0 ? producer : stage == stages - 1 ? "consume" : relays[stage - 1]));
     const cl_long total = pass(kernels, packets, depth, /*pingPong=*/false);
     if (total != (cl_long)packets * (packets - 1) / 2)
       std::fprintf(stderr, "bench: the pipes lost packets (sum %lld)\n", (long long)total);
@@ -218,6 +233,18 @@ private:
   Timing last_{};
 };
 
+/// The measured kernel arrangements: stages, the producer kernel, the row's name, the shallowest
+/// pipe it can use.
+struct Row {
+  int stages;
+  const char *producer;
+  const char *name;
+  unsigned minDepth;
+};
+const Row Rows[] = {{2, "produce", "producer -> consumer", 1},
+                    {4, "produce", "chain of 4", 1},
+                    {2, "produce_reserved", "reservations of 4 -> c.", 4}};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -233,11 +260,10 @@ int main(int argc, char **argv) {
     run.run(1000, 64, 2); // The first launch generates the kernels' code.
     std::printf("CPU device\n%-8s %-22s %14s %14s %8s\n", "depth", "kernels", "packets/s", "bare ring/s", "ratio");
     for (unsigned depth : {4u, 64u, 1024u})
-      for (int stages : {2, 4}) {
-        const double pipe = run.run(packets, depth, stages).seconds;
+      for (const Row &row : Rows) {
+        const double pipe = run.run(packets, depth, row.stages, row.producer).seconds;
         const double bare = bareRingSeconds(packets, depth);
-        std::printf("%-8u %-22s %14.3g %14.3g %8.2f\n", depth,
-                    stages == 2 ? "producer -> consumer" : "chain of 4", packets / pipe, packets / bare, bare / pipe);
+        std::printf("%-8u %-22s %14.3g %14.3g %8.2f\n", depth, row.name, packets / pipe, packets / bare, bare / pipe);
       }
   }
   // The board builds the program through loomc's flow (cached under LOOM_CACHE_DIR).
@@ -248,9 +274,11 @@ int main(int argc, char **argv) {
   std::printf("\nboard (%u MHz), %d packets\n%-8s %-22s %16s %14s\n", mhz, boardPackets, "depth", "kernels",
               "packets/cycle", "host s");
   for (unsigned depth : {1u, 2u, 4u, 64u})
-    for (int stages : {2, 4}) {
-      const PipeRun::Timing timing = board.run(boardPackets, depth, stages);
-      std::printf("%-8u %-22s %16.4f %14.2f\n", depth, stages == 2 ? "producer -> consumer" : "chain of 4",
+    for (const Row &row : Rows) {
+      if (depth < row.minDepth)
+        continue;
+      const PipeRun::Timing timing = board.run(boardPackets, depth, row.stages, row.producer);
+      std::printf("%-8u %-22s %16.4f %14.2f\n", depth, row.name,
                   boardPackets / (double(timing.producerNs) * cyclesPerNs), timing.seconds);
     }
   std::printf("ping-pong round trip: %.1f cycles (two pipe hops and the kernels' loops)\n",
