@@ -210,79 +210,84 @@ Value *firstPosition(IRBuilder<> &builder, Value *id) {
   return builder.CreateTrunc(builder.CreatePtrToInt(id, builder.getInt64Ty()), builder.getInt32Ty());
 }
 
-/// A reservation function, is_valid_reserve_id or a pipe query: a stream call of the same meaning.
-Error lowerReservationOrQuery(CallInst &call, PipeCall kind, const Function &kernel) {
-  Module &module = *call.getModule();
-  IRBuilder<> builder(&call);
-  Type *i32 = builder.getInt32Ty();
-  // The pipe as a byte pointer: one declaration of each stream function serves read_only and
-  // write_only pipes (build-dataflow looks through the cast to the argument).
-  Value *pipe = call.getArgOperand(0);
-  if (kind != PipeCall::IsValid)
-    pipe = builder.CreatePointerCast(pipe, builder.getInt8PtrTy(pipe->getType()->getPointerAddressSpace()));
-  // Clang's size operand: after the pipe, the count or reservation, and for an access the index and
-  // the packet's pointer.
-  const unsigned sizeOperand = kind == PipeCall::SlotRead || kind == PipeCall::SlotWrite ? 4
-                               : kind == PipeCall::Packets || kind == PipeCall::Capacity ? 1
-                                                                                          : 2;
-  Value *result = nullptr;
-  if (kind == PipeCall::IsValid) {
-    result = builder.CreateICmpNE(builder.CreatePtrToInt(call.getArgOperand(0), builder.getInt64Ty()),
-                                  builder.getInt64(~0ull));
-  } else {
-    auto bytes = packetBytesOf(call, sizeOperand, kernel);
-    if (!bytes)
-      return bytes.takeError();
-    Value *size = builder.getInt32(*bytes);
-    auto function = [&](const char *name, Type *returns, ArrayRef<Type *> params) {
-      return module.getOrInsertFunction(name, FunctionType::get(returns, params, false));
-    };
-    switch (kind) {
-    case PipeCall::Reserve:
-      result = builder.CreateIntToPtr(
-          builder.CreateCall(function(StreamReserve, builder.getInt64Ty(), {pipe->getType(), i32, i32}),
-                             {pipe, call.getArgOperand(1), size}),
-          call.getType());
-      break;
-    case PipeCall::Commit:
-      builder.CreateCall(function(StreamCommit, builder.getVoidTy(), {pipe->getType(), builder.getInt64Ty(), i32}),
-                         {pipe, builder.CreatePtrToInt(call.getArgOperand(1), builder.getInt64Ty()), size});
-      break;
-    case PipeCall::SlotRead:
-    case PipeCall::SlotWrite: {
-      const PacketMemory memory = packetMemory(builder, call.getArgOperand(3), *bytes);
-      const Align alignment = packetAlignmentOf(call, 5);
-      Type *packet = packetType(call.getContext(), *bytes);
-      Value *position = builder.CreateAdd(firstPosition(builder, call.getArgOperand(1)), call.getArgOperand(2));
-      if (kind == PipeCall::SlotRead) {
-        Value *value = builder.CreateCall(
-            streamFunction(module, StreamSlotRead, *bytes * 8, packet, {pipe->getType(), i32}), {pipe, position});
-        builder.CreateAlignedStore(fromPacket(builder, value, memory.type), memory.pointer, alignment);
-      } else {
-        Value *value = toPacket(builder, builder.CreateAlignedLoad(memory.type, memory.pointer, alignment), packet);
-        builder.CreateCall(
-            streamFunction(module, StreamSlotWrite, *bytes * 8, builder.getVoidTy(), {pipe->getType(), i32, packet}),
-            {pipe, position, value});
-      }
-      result = ConstantInt::get(call.getType(), 0);
-      break;
-    }
-    case PipeCall::Packets:
-    case PipeCall::Capacity:
-      result = builder.CreateCall(
-          function(kind == PipeCall::Packets ? StreamPackets : StreamCapacity, i32, {pipe->getType(), i32}),
-          {pipe, size});
-      break;
-    case PipeCall::IsValid:
-      break;
-    }
-  }
+/// Replaces Clang's pipe call `call` by `result` (none: it returned nothing) and drops what only it
+/// used (the packet's pointer, the reservation's casts).
+void replaceCall(CallInst &call, Value *result) {
   if (result)
     call.replaceAllUsesWith(result);
   SmallVector<Value *, 6> operands(call.args());
   call.eraseFromParent();
   for (Value *operand : operands)
     RecursivelyDeleteTriviallyDeadInstructions(operand);
+}
+
+/// A reservation function, is_valid_reserve_id or a pipe query: a stream call of the same meaning.
+Error lowerReservationOrQuery(CallInst &call, PipeCall kind, const Function &kernel) {
+  IRBuilder<> builder(&call);
+  if (kind == PipeCall::IsValid) {
+    replaceCall(call, builder.CreateICmpNE(builder.CreatePtrToInt(call.getArgOperand(0), builder.getInt64Ty()),
+                                           builder.getInt64(~0ull)));
+    return Error::success();
+  }
+  // Clang's size operand: after the pipe, the count or reservation, and for an access the index and
+  // the packet's pointer.
+  const unsigned sizeOperand = kind == PipeCall::SlotRead || kind == PipeCall::SlotWrite ? 4
+                               : kind == PipeCall::Packets || kind == PipeCall::Capacity ? 1
+                                                                                          : 2;
+  auto bytes = packetBytesOf(call, sizeOperand, kernel);
+  if (!bytes)
+    return bytes.takeError();
+  Module &module = *call.getModule();
+  Type *i32 = builder.getInt32Ty();
+  // The pipe as a byte pointer: one declaration of each stream function serves read_only and
+  // write_only pipes (build-dataflow looks through the cast to the argument).
+  Value *pipe = call.getArgOperand(0);
+  pipe = builder.CreatePointerCast(pipe, builder.getInt8PtrTy(pipe->getType()->getPointerAddressSpace()));
+  Value *size = builder.getInt32(*bytes);
+  auto function = [&](const char *name, Type *returns, ArrayRef<Type *> params) {
+    return module.getOrInsertFunction(name, FunctionType::get(returns, params, false));
+  };
+  Value *result = nullptr;
+  switch (kind) {
+  case PipeCall::Reserve:
+    result = builder.CreateIntToPtr(
+        builder.CreateCall(function(StreamReserve, builder.getInt64Ty(), {pipe->getType(), i32, i32}),
+                           {pipe, call.getArgOperand(1), size}),
+        call.getType());
+    break;
+  case PipeCall::Commit:
+    builder.CreateCall(function(StreamCommit, builder.getVoidTy(), {pipe->getType(), builder.getInt64Ty(), i32}),
+                       {pipe, builder.CreatePtrToInt(call.getArgOperand(1), builder.getInt64Ty()), size});
+    break;
+  case PipeCall::SlotRead:
+  case PipeCall::SlotWrite: {
+    const PacketMemory memory = packetMemory(builder, call.getArgOperand(3), *bytes);
+    const Align alignment = packetAlignmentOf(call, 5);
+    Type *packet = packetType(call.getContext(), *bytes);
+    Value *position = builder.CreateAdd(firstPosition(builder, call.getArgOperand(1)), call.getArgOperand(2));
+    if (kind == PipeCall::SlotRead) {
+      Value *value = builder.CreateCall(
+          streamFunction(module, StreamSlotRead, *bytes * 8, packet, {pipe->getType(), i32}), {pipe, position});
+      builder.CreateAlignedStore(fromPacket(builder, value, memory.type), memory.pointer, alignment);
+    } else {
+      Value *value = toPacket(builder, builder.CreateAlignedLoad(memory.type, memory.pointer, alignment), packet);
+      builder.CreateCall(
+          streamFunction(module, StreamSlotWrite, *bytes * 8, builder.getVoidTy(), {pipe->getType(), i32, packet}),
+          {pipe, position, value});
+    }
+    result = ConstantInt::get(call.getType(), 0);
+    break;
+  }
+  case PipeCall::Packets:
+  case PipeCall::Capacity:
+    result = builder.CreateCall(
+        function(kind == PipeCall::Packets ? StreamPackets : StreamCapacity, i32, {pipe->getType(), i32}),
+        {pipe, size});
+    break;
+  case PipeCall::IsValid:
+    llvm_unreachable("lowered above");
+  }
+  replaceCall(call, result);
   return Error::success();
 }
 

@@ -60,8 +60,10 @@ llvm::Expected<uint64_t> PipeFifo::claim(uint32_t count, bool writes, std::optio
 }
 
 llvm::Expected<uint64_t> PipeFifo::reserve(uint32_t count, bool writes, std::optional<uint32_t> expectedBase) {
+  // The description is a Twine of literals and a number: nothing is formatted unless it fails.
   return claim(count, writes, expectedBase,
-               llvm::formatv("a {0} reservation of {1} packets", writes ? "write" : "read", count));
+               llvm::Twine(writes ? "a write reservation of " : "a read reservation of ") + llvm::Twine(count) +
+                   " packets");
 }
 
 llvm::Error PipeFifo::push(const void *packet) {

@@ -966,7 +966,7 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     if (!stores || accesses == 1 ||
         (!pipe && (loop.loop->isAnnotatedParallel() || !carriesDependence(loop, aliasClass))))
       continue;
-    if (auto pair = forwardingPair(loop, aliasClass); pair && !pipe) {
+    if (auto pair = pipe ? llvm::None : forwardingPair(loop, aliasClass)) {
       forwardingLoadOf_[pair->second] = pair->first;
       continue;
     }
