@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/KernelInfo.h"
 
+#include "ProgramScopeFifos.h"
 #include "VendorExtensions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -209,6 +210,10 @@ bool KernelArg::isPipe() const {
   return llvm::is_contained(words, "pipe");
 }
 
+size_t KernelInfo::userArgCount() const {
+  return llvm::count_if(args, [](const KernelArg &arg) { return arg.programFifo.empty(); });
+}
+
 bool isLocalVariable(const llvm::GlobalVariable &variable) {
   return !variable.isConstant() && variable.hasLocalLinkage() && variable.hasInitializer() &&
          llvm::isa<llvm::UndefValue>(variable.getInitializer());
@@ -335,6 +340,24 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
     kernel.args.push_back(std::move(arg));
   }
 
+  if (const llvm::MDNode *fifos = f.getMetadata(ProgramFifosMetadata)) {
+    if (fifos->getNumOperands() > kernel.args.size())
+      return kernelError(f, llvm::Twine("metadata ") + ProgramFifosMetadata + " describes more arguments than the kernel has");
+    auto arg = kernel.args.end() - fifos->getNumOperands();
+    for (const llvm::MDOperand &operand : fifos->operands()) {
+      const auto *fifo = llvm::dyn_cast<llvm::MDNode>(operand.get());
+      if (!fifo || fifo->getNumOperands() != 3 || !llvm::isa<llvm::MDString>(fifo->getOperand(0)))
+        return kernelError(f, llvm::Twine("metadata ") + ProgramFifosMetadata + " holds a malformed FIFO");
+      auto integer = [&](unsigned i) {
+        return llvm::mdconst::extract<llvm::ConstantInt>(fifo->getOperand(i))->getZExtValue();
+      };
+      arg->programFifo = llvm::cast<llvm::MDString>(fifo->getOperand(0))->getString().str();
+      arg->fifoDepth = integer(1);
+      arg->fifoPacketBytes = integer(2);
+      ++arg;
+    }
+  }
+
   auto reqd = integersOf(f, "reqd_work_group_size");
   if (!reqd)
     return reqd.takeError();
@@ -394,7 +417,8 @@ bool fromJSON(const llvm::json::Value &value, KernelArg &arg, llvm::json::Path p
   if (!mapper || !mapper.map("name", arg.name) || !mapper.map("type", arg.typeName) ||
       !mapper.map("qualifiers", arg.typeQualifiers) || !mapper.map("addressSpace", space) ||
       !mapper.map("access", access) || !mapper.map("pointer", arg.isPointer) ||
-      !mapper.map("size", size))
+      !mapper.map("size", size) || !mapper.mapOptional("programFifo", arg.programFifo) ||
+      !mapper.mapOptional("fifoDepth", arg.fifoDepth) || !mapper.mapOptional("fifoPacketBytes", arg.fifoPacketBytes))
     return false;
   auto parsedSpace = llvm::StringSwitch<std::optional<AddressSpace>>(space)
                          .Case("private", AddressSpace::Private)
@@ -444,14 +468,21 @@ llvm::Expected<std::vector<KernelInfo>> extractKernels(const llvm::Module &modul
 
 llvm::json::Value toJSON(const KernelInfo &kernel) {
   llvm::json::Array args;
-  for (const KernelArg &arg : kernel.args)
-    args.push_back(llvm::json::Object{{"name", arg.name},
-                                      {"type", arg.typeName},
-                                      {"qualifiers", arg.typeQualifiers},
-                                      {"addressSpace", addressSpaceName(arg.addressSpace)},
-                                      {"access", accessName(arg.access)},
-                                      {"pointer", arg.isPointer},
-                                      {"size", static_cast<int64_t>(arg.size)}});
+  for (const KernelArg &arg : kernel.args) {
+    llvm::json::Object object{{"name", arg.name},
+                              {"type", arg.typeName},
+                              {"qualifiers", arg.typeQualifiers},
+                              {"addressSpace", addressSpaceName(arg.addressSpace)},
+                              {"access", accessName(arg.access)},
+                              {"pointer", arg.isPointer},
+                              {"size", static_cast<int64_t>(arg.size)}};
+    if (!arg.programFifo.empty()) {
+      object["programFifo"] = arg.programFifo;
+      object["fifoDepth"] = static_cast<int64_t>(arg.fifoDepth);
+      object["fifoPacketBytes"] = static_cast<int64_t>(arg.fifoPacketBytes);
+    }
+    args.push_back(std::move(object));
+  }
   return llvm::json::Object{
       {"name", kernel.name},
       {"args", std::move(args)},

@@ -13,6 +13,7 @@
 #include "loom/frontend/OpenCLSupport.h"
 
 #include "LoopPragmaBinding.h"
+#include "ProgramScopeFifos.h"
 #include "VendorExtensions.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -289,7 +290,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   }
 
   // The source is an in-memory buffer remapped onto its file name; #include still searches -I paths.
-  std::unique_ptr<llvm::MemoryBuffer> source = llvm::MemoryBuffer::getMemBufferCopy(input.text, fileName);
+  // The vendors' forms Clang rejects are rewritten first, each line kept where it was.
+  const std::string text = rewriteHelperLocalArrays(rewriteLabelledLoopHints(rewriteFifoDeclarations(input.text)));
+  std::unique_ptr<llvm::MemoryBuffer> source = llvm::MemoryBuffer::getMemBufferCopy(text, fileName);
   invocation->getPreprocessorOpts().addRemappedFile(fileName, source.get());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
   invocation->getFrontendOpts().DisableFree = false;
@@ -298,7 +301,8 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   compiler.setInvocation(invocation);
   compiler.createDiagnostics(createDiagnosticPrinter(logStream, &invocation->getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
-  compiler.createFileManager(fileSystemWith(builtins, openclPrelude(support), input.headers));
+  const std::string prelude = openclPrelude(support) + fifoPrelude().str() + helperLocalPrelude().str();
+  compiler.createFileManager(fileSystemWith(builtins, prelude, input.headers));
   compiler.setVerboseOutputStream(logStream);
 
   // The module is created in `context`, which must be in typed-pointer mode.
@@ -317,6 +321,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   moveVendorAnnotationsToMetadata(*module);
   action.loopPragmas().applyTo(*module);
   logStream.flush();
+  allocateHelperLocalArrays(*module);
+  if (llvm::Error error = bindProgramScopeFifos(*module, target))
+    return buildError(log + llvm::toString(std::move(error)) + "\n");
   return CompiledModule{std::move(module), std::move(log)};
 }
 

@@ -95,13 +95,17 @@ const OpenCLSupport &openclSupport(Target target) {
   static const std::vector<llvm::StringRef> common = {"__opencl_c_int64", "__opencl_c_subgroups",
                                                       "__opencl_c_work_group_collective_functions",
                                                       "__opencl_c_pipes", GenericAddressSpace};
-  static const OpenCLSupport board = makeSupport(withAtomics({}), common);
+  // Both take Intel's channels in both spellings (ProgramScopeFifos.h).
+  static const std::vector<NamedVersion> channels = {{"cl_intel_channels"}, {"cl_altera_channels"}};
+  static const OpenCLSupport board = makeSupport(withAtomics(channels), common);
   static const OpenCLSupport cpu = [] {
     std::vector<llvm::StringRef> features = common;
     features.insert(features.end(), {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
                                      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
                                      "__opencl_c_program_scope_global_variables"});
-    return makeSupport(withAtomics({{"cl_khr_subgroups"}}), features);
+    std::vector<NamedVersion> extensions = channels;
+    extensions.push_back({"cl_khr_subgroups"});
+    return makeSupport(withAtomics(extensions), features);
   }();
   return target == Target::Host ? cpu : board;
 }

@@ -9,11 +9,13 @@
 #include "VendorExtensions.h"
 
 #include "LoopPragmaBinding.h"
+#include "ProgramScopeFifos.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticParse.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
@@ -85,6 +87,9 @@ const VendorAttribute VendorAttributes[] = {
      "reach II 1; use xcl_array_partition to split the array into banks"},
     {"memory", AppliesTo::Variable,
      "Loom puts an array indexed at run time in an on-chip RAM already"},
+    // Program-scope FIFOs (ProgramScopeFifos.h): Intel's channel depth, Xilinx's pipe depth.
+    {"depth", AppliesTo::Variable, nullptr, nullptr, 1, 1},
+    {"xcl_reqd_pipe_depth", AppliesTo::Variable, nullptr, "depth", 1, 1},
     // A __local pointer argument's on-chip memory, in bytes (hls/ builds it that large; the launch
     // checks clSetKernelArg's size against it).
     {"local_mem_size", AppliesTo::LocalArgument, nullptr, nullptr, 1, 1, 1u << 24},
@@ -176,7 +181,29 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
       }
       values.push_back(llvm::toString(*value, 10));
     }
-    annotate(sema, decl, attr, attribute->honouredAs ? attribute->honouredAs : attribute->name, values);
+    const llvm::StringRef honouredAs = attribute->honouredAs ? attribute->honouredAs : attribute->name;
+    if (honouredAs == "depth")
+      return fifoDepth(sema, decl, attr, values.front());
+    annotate(sema, decl, attr, honouredAs, values);
+    return AttributeApplied;
+  }
+
+  /// A FIFO's depth: in the name of its variable's section (a declaration leaves no annotation).
+  static AttrHandling fifoDepth(clang::Sema &sema, clang::Decl *decl, const clang::ParsedAttr &attr,
+                                llvm::StringRef depth) {
+    const auto *section = decl->getAttr<clang::SectionAttr>();
+    if (!section || section->getName() != FifoSection) {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Error,
+               "'%0' applies to program-scope channels and pipes only (once each)");
+      return AttributeNotApplied;
+    }
+    if (depth == "0") {
+      diagnose(sema, attr, clang::DiagnosticsEngine::Warning, "'%0(0)' asks for no FIFO: Loom builds one of %1",
+               std::to_string(DefaultFifoDepth));
+      return AttributeApplied;
+    }
+    decl->dropAttr<clang::SectionAttr>();
+    decl->addAttr(clang::SectionAttr::CreateImplicit(sema.Context, (FifoSection + ".depth." + depth).str()));
     return AttributeApplied;
   }
 
@@ -332,6 +359,13 @@ public:
   }
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &info) override {
+    // Channels need no pragma (ProgramScopeFifos.h), but code written for aoc enables them with one.
+    if (info.getID() == clang::diag::warn_pragma_unknown_extension && info.getNumArgs() > 0 &&
+        info.getArgKind(0) == clang::DiagnosticsEngine::ak_identifierinfo && info.getArgIdentifier(0)) {
+      const llvm::StringRef extension = info.getArgIdentifier(0)->getName();
+      if (extension == "cl_intel_channels" || extension == "cl_altera_channels")
+        return;
+    }
     const llvm::StringRef *because = nullptr;
     if (info.getID() == clang::diag::warn_unknown_attribute_ignored && info.getNumArgs() > 0 &&
         info.getArgKind(0) == clang::DiagnosticsEngine::ak_identifierinfo && info.getArgIdentifier(0))

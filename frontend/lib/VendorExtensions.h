@@ -22,6 +22,7 @@
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <string>
 
 namespace clang {
 class ASTConsumer;
@@ -71,5 +72,15 @@ class LoopPragmaBindings;
 /// kernel and memory attributes are registered with Clang once per process, when this library is
 /// loaded.
 void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPragmaBindings &bindings);
+
+/// `source` with aoc's `__attribute__((opencl_unroll_hint(N)))` before a labelled loop moved onto
+/// the loop (LabelledLoopHints.cpp).
+std::string rewriteLabelledLoopHints(llvm::StringRef source);
+
+/// aoc's `__local` arrays in helper functions, each calling kernel's own (HelperLocalArrays.cpp):
+/// the source rewrite, the prelude's declaration it calls, and the allocation in the compiled module.
+std::string rewriteHelperLocalArrays(llvm::StringRef source);
+llvm::StringRef helperLocalPrelude();
+void allocateHelperLocalArrays(llvm::Module &module);
 
 } // namespace loom::frontend

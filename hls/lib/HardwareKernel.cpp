@@ -214,6 +214,7 @@ llvm::json::Value toJSON(const PipePort &port) {
                             {"direction", port.writes ? "write" : "read"},
                             {"packet_bytes", port.packetBytes},
                             {"location", port.location},
+                            {"name", port.name},
                             {"operations", std::move(operations)}};
 }
 
@@ -221,7 +222,8 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
   llvm::json::ObjectMapper map(value, path);
   std::string direction;
   if (!map || !mapUnsigned(value, "arg", port.arg, path) || !map.map("direction", direction) ||
-      !mapUnsigned(value, "packet_bytes", port.packetBytes, path) || !map.map("location", port.location))
+      !mapUnsigned(value, "packet_bytes", port.packetBytes, path) || !map.map("location", port.location) ||
+      !map.mapOptional("name", port.name))
     return false;
   if (direction != "read" && direction != "write") {
     path.field("direction").report("expected \"read\" or \"write\"");

@@ -50,6 +50,27 @@ bool sameOnAllDevices(Program &program, const loom::frontend::KernelInfo &info) 
   return true;
 }
 
+/// A kernel object for `info`, its hidden arguments bound to the program's channels and pipes (the
+/// caller holds the program's mutex).
+cl_int createKernel(const char *entryPoint, Program &program, const loom::frontend::KernelInfo &info,
+                    cl_kernel &handle) {
+  std::vector<Buffer *> fifos;
+  for (const loom::frontend::KernelArg &arg : info.args) {
+    if (arg.programFifo.empty())
+      continue;
+    auto pipe = program.programFifo(arg);
+    if (!pipe)
+      return fail(entryPoint, CL_OUT_OF_RESOURCES,
+                  "kernel '" + info.name + "': " + llvm::toString(pipe.takeError()));
+    fifos.push_back(*pipe);
+  }
+  Kernel *kernel = Object::create<Kernel>(program, info);
+  for (size_t i = 0; i < fifos.size(); ++i)
+    kernel->setBuffer(unsigned(info.userArgCount() + i), fifos[i]);
+  handle = handleOf(kernel);
+  return CL_SUCCESS;
+}
+
 } // namespace
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
@@ -68,8 +89,7 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
                "the program has no kernel named '" + std::string(kernel_name) + "'");
     LOOM_CHECK(sameOnAllDevices(*object, *it), CL_INVALID_KERNEL_DEFINITION,
                "kernel '" + std::string(kernel_name) + "' differs between the program's devices");
-    result = handleOf(Object::create<Kernel>(*object, *it));
-    return CL_SUCCESS;
+    return createKernel(entryPoint, *object, *it, result);
   }();
   setError(errcode_ret, status);
   return result;
@@ -102,7 +122,11 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
              "num_kernels is less than the program's " + std::to_string(infos->size()) + " kernels");
   if (kernels)
     for (size_t i = 0; i < infos->size(); ++i)
-      kernels[i] = handleOf(Object::create<Kernel>(*object, (*infos)[i]));
+      if (cl_int error = createKernel(entryPoint, *object, (*infos)[i], kernels[i])) {
+        for (size_t made = 0; made < i; ++made)
+          clReleaseKernel(kernels[made]);
+        return error;
+      }
   if (num_kernels_ret)
     *num_kernels_ret = static_cast<cl_uint>(infos->size());
   return CL_SUCCESS;
@@ -130,9 +154,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
   LOOM_ENTRY();
   Kernel *object = lookup<Kernel>(kernel);
   LOOM_CHECK(object, CL_INVALID_KERNEL, "kernel is not valid");
-  LOOM_CHECK(arg_index < object->info.args.size(), CL_INVALID_ARG_INDEX,
+  LOOM_CHECK(arg_index < object->info.userArgCount(), CL_INVALID_ARG_INDEX,
              "arg_index " + std::to_string(arg_index) + " but kernel '" + object->info.name + "' has " +
-                 std::to_string(object->info.args.size()) + " arguments");
+                 std::to_string(object->info.userArgCount()) + " arguments");
   const loom::frontend::KernelArg &arg = object->info.args[arg_index];
   const std::string which = "argument " + std::to_string(arg_index) + " ('" + arg.name + "', " + arg.typeName + ")";
   if (arg.isPointer && arg.addressSpace == loom::frontend::AddressSpace::Local) {
@@ -184,7 +208,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
     value = InfoValue::string(object->info.name);
     break;
   case CL_KERNEL_NUM_ARGS:
-    value = InfoValue::of<cl_uint>(static_cast<cl_uint>(object->info.args.size()));
+    value = InfoValue::of<cl_uint>(static_cast<cl_uint>(object->info.userArgCount()));
     break;
   case CL_KERNEL_REFERENCE_COUNT:
     value = InfoValue::of<cl_uint>(object->userReferenceCount());
@@ -210,7 +234,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
   LOOM_ENTRY();
   Kernel *object = lookup<Kernel>(kernel);
   LOOM_CHECK(object, CL_INVALID_KERNEL, "kernel is not valid");
-  LOOM_CHECK(arg_index < object->info.args.size(), CL_INVALID_ARG_INDEX,
+  LOOM_CHECK(arg_index < object->info.userArgCount(), CL_INVALID_ARG_INDEX,
              "arg_index " + std::to_string(arg_index) + " is out of range");
   const loom::frontend::KernelArg &arg = object->info.args[arg_index];
   InfoValue value;

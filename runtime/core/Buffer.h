@@ -25,9 +25,11 @@ namespace loom::runtime {
 
 /// The cl_mem_flags bits the core acts on (same values as the CL_MEM_* flags).
 namespace MemFlag {
+constexpr uint64_t ReadWrite = 1 << 0;
 constexpr uint64_t UseHostPtr = 1 << 3;
 constexpr uint64_t AllocHostPtr = 1 << 4;
 constexpr uint64_t CopyHostPtr = 1 << 5;
+constexpr uint64_t HostNoAccess = 1 << 9;
 } // namespace MemFlag
 
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN of both devices, in bytes (the query answers in bits): device

@@ -275,4 +275,26 @@ int Program::kernelIndex(const PlatformDevice &device, const std::string &name) 
   return -1;
 }
 
+llvm::Expected<Buffer *> Program::programFifo(const frontend::KernelArg &arg) {
+  Ref<Buffer> &pipe = fifos[arg.programFifo];
+  if (!pipe) {
+    const PipeShape shape{uint32_t(arg.fifoPacketBytes), uint32_t(arg.fifoDepth)};
+    auto created = Buffer::createPipe(*context, MemFlag::ReadWrite | MemFlag::HostNoAccess, shape);
+    if (!created) {
+      fifos.erase(arg.programFifo);
+      return created.takeError();
+    }
+    pipe = Ref<Buffer>(*created);
+    // No handle: only the program's kernels see the pipe.
+    (*created)->releaseUser();
+    (*created)->retire();
+  }
+  if (pipe->pipe.packetBytes != arg.fifoPacketBytes)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "channel or pipe '" + arg.programFifo + "' has packets of " +
+                                       std::to_string(pipe->pipe.packetBytes) + " bytes on one device and " +
+                                       std::to_string(arg.fifoPacketBytes) + " on another");
+  return pipe.get();
+}
+
 } // namespace loom::runtime

@@ -8,11 +8,13 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "core/Buffer.h"
 #include "core/Context.h"
 
 #include "llvm/ADT/Optional.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -77,11 +79,17 @@ public:
   /// Index of kernel `name` in `device`'s program, or -1.
   int kernelIndex(const PlatformDevice &device, const std::string &name) const;
 
+  /// The pipe of the program-scope channel or pipe a hidden kernel argument names
+  /// (KernelArg::programFifo): one per name, made for the first kernel that uses it, shared by
+  /// every kernel of the program. Lock `mutex` first.
+  llvm::Expected<Buffer *> programFifo(const frontend::KernelArg &arg);
+
   std::mutex mutex;
   std::atomic<uint32_t> attachedKernels{0}; ///< Kernel objects alive: rebuilding is then invalid.
 
 private:
   std::vector<PerDevice> perDevice;
+  std::map<std::string, Ref<Buffer>> fifos;
 };
 
 } // namespace loom::runtime

@@ -64,10 +64,11 @@ struct PipeOperation {
   Packet packet; ///< Slot writes and write transfers.
 };
 
-/// "the write pipe of argument 0 (at produce.cl:2:3)", for diagnoses.
+/// "the write pipe 'out' (argument 0, at produce.cl:2:3)", for diagnoses.
 std::string describePipe(const hls::PipePort &pipe) {
-  return llvm::formatv("the {0} pipe of argument {1}{2}", pipe.writes ? "write" : "read", pipe.arg,
-                       pipe.location.empty() ? "" : " (at " + pipe.location + ")");
+  return llvm::formatv("the {0} pipe {1}(argument {2}{3})", pipe.writes ? "write" : "read",
+                       pipe.name.empty() ? "" : "'" + pipe.name + "' ", pipe.arg,
+                       pipe.location.empty() ? "" : ", at " + pipe.location);
 }
 
 /// A launch waiting for its kernel's circuit.

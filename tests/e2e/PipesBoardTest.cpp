@@ -3,7 +3,7 @@
 // pipe arguments are stream ports bound at each launch to the board's FIFO of the pipe object) and
 // on the CPU device (the same source), each checked against a host reference. Kernels that talk
 // through pipes run at the same time, from several queues or one out-of-order queue.
-#include "DifferentialSupport.h"
+#include "PipeSupport.h"
 
 #include <algorithm>
 #include <numeric>
@@ -21,60 +21,6 @@ cl_mem makePipe(Setup &cl, cl_uint packetBytes, cl_uint packets) {
   return pipe;
 }
 
-/// Sets all of `kernel`'s arguments, in order.
-template <typename... Args> void setArgs(cl_kernel kernel, const Args &...values) {
-  cl_uint index = 0;
-  (setArg(kernel, index++, values), ...);
-}
-
-/// A program of kernels/pipes.cl on one device, with a queue per kernel that must run beside the
-/// others (or the one out-of-order queue).
-struct PipeRun {
-  Setup cl;
-  cl_program program;
-  std::vector<cl_command_queue> queues;
-  std::vector<cl_kernel> kernels;
-
-  PipeRun(const Target &target, bool outOfOrder = false)
-      : cl(target.device(), outOfOrder ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0),
-        program(programFor(cl, target, PipePrograms)) {}
-  ~PipeRun() {
-    for (cl_kernel kernel : kernels)
-      clReleaseKernel(kernel);
-    for (cl_command_queue queue : queues)
-      if (queue != cl.queue)
-        clReleaseCommandQueue(queue);
-    clReleaseProgram(program);
-  }
-  cl_kernel kernel(const char *name) {
-    kernels.push_back(kernelNamed(program, name));
-    return kernels.back();
-  }
-  /// A queue of its own for the kernel enqueued `k`-th; the one out-of-order queue for all.
-  cl_command_queue queueFor(size_t k, bool outOfOrder) {
-    if (outOfOrder || k == 0)
-      return cl.queue;
-    cl_int err = CL_SUCCESS;
-    queues.push_back(clCreateCommandQueue(cl.context, cl.device, 0, &err));
-    REQUIRE(err == CL_SUCCESS);
-    return queues.back();
-  }
-  /// Enqueues each kernel over its work-items, the consumers first, each on a queue of its own (or
-  /// all on the out-of-order one), and waits for all of them: they finish only by running together.
-  void runTogether(const std::vector<std::pair<cl_kernel, size_t>> &launches, bool outOfOrder = false) {
-    std::vector<cl_command_queue> used;
-    for (size_t k = launches.size(); k-- > 0;) {
-      cl_command_queue queue = queueFor(launches.size() - 1 - k, outOfOrder);
-      REQUIRE(clEnqueueNDRangeKernel(queue, launches[k].first, 1, nullptr, &launches[k].second, nullptr, 0, nullptr,
-                                     nullptr) == CL_SUCCESS);
-      REQUIRE(clFlush(queue) == CL_SUCCESS);
-      used.push_back(queue);
-    }
-    for (cl_command_queue queue : used)
-      REQUIRE(clFinish(queue) == CL_SUCCESS);
-  }
-};
-
 } // namespace
 
 TEST_CASE("a producer and a consumer move every packet in order through a shallow pipe, on both devices",
@@ -84,7 +30,7 @@ TEST_CASE("a producer and a consumer move every packet in order through a shallo
   std::iota(input.begin(), input.end(), -1234);
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_kernel produce = run.kernel("produce"), consume = run.kernel("consume");
@@ -115,7 +61,7 @@ TEST_CASE("a chain of four kernels runs at the same time, on both devices and ei
   const bool outOfOrder = GENERATE(false, true);
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name << (outOfOrder ? ", one out-of-order queue" : ", four queues")) {
-      PipeRun run(target, outOfOrder);
+      PipeRun run(target, PipePrograms, outOfOrder);
       cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_mem first = makePipe(run.cl, sizeof(int), 2), second = makePipe(run.cl, sizeof(int), 8),
@@ -140,7 +86,7 @@ TEST_CASE("work-items of NDRange kernels move one vector packet each, on both de
     input[i] = float(i) * 0.25f - 17.0f;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<cl_float2>(items), CL_MEM_READ_WRITE);
       cl_mem pipe = makePipe(run.cl, sizeof(cl_float2), 16);
@@ -175,7 +121,7 @@ TEST_CASE("packets of 1, 2, 4 and 8 bytes and of a struct keep their bits, on bo
   }
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem bytes = makePipe(run.cl, 1, 3), shorts = makePipe(run.cl, 2, 5), longs = makePipe(run.cl, 8, 2),
              items = makePipe(run.cl, 4, 7);
       cl_mem dst = buffer(run.cl, std::vector<cl_ulong>(4 * n), CL_MEM_READ_WRITE);
@@ -199,7 +145,7 @@ TEST_CASE("packets of a float4, an int16, a long16 and a 16-byte struct travel w
   const int n = 40;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem vectors = makePipe(run.cl, sizeof(cl_float4), 3), lines = makePipe(run.cl, sizeof(cl_int16), 2),
              longs = makePipe(run.cl, sizeof(cl_long16), 2), records = makePipe(run.cl, sizeof(Record), 5);
       cl_mem vdst = buffer(run.cl, std::vector<cl_float4>(n), CL_MEM_READ_WRITE),
@@ -239,7 +185,7 @@ TEST_CASE("read_pipe and write_pipe try once: -1 and nothing moved on an empty o
   const cl_uint depth = 8;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem pipe = makePipe(run.cl, sizeof(int), depth);
       cl_mem status = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
@@ -267,7 +213,7 @@ TEST_CASE("read_pipe and write_pipe try once: -1 and nothing moved on an empty o
 }
 
 TEST_CASE("a board kernel waiting for packets that never come fails with a diagnosis", "[e2e][pipes][board]") {
-  PipeRun run(Targets[0]);
+  PipeRun run(Targets[0], PipePrograms);
   cl_mem pipe = makePipe(run.cl, sizeof(int), 4);
   cl_mem dst = buffer(run.cl, std::vector<int>(1), CL_MEM_READ_WRITE);
   cl_kernel starve = run.kernel("starve");
@@ -297,7 +243,7 @@ TEST_CASE("a pipe made after another is released starts empty, on both devices",
   const size_t items = 4;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem status = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<int>(items, 5), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_kernel tryWrite = run.kernel("try_write"), tryRead = run.kernel("try_read");
@@ -338,7 +284,7 @@ TEST_CASE("reservations of work-items keep their packets together while both ker
   const size_t items = 256;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_kernel produce = run.kernel("produce_reserved"), consume = run.kernel("consume_reserved");
       // Readers of a writer's 4 packets at once, and of 2 (half a writer's reservation): a pipe of
       // two reservations, so the kernels finish only together.
@@ -368,7 +314,7 @@ TEST_CASE("reservations of work-groups hold a packet per work-item at its local 
   std::iota(input.begin(), input.end(), 0);
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
       cl_mem dst = buffer(run.cl, std::vector<int>(items, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_mem pipe = makePipe(run.cl, sizeof(int), cl_uint(items));
@@ -390,7 +336,7 @@ TEST_CASE("a reservation is refused without room, and the pipe reports its packe
   const std::vector<int> want{3, 9, 5}; // into a pipe of 8: fits, more than the room left, exactly the room
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem pipe = makePipe(run.cl, sizeof(int), 8);
       cl_mem wanted = buffer(run.cl, want, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
       cl_mem answers = buffer(run.cl, std::vector<int>(9, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
@@ -413,7 +359,7 @@ TEST_CASE("several calls on one pipe take turns at its port, each work-item's in
   const size_t items = 128;
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
-      PipeRun run(target);
+      PipeRun run(target, PipePrograms);
       cl_mem pipe = makePipe(run.cl, sizeof(int), 3);
       cl_mem dst = buffer(run.cl, std::vector<int>(2 * n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_kernel produce = run.kernel("produce_pairs"), consume = run.kernel("consume_pairs");

@@ -319,7 +319,7 @@ TEST_CASE("kernels on two queues or an out-of-order queue run at the same time, 
       cl_int err = CL_SUCCESS;
       cl_command_queue other = outOfOrder ? cl.queue : clCreateCommandQueue(cl.context, cl.device, 0, &err);
       REQUIRE(err == CL_SUCCESS);
-      cl_mem flag = buffer(cl, std::vector<int>{0}, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      cl_mem flag = buffer(cl, std::vector<int>{1}, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       cl_mem polls = buffer(cl, std::vector<int>{-1}, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
       // Run one after the other, the waiter would poll to its limit: seconds on either device.
       const int limit = target.fromBinary ? 1 << 16 : 1 << 30;
@@ -328,6 +328,14 @@ TEST_CASE("kernels on two queues or an out-of-order queue run at the same time, 
       setArg(waiter, 2, limit);
       setArg(raiser, 0, flag);
       const size_t one = 1;
+      // A first run of each, the flag raised: the CPU device compiles a program at its first launch,
+      // which could otherwise let the raiser finish before the waiter starts polling.
+      REQUIRE(clEnqueueNDRangeKernel(cl.queue, raiser, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+      REQUIRE(clEnqueueNDRangeKernel(cl.queue, waiter, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+      REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+      const int lowered = 0;
+      REQUIRE(clEnqueueWriteBuffer(cl.queue, flag, CL_TRUE, 0, sizeof lowered, &lowered, 0, nullptr, nullptr) ==
+              CL_SUCCESS);
       cl_event waiting = nullptr;
       REQUIRE(clEnqueueNDRangeKernel(cl.queue, waiter, 1, nullptr, &one, nullptr, 0, nullptr, &waiting) == CL_SUCCESS);
       REQUIRE(clFlush(cl.queue) == CL_SUCCESS);

@@ -10,6 +10,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Constants.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/Process.h"
 
 #include <fstream>
+#include <regex>
 
 using namespace loom::frontend;
 
@@ -518,5 +520,65 @@ TEST_CASE("local_mem_size becomes the __local argument's attribute, silently") {
   for (const auto &[misuse, error] : misuses) {
     auto failed = compile(context, misuse);
     CHECK_THAT(errorMessage(failed), Catch::Contains(error));
+  }
+}
+
+TEST_CASE("opencl_unroll_hint before a labelled loop reaches the loop, as aoc takes it, keeping lines") {
+  const char *source = "__kernel void before(__global int *a, int n) {\n"
+                       "  __attribute__((opencl_unroll_hint(4)))\n"
+                       "  outer: for (int i = 0; i < n; ++i) a[i] = i;\n"
+                       "}\n"
+                       "__kernel void after(__global int *a, int n) {\n"
+                       "  inner: __attribute__((opencl_unroll_hint(2))) for (int i = 0; i < n; ++i) a[i] = i;\n"
+                       "  int late = undeclared;\n"
+                       "}\n";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    // The undeclared name is an error at its own line: the rewrite moved no line.
+    auto failed = compileOpenCL(context, SourceInput{source, "vendor.cl", "-cl-opt-disable"}, target);
+    REQUIRE_FALSE(bool(failed));
+    const std::string log = llvm::toString(failed.takeError());
+    CHECK_THAT(log, Catch::Contains("vendor.cl:7:14: error: use of undeclared identifier 'undeclared'"));
+    CHECK_THAT(log, !Catch::Contains("opencl_unroll_hint"));
+    const std::string fixed = std::regex_replace(source, std::regex("undeclared"), "n");
+    auto compiled = compileOpenCL(context, SourceInput{fixed, "vendor.cl", "-cl-opt-disable"}, target);
+    REQUIRE_OK(compiled);
+    for (const char *kernel : {"before", "after"})
+      CHECK(hasLoopAttribute(loopIdOf(*compiled->module, kernel), "llvm.loop.unroll.count"));
+  }
+}
+
+TEST_CASE("aoc's __local array in a helper function becomes each calling kernel's own, lines kept") {
+  const char *source = "float total(float v) {\n"
+                       "  __local float partial\n"
+                       "      [2][32];\n"
+                       "  partial[get_local_id(0) / 32][get_local_id(0) % 32] = v;\n"
+                       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                       "  return partial[1][31] + partial[0][0];\n"
+                       "}\n"
+                       "__kernel void first(__global float *a) { a[get_global_id(0)] = total(a[0]); }\n"
+                       "__kernel void second(__global float *a) {\n"
+                       "  __local int own[4];\n"
+                       "  own[get_local_id(0) % 4] = 1;\n"
+                       "  a[0] = total(a[1]) + own[3];\n"
+                       "}\n";
+  for (Target target : {Target::Hardware, Target::Host}) {
+    llvm::LLVMContext context;
+    auto compiled = compileSilently(context, source, target);
+    auto kernels = extractKernels(*compiled.module);
+    REQUIRE_OK(kernels);
+    REQUIRE(kernels->size() == 2);
+    CHECK((*kernels)[0].localVariableBytes == 256);
+    CHECK((*kernels)[1].localVariableBytes == 256 + 16);
+    for (const char *name : {"first.partial", "second.partial"}) {
+      const llvm::GlobalVariable *array = compiled.module->getNamedGlobal(name);
+      REQUIRE(array);
+      CHECK(isLocalVariable(*array));
+    }
+    // An error after the declaration is at its own line.
+    const std::string broken = std::regex_replace(source, std::regex("return partial"), "return missing");
+    auto failed = compile(context, broken, target);
+    REQUIRE_FALSE(bool(failed));
+    CHECK_THAT(llvm::toString(failed.takeError()), Catch::Contains("vendor.cl:6:10: error: use of undeclared identifier 'missing'"));
   }
 }

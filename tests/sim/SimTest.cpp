@@ -389,7 +389,7 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
     std::string message = errorMessage(stats);
     CHECK_THAT(message, Catch::Contains("deadlock: no kernel on the board made progress for 2000 cycles"));
     CHECK_THAT(message, Catch::Contains("kernel 'produce' (at its cycle "));
-    CHECK_THAT(message, Catch::Contains("the write pipe of argument 0 (at produce.cl:2:3) holds 4 of 4 packets"));
+    CHECK_THAT(message, Catch::Contains("the write pipe 'out' (argument 0, at produce.cl:2:3) holds 4 of 4 packets"));
   }
   SECTION("kernels waiting on each other's pipes fail together, each named") {
     const uint64_t other = PipeId + 1;
@@ -401,7 +401,7 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
     for (const EndedLaunch &e : ended) {
       CHECK_THAT(e.error, Catch::Contains("deadlock"));
       CHECK_THAT(e.error, Catch::Contains("kernel 'consume'") && Catch::Contains("kernel 'produce'"));
-      CHECK_THAT(e.error, Catch::Contains("the read pipe of argument 0 (at consume.cl:2:12) holds 0 of 2 packets"));
+      CHECK_THAT(e.error, Catch::Contains("the read pipe 'in' (argument 0, at consume.cl:2:12) holds 0 of 2 packets"));
       CHECK_THAT(e.error, Catch::Contains("holds 4 of 4 packets"));
     }
   }
@@ -455,14 +455,14 @@ TEST_CASE("Pipe reservations: reserve, slots and commit through the board's FIFO
   SECTION("a commit of no reservation fails the launch, named with its pipe") {
     auto stats = simulation->run(ReserveProduce, {PipeId, (1u << 31) | 2, 0}, {0, 0, 0}, {n, 1, 1}, {pipe});
     CHECK_THAT(errorMessage(stats),
-               Catch::Contains("kernel 'reserve_produce': the write pipe of argument 0 (at rproduce.cl:3:5): "
+               Catch::Contains("kernel 'reserve_produce': the write pipe 'out' (argument 0, at rproduce.cl:3:5): "
                                "a commit of the write reservation at position 1, which is not open, at cycle "));
   }
   SECTION("a reader that never finds enough packets is a deadlock with the pipe's fill") {
     REQUIRE_OK(simulation->run(ReserveProduce, {PipeId, 1, 0}, {0, 0, 0}, {1, 1, 1}, {pipe}));
     auto stats = simulation->run(ReserveConsume, {PipeId, OutAddress, 2}, {0, 0, 0}, {2, 1, 1}, {pipe});
     CHECK_THAT(errorMessage(stats),
-               Catch::Contains("the read pipe of argument 0 (at rconsume.cl:2:12) holds 1 of 4 packets"));
+               Catch::Contains("the read pipe 'in' (argument 0, at rconsume.cl:2:12) holds 1 of 4 packets"));
   }
 }
 

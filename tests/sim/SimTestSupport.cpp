@@ -37,23 +37,23 @@ std::vector<hls::HardwareKernel> testKernels() {
   produce.kernelName = "produce";
   produce.topModule = "loom_test_produce";
   produce.ports = {};
-  produce.pipePorts = {{0, /*writes=*/true, 4, "produce.cl:2:3", /*transfers=*/true}};
+  produce.pipePorts = {{0, /*writes=*/true, 4, "produce.cl:2:3", "out", /*transfers=*/true}};
   hls::HardwareKernel consume = add;
   consume.kernelName = "consume";
   consume.topModule = "loom_test_consume";
   consume.ports = {{hls::MemoryPort::Kind::Store, 4, "consume.cl:3:3"}};
-  consume.pipePorts = {{0, /*writes=*/false, 4, "consume.cl:2:12", /*transfers=*/true}};
+  consume.pipePorts = {{0, /*writes=*/false, 4, "consume.cl:2:12", "in", /*transfers=*/true}};
   // Pipe reservations: 'reserve_produce' writes through write reservations (reserves, slots,
   // commits), 'reserve_consume' reads through read reservations and queries the pipe's capacity.
   hls::HardwareKernel reserveProduce = produce;
   reserveProduce.kernelName = "reserve_produce";
   reserveProduce.topModule = "loom_test_reserve_produce";
-  reserveProduce.pipePorts = {{0, /*writes=*/true, 4, "rproduce.cl:3:5", /*transfers=*/false, /*reserves=*/true,
+  reserveProduce.pipePorts = {{0, /*writes=*/true, 4, "rproduce.cl:3:5", "out", /*transfers=*/false, /*reserves=*/true,
                                /*slots=*/true, /*commits=*/true}};
   hls::HardwareKernel reserveConsume = consume;
   reserveConsume.kernelName = "reserve_consume";
   reserveConsume.topModule = "loom_test_reserve_consume";
-  reserveConsume.pipePorts = {{0, /*writes=*/false, 4, "rconsume.cl:2:12", /*transfers=*/false, /*reserves=*/true,
+  reserveConsume.pipePorts = {{0, /*writes=*/false, 4, "rconsume.cl:2:12", "in", /*transfers=*/false, /*reserves=*/true,
                                /*slots=*/true, /*commits=*/true, /*queries=*/true}};
   return {add, hang, atomic, produce, consume, reserveProduce, reserveConsume};
 }

@@ -779,7 +779,7 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
   auto found = llvm::find_if(result_.pipePorts, [&](const PipePort &port) { return port.arg == pipe->getArgNo(); });
   if (found == result_.pipePorts.end()) {
     const bool writes = isWriteOnlyPipe(*pipe);
-    result_.pipePorts.push_back({pipe->getArgNo(), writes, packetBits / 8, locationOf(call, kernel_)});
+    result_.pipePorts.push_back({pipe->getArgNo(), writes, packetBits / 8, locationOf(call, kernel_), pipeName});
     found = std::prev(result_.pipePorts.end());
   }
   PipePort &port = *found;

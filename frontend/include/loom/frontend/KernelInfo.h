@@ -30,11 +30,20 @@ struct KernelArg {
   uint32_t size = 0; ///< Bytes clSetKernelArg expects: the scalar's size, or sizeof(cl_mem) for buffers.
   /// A pipe (`read_only pipe int`): typeName is its packets' type.
   bool isPipe() const;
+  /// A hidden pipe argument (after the kernel's own): the program-scope channel or pipe of this
+  /// name (`c`, `c[1]` for a channel array's element) that the runtime binds, one pipe per program
+  /// (ProgramScopeFifos.h). Empty for the kernel's own arguments.
+  std::string programFifo;
+  uint64_t fifoDepth = 0;
+  uint64_t fifoPacketBytes = 0;
 };
 
 struct KernelInfo {
   std::string name;
+  /// The kernel's own arguments, then the hidden ones of its program-scope FIFOs.
   std::vector<KernelArg> args;
+  /// The arguments clSetKernelArg sets: those before the hidden ones.
+  size_t userArgCount() const;
   std::array<uint32_t, 3> reqdWorkGroupSize{0, 0, 0}; ///< All zero when not given.
   /// Intel's max_global_work_dim(N): launches use at most N dimensions; 0: a single work-item.
   uint32_t maxGlobalWorkDim = 3;

@@ -160,6 +160,7 @@ struct PipePort {
   bool writes = false;       ///< A write_only pipe argument; else read_only.
   unsigned packetBytes = 0;  ///< 1 to MaxPipePacketBytes.
   std::string location;      ///< file:line:col of the kernel's first call on the pipe.
+  std::string name;          ///< The argument's (a channel's for a hidden one), for diagnoses.
   /// The operations the kernel uses on the pipe: the signal groups of the module contract above.
   bool transfers = false, reserves = false, slots = false, commits = false, queries = false;
 };

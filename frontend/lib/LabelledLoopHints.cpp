@@ -1,0 +1,84 @@
+//===- LabelledLoopHints.cpp - opencl_unroll_hint before a labelled loop ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Intel's aoc takes `__attribute__((opencl_unroll_hint(N))) label: for (...)` (and
+// `label: __attribute__((opencl_unroll_hint(N))) for (...)`) as the hint on the labelled loop;
+// Clang applies a statement attribute there to the label and rejects it. The rewrite ends the label
+// with an empty statement and moves the attribute behind it, onto the loop:
+// `label:; __attribute__((opencl_unroll_hint(N))) for (...)`, keeping every line where it was.
+//===----------------------------------------------------------------------===//
+#include "VendorExtensions.h"
+
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
+
+#include <vector>
+
+namespace loom::frontend {
+
+std::string rewriteLabelledLoopHints(llvm::StringRef source) {
+  clang::LangOptions options;
+  options.OpenCL = true;
+  clang::Lexer lexer(clang::SourceLocation(), options, source.begin(), source.begin(), source.end());
+  // Every token's text and where it starts.
+  struct Lexed {
+    llvm::StringRef text;
+    size_t offset;
+    bool identifier;
+  };
+  std::vector<Lexed> tokens;
+  clang::Token token;
+  for (lexer.LexFromRawLexer(token); token.isNot(clang::tok::eof); lexer.LexFromRawLexer(token)) {
+    const size_t end = lexer.getBufferLocation() - source.begin();
+    tokens.push_back({source.substr(end - token.getLength(), token.getLength()), end - token.getLength(),
+                      token.is(clang::tok::raw_identifier)});
+  }
+  auto is = [&](size_t i, llvm::StringRef text) { return i < tokens.size() && tokens[i].text == text; };
+  // The tokens of `__attribute__((opencl_unroll_hint[(N)]))` from `i`: their count, or 0.
+  auto hintAt = [&](size_t i) -> size_t {
+    if (!is(i, "__attribute__") || !is(i + 1, "(") || !is(i + 2, "(") || !is(i + 3, "opencl_unroll_hint"))
+      return 0;
+    size_t j = i + 4;
+    if (is(j, "("))
+      while (j < tokens.size() && !is(j++, ")")) {
+      }
+    return is(j, ")") && is(j + 1, ")") ? j + 2 - i : 0;
+  };
+  auto labelAt = [&](size_t i) {
+    return i < tokens.size() && tokens[i].identifier && is(i + 1, ":") && !is(i + 2, ":");
+  };
+
+  std::string rewritten;
+  size_t copied = 0; // Of the source.
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (labelAt(i) && hintAt(i + 2)) {
+      // `label: ATTR for`: an empty statement after the label.
+      const size_t colonEnd = tokens[i + 1].offset + 1;
+      rewritten += source.slice(copied, colonEnd);
+      rewritten += ';';
+      copied = colonEnd;
+      continue;
+    }
+    const size_t hint = hintAt(i);
+    if (!hint || !labelAt(i + hint))
+      continue;
+    // `ATTR label: for`: the attribute's text becomes blanks (its line breaks stay) and follows the
+    // label's empty statement.
+    const size_t begin = tokens[i].offset, end = tokens[i + hint - 1].offset + 1;
+    const llvm::StringRef attribute = source.slice(begin, end);
+    rewritten += source.slice(copied, begin);
+    for (char c : attribute)
+      rewritten += c == '\n' ? '\n' : ' ';
+    const size_t colonEnd = tokens[i + hint + 1].offset + 1;
+    rewritten += source.slice(end, colonEnd);
+    rewritten += "; ";
+    for (char c : attribute)
+      rewritten += c == '\n' ? ' ' : c;
+    copied = colonEnd;
+    i += hint + 1;
+  }
+  rewritten += source.substr(copied);
+  return rewritten;
+}
+
+} // namespace loom::frontend
