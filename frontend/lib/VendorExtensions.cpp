@@ -338,6 +338,8 @@ constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> StatementAttribute
     {"xcl_pipeline_loop", "Loom pipelines every loop at the lowest II its recurrences allow; write "
                           "'#pragma ii N' before the loop to require an II"},
     {"xcl_pipeline_workitems", "Loom always pipelines an NDRange kernel's work-items, many in flight"},
+    {"xcl_loop_tripcount", "it only feeds Vitis's estimates; Loom's report gives each loop's II and its "
+                           "simulated cycles"},
 };
 
 /// Clang's printer, except that Clang 15's "unknown attribute ignored" for a vendor's statement
