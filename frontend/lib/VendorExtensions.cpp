@@ -274,7 +274,7 @@ vendorAnnotations(const clang::FunctionDecl &kernel, llvm::StringRef name) {
 /// in any order): num_simd_work_items(N) needs a reqd_work_group_size whose first size N divides,
 /// as Intel's aoc requires, because the hardware takes N work-items of one work-group a cycle;
 /// num_compute_units asks for 1 to MaxComputeUnits copies in all, and a single work-item kernel's
-/// copies would only differ by get_compute_id, which comes with channels.
+/// copies would only differ by get_compute_id, which comes with autorun kernels.
 class KernelAttributeChecker : public clang::ASTConsumer {
 public:
   explicit KernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) : diagnostics_(diagnostics) {}
@@ -324,7 +324,8 @@ private:
         unsigned id = diagnostics_.getCustomDiagID(
             clang::DiagnosticsEngine::Warning,
             "'num_compute_units' ignored on a single work-item kernel: its copies would differ only by "
-            "get_compute_id, which needs channels (not implemented yet); Loom builds one compute unit");
+            "get_compute_id, which comes with autorun kernels (not implemented yet); Loom builds one "
+            "compute unit");
         diagnostics_.Report(annotation->getLocation(), id);
       }
     }

@@ -28,7 +28,10 @@ __kernel void consume_numbers(__global int *dst, int n) {
 }
 
 __kernel void produce_vectors(__global const float4 *src) {
-  write_channel_intel(vectors, src[get_global_id(0)] * 2.0f);
+  const float4 v = src[get_global_id(0)] * 2.0f;
+  // Intel's fence flag for channel calls: the calls before it are done before those after it.
+  mem_fence(CLK_CHANNEL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  write_channel_intel(vectors, v);
 }
 __kernel void consume_vectors(__global float4 *dst) {
   // The older spelling of the same call.
