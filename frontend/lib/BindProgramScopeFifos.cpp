@@ -193,6 +193,11 @@ Error bindKernel(Function &kernel, Target target) {
   SmallVector<CallInst *, 8> calls = callsOf(kernel, FifoCalls);
   if (calls.empty())
     return Error::success();
+  kernel.removeDeadConstantUsers();
+  if (any_of(kernel.users(), [](const User *user) { return isa<CallBase>(user); }))
+    return errorAt(*calls.front(), "kernel '" + kernel.getName() +
+                                       "' uses channels or pipes and is called by another kernel: call a helper "
+                                       "function from both instead");
   std::map<FifoUse, unsigned> indexOf;
   SmallVector<Binding, 4> bindings;
   SmallVector<unsigned, 8> callBinding;
@@ -217,7 +222,6 @@ Error bindKernel(Function &kernel, Target target) {
     bindCall(*call, *bound->getArg(kernel.arg_size() + index), bindings[index].writes, target);
   describeBindings(*bound, bindings);
   // What still names the kernel (an annotation) names the bound one.
-  kernel.removeDeadConstantUsers();
   kernel.replaceAllUsesWith(ConstantExpr::getBitCast(bound, kernel.getType()));
   kernel.eraseFromParent();
   return Error::success();
@@ -238,12 +242,6 @@ Error bindProgramScopeFifos(Module &module, Target target) {
     if (isKernel(function))
       kernels.push_back(&function);
   for (Function *kernel : kernels) {
-    kernel->removeDeadConstantUsers();
-    const bool called = any_of(kernel->users(), [](const User *user) { return isa<CallBase>(user); });
-    if (called && !callsOf(*kernel, FifoCalls).empty())
-      return errorAt(*callsOf(*kernel, FifoCalls).front(), "kernel '" + kernel->getName() +
-                                                      "' uses channels or pipes and is called by another kernel: "
-                                                      "call a helper function from both instead");
     if (Error error = bindKernel(*kernel, target))
       return error;
   }

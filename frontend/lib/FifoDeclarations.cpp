@@ -8,10 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ProgramScopeFifos.h"
 
-#include "clang/Basic/LangOptions.h"
-#include "clang/Lex/Lexer.h"
-
-#include <vector>
+#include "SourceTokens.h"
 
 namespace loom::frontend {
 namespace {
@@ -52,36 +49,19 @@ llvm::StringRef fifoPrelude() { return Prelude; }
 
 std::string rewriteFifoDeclarations(llvm::StringRef source) {
   const bool channels = enablesChannels(source);
-  clang::LangOptions options;
-  options.OpenCL = true;
-  clang::Lexer lexer(clang::SourceLocation(), options, source.begin(), source.begin(), source.end());
   std::string rewritten = source.str();
-  unsigned nesting = 0;           // Brackets of any kind open around the token.
-  bool startsDeclaration = true;  // The token starts a file-scope declaration.
-  clang::Token token;
-  // The next token outside directives (whose tokens run to the next line's start, escaped newlines
-  // included).
-  auto next = [&] {
-    lexer.LexFromRawLexer(token);
-    while (token.is(clang::tok::hash) && token.isAtStartOfLine())
-      do
-        lexer.LexFromRawLexer(token);
-      while (token.isNot(clang::tok::eof) && !token.isAtStartOfLine());
-  };
-  for (next(); token.isNot(clang::tok::eof); next()) {
-    const size_t offset = lexer.getBufferLocation() - source.begin() - token.getLength();
-    if (nesting == 0 && startsDeclaration && token.is(clang::tok::raw_identifier)) {
-      const llvm::StringRef name = token.getRawIdentifier();
-      if (name == "pipe")
-        rewritten.replace(offset, name.size(), PipeMacro.str());
-      else if (channels && name == "channel")
-        rewritten.replace(offset, name.size(), ChannelMacro.str());
+  unsigned nesting = 0;          // Brackets of any kind open around the token.
+  bool startsDeclaration = true; // The token starts a file-scope declaration.
+  for (const SourceToken &token : lexSource(source)) {
+    if (nesting == 0 && startsDeclaration && token.kind == clang::tok::raw_identifier) {
+      if (token.text == "pipe")
+        rewritten.replace(token.offset, token.text.size(), PipeMacro.str());
+      else if (channels && token.text == "channel")
+        rewritten.replace(token.offset, token.text.size(), ChannelMacro.str());
     }
-    if (token.isOneOf(clang::tok::l_brace, clang::tok::l_paren, clang::tok::l_square))
-      ++nesting;
-    else if (token.isOneOf(clang::tok::r_brace, clang::tok::r_paren, clang::tok::r_square) && nesting > 0)
-      --nesting;
-    startsDeclaration = nesting == 0 && token.isOneOf(clang::tok::semi, clang::tok::r_brace);
+    nesting += token.opensBracket();
+    nesting -= token.closesBracket() && nesting > 0;
+    startsDeclaration = nesting == 0 && (token.kind == clang::tok::semi || token.kind == clang::tok::r_brace);
   }
   return rewritten;
 }

@@ -17,9 +17,8 @@
 #include "VendorExtensions.h"
 
 #include "InlineIntoKernels.h"
+#include "SourceTokens.h"
 
-#include "clang/Basic/LangOptions.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -31,44 +30,9 @@ namespace {
 
 constexpr llvm::StringLiteral HelperLocal = "__loom_helper_local";
 
-struct Lexed {
-  clang::tok::TokenKind kind;
-  llvm::StringRef text;
-  size_t offset;
-};
-
-/// The source's tokens outside directives.
-std::vector<Lexed> lex(llvm::StringRef source) {
-  clang::LangOptions options;
-  options.OpenCL = true;
-  clang::Lexer lexer(clang::SourceLocation(), options, source.begin(), source.begin(), source.end());
-  std::vector<Lexed> tokens;
-  clang::Token token;
-  for (lexer.LexFromRawLexer(token); token.isNot(clang::tok::eof);) {
-    if (token.is(clang::tok::hash) && token.isAtStartOfLine()) {
-      do
-        lexer.LexFromRawLexer(token);
-      while (token.isNot(clang::tok::eof) && !token.isAtStartOfLine());
-      continue;
-    }
-    const size_t end = lexer.getBufferLocation() - source.begin();
-    tokens.push_back({token.getKind(), source.substr(end - token.getLength(), token.getLength()),
-                      end - token.getLength()});
-    lexer.LexFromRawLexer(token);
-  }
-  return tokens;
-}
-
-bool opens(const Lexed &token) {
-  return token.kind == clang::tok::l_brace || token.kind == clang::tok::l_paren || token.kind == clang::tok::l_square;
-}
-bool closes(const Lexed &token) {
-  return token.kind == clang::tok::r_brace || token.kind == clang::tok::r_paren || token.kind == clang::tok::r_square;
-}
-
 /// The replacement of the declaration `tokens[first..last]` (`__local` to `;`), or "" when it is
 /// not one array declarator without an initial value.
-std::string pointerDeclaration(llvm::StringRef source, const std::vector<Lexed> &tokens, size_t first, size_t last) {
+std::string pointerDeclaration(llvm::StringRef source, const std::vector<SourceToken> &tokens, size_t first, size_t last) {
   size_t bracket = 0; // The first `[` outside brackets: the dimensions start there.
   unsigned nesting = 0;
   for (size_t i = first + 1; i < last; ++i) {
@@ -76,8 +40,8 @@ std::string pointerDeclaration(llvm::StringRef source, const std::vector<Lexed> 
       return "";
     if (nesting == 0 && tokens[i].kind == clang::tok::l_square && !bracket)
       bracket = i;
-    nesting += opens(tokens[i]);
-    nesting -= closes(tokens[i]) && nesting > 0;
+    nesting += tokens[i].opensBracket();
+    nesting -= tokens[i].closesBracket() && nesting > 0;
   }
   if (!bracket || bracket < first + 3 || tokens[bracket - 1].kind != clang::tok::raw_identifier)
     return "";
@@ -105,14 +69,14 @@ llvm::StringRef helperLocalPrelude() {
 }
 
 std::string rewriteHelperLocalArrays(llvm::StringRef source) {
-  const std::vector<Lexed> tokens = lex(source);
+  const std::vector<SourceToken> tokens = lexSource(source);
   std::string rewritten;
   size_t copied = 0;
   unsigned nesting = 0;
   size_t declarationStart = 0; // Of the file-scope declaration the token is in.
   bool inHelper = false;       // Inside a function body that is not a kernel's.
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const Lexed &token = tokens[i];
+    const SourceToken &token = tokens[i];
     if (nesting == 0 && token.kind == clang::tok::l_brace) {
       bool function = false, kernel = false;
       for (size_t j = declarationStart; j < i; ++j) {
@@ -141,8 +105,8 @@ std::string rewriteHelperLocalArrays(llvm::StringRef source) {
         }
       }
     }
-    nesting += opens(token);
-    nesting -= closes(token) && nesting > 0;
+    nesting += token.opensBracket();
+    nesting -= token.closesBracket() && nesting > 0;
     if (nesting == 0 && (token.kind == clang::tok::semi || token.kind == clang::tok::r_brace)) {
       declarationStart = i + 1;
       inHelper = false;

@@ -9,30 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
 
-#include "clang/Basic/LangOptions.h"
-#include "clang/Lex/Lexer.h"
+#include "SourceTokens.h"
 
 #include <vector>
 
 namespace loom::frontend {
 
 std::string rewriteLabelledLoopHints(llvm::StringRef source) {
-  clang::LangOptions options;
-  options.OpenCL = true;
-  clang::Lexer lexer(clang::SourceLocation(), options, source.begin(), source.begin(), source.end());
-  // Every token's text and where it starts.
-  struct Lexed {
-    llvm::StringRef text;
-    size_t offset;
-    bool identifier;
-  };
-  std::vector<Lexed> tokens;
-  clang::Token token;
-  for (lexer.LexFromRawLexer(token); token.isNot(clang::tok::eof); lexer.LexFromRawLexer(token)) {
-    const size_t end = lexer.getBufferLocation() - source.begin();
-    tokens.push_back({source.substr(end - token.getLength(), token.getLength()), end - token.getLength(),
-                      token.is(clang::tok::raw_identifier)});
-  }
+  const std::vector<SourceToken> tokens = lexSource(source);
   auto is = [&](size_t i, llvm::StringRef text) { return i < tokens.size() && tokens[i].text == text; };
   // The tokens of `__attribute__((opencl_unroll_hint[(N)]))` from `i`: their count, or 0.
   auto hintAt = [&](size_t i) -> size_t {
@@ -45,7 +29,7 @@ std::string rewriteLabelledLoopHints(llvm::StringRef source) {
     return is(j, ")") && is(j + 1, ")") ? j + 2 - i : 0;
   };
   auto labelAt = [&](size_t i) {
-    return i < tokens.size() && tokens[i].identifier && is(i + 1, ":") && !is(i + 2, ":");
+    return i < tokens.size() && tokens[i].kind == clang::tok::raw_identifier && is(i + 1, ":") && !is(i + 2, ":");
   };
 
   std::string rewritten;
