@@ -23,6 +23,7 @@ constexpr llvm::StringLiteral Prelude = R"(
 #define __Lfifo extern __constant __attribute__((section("loom.fifo")))
 #define _Lfp __Lfifo
 #define CLK_CHANNEL_MEM_FENCE 0x08
+__attribute__((const)) uint get_compute_id(uint dimension);
 int __loom_fifo_read(const __constant void *fifo, void *packet, uint size, uint align);
 int __loom_fifo_write(const __constant void *fifo, const void *packet, uint size, uint align);
 #define __LOOM_FIFO_READ(f, packet) __loom_fifo_read(&(f), &(packet), sizeof(packet), __alignof__(packet))

@@ -368,6 +368,7 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
       kernel.reqdWorkGroupSize[d] = static_cast<uint32_t>((*reqd)[d]);
   }
   for (const std::string &attribute : vendorAttributesOf(f)) {
+    kernel.autorun |= attribute == "autorun()";
     if (auto dims = argumentsOf(attribute, "max_global_work_dim")) {
       if ((*dims)[0] > 3)
         return kernelError(f, "max_global_work_dim must be 0, 1, 2 or 3");
@@ -491,6 +492,7 @@ llvm::json::Value toJSON(const KernelInfo &kernel) {
                          static_cast<int64_t>(kernel.reqdWorkGroupSize[1]),
                          static_cast<int64_t>(kernel.reqdWorkGroupSize[2])}},
       {"attributes", kernel.attributes},
+      {"autorun", kernel.autorun},
       {"maxGlobalWorkDim", static_cast<int64_t>(kernel.maxGlobalWorkDim)},
       {"maxWorkGroupSize", static_cast<int64_t>(kernel.maxWorkGroupSize)},
       {"uniformWorkGroups", kernel.uniformWorkGroups},
@@ -506,6 +508,7 @@ bool fromJSON(const llvm::json::Value &value, KernelInfo &kernel, llvm::json::Pa
   if (!mapper || !mapper.map("name", parsed.name) || !mapper.map("attributes", parsed.attributes) ||
       !mapper.map("reqdWorkGroupSize", reqd) || !mapper.mapOptional("maxGlobalWorkDim", maxGlobalWorkDim) ||
       !mapper.mapOptional("maxWorkGroupSize", parsed.maxWorkGroupSize) ||
+      !mapper.mapOptional("autorun", parsed.autorun) ||
       !mapper.mapOptional("uniformWorkGroups", parsed.uniformWorkGroups) ||
       !mapper.mapOptional("localVariableBytes", parsed.localVariableBytes) ||
       !mapper.mapOptional("privateBytes", parsed.privateBytes))

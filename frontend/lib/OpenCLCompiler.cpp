@@ -322,6 +322,8 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   action.loopPragmas().applyTo(*module);
   logStream.flush();
   allocateHelperLocalArrays(*module);
+  if (llvm::Error error = replicateAutorunKernels(*module))
+    return buildError(log + llvm::toString(std::move(error)) + "\n");
   if (llvm::Error error = bindProgramScopeFifos(*module, target))
     return buildError(log + llvm::toString(std::move(error)) + "\n");
   return CompiledModule{std::move(module), std::move(log)};

@@ -16,6 +16,11 @@
 //     FIFO (or channel array element) it uses, after its own arguments, and makes the calls the
 //     target's pipe calls on it. The kernel's `loom.program_fifos` metadata names the FIFOs; KernelInfo
 //     marks those arguments, and the runtime binds them to one pipe per FIFO and program.
+// Intel's autorun kernels (`__attribute__((autorun))`: no arguments, a single work-item or one
+// work-group of reqd_work_group_size) start when their program is built and start again each time
+// they finish; replicateAutorunKernels, before step 2, makes an autorun kernel with
+// num_compute_units(N) N kernels, each with its get_compute_id folded in (KernelInfo::autorun marks
+// them; the runtime starts them).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -47,6 +52,11 @@ std::string rewriteFifoDeclarations(llvm::StringRef source);
 
 /// The macros the rewritten declarations and the vendors' FIFO calls use (part of the prelude).
 llvm::StringRef fifoPrelude();
+
+/// Each autorun kernel with N compute units as N kernels `NAME_cu<i>` with their compute ids
+/// folded in; get_compute_id is 0 elsewhere. An error (file:line:col first) for get_compute_id in a
+/// kernel with compute units that is not autorun, and for printf in an autorun kernel.
+llvm::Error replicateAutorunKernels(llvm::Module &module);
 
 /// Step 2 above. An error (file:line:col first) for what cannot be bound: a channel array indexed
 /// by a value known only at run time, a kernel that both reads and writes one FIFO.

@@ -58,6 +58,8 @@ const VendorAttribute VendorAttributes[] = {
     // Checked further by KernelAttributeChecker; hls/ replicates the kernel.
     {"num_compute_units", AppliesTo::Kernel, nullptr, nullptr, 1, 3},
     {"num_simd_work_items", AppliesTo::Kernel, nullptr, nullptr, 1, 1, 16},
+    // Checked further by KernelAttributeChecker; the runtime starts the kernel (ProgramScopeFifos.h).
+    {"autorun", AppliesTo::Kernel},
     {"uses_global_work_offset", AppliesTo::Kernel,
      "the global offset costs Loom's hardware one adder, so kernels always take it into account"},
     {"xcl_zero_global_work_offset", AppliesTo::Kernel,
@@ -274,7 +276,8 @@ vendorAnnotations(const clang::FunctionDecl &kernel, llvm::StringRef name) {
 /// in any order): num_simd_work_items(N) needs a reqd_work_group_size whose first size N divides,
 /// as Intel's aoc requires, because the hardware takes N work-items of one work-group a cycle;
 /// num_compute_units asks for 1 to MaxComputeUnits copies in all, and a single work-item kernel's
-/// copies would only differ by get_compute_id, which comes with autorun kernels.
+/// copies would only differ by get_compute_id, which Loom gives autorun kernels; an autorun kernel
+/// has no arguments, since nothing sets them, and runs a single work-item or one work-group.
 class KernelAttributeChecker : public clang::ASTConsumer {
 public:
   explicit KernelAttributeChecker(clang::DiagnosticsEngine &diagnostics) : diagnostics_(diagnostics) {}
@@ -286,6 +289,7 @@ public:
       {
         checkSimdWorkItems(*kernel);
         checkComputeUnits(*kernel);
+        checkAutorun(*kernel);
       }
     return true;
   }
@@ -319,16 +323,38 @@ private:
         diagnostics_.Report(annotation->getLocation(), id) << (units ? std::to_string(units) : "no") << MaxComputeUnits;
         continue;
       }
-      const auto dims = vendorAnnotations(kernel, "max_global_work_dim");
-      if (units > 1 && !dims.empty() && dims[0].second == std::vector<uint64_t>{0}) {
+      if (units > 1 && singleWorkItem(kernel) && vendorAnnotations(kernel, "autorun").empty()) {
         unsigned id = diagnostics_.getCustomDiagID(
             clang::DiagnosticsEngine::Warning,
-            "'num_compute_units' ignored on a single work-item kernel: its copies would differ only by "
-            "get_compute_id, which comes with autorun kernels (not implemented yet); Loom builds one "
-            "compute unit");
+            "'num_compute_units' ignored on a single work-item kernel that is not autorun: its copies "
+            "would differ only by get_compute_id, which Loom gives autorun kernels' copies; Loom builds "
+            "one compute unit");
         diagnostics_.Report(annotation->getLocation(), id);
       }
     }
+  }
+
+  void checkAutorun(const clang::FunctionDecl &kernel) {
+    for (const auto &[annotation, values] : vendorAnnotations(kernel, "autorun")) {
+      unsigned id = 0;
+      if (kernel.getNumParams() > 0)
+        id = diagnostics_.getCustomDiagID(
+            clang::DiagnosticsEngine::Error,
+            "'autorun' kernel '%0' takes arguments: it starts when its program is built, with nothing to set "
+            "them; it talks to other kernels through channels");
+      else if (!singleWorkItem(kernel) && !kernel.hasAttr<clang::ReqdWorkGroupSizeAttr>())
+        id = diagnostics_.getCustomDiagID(
+            clang::DiagnosticsEngine::Error,
+            "'autorun' kernel '%0' needs max_global_work_dim(0) or reqd_work_group_size: it runs without a host "
+            "to give it a range, as one work-item or one work-group of that size");
+      if (id)
+        diagnostics_.Report(annotation->getLocation(), id) << kernel.getName();
+    }
+  }
+
+  static bool singleWorkItem(const clang::FunctionDecl &kernel) {
+    const auto dims = vendorAnnotations(kernel, "max_global_work_dim");
+    return !dims.empty() && dims[0].second == std::vector<uint64_t>{0};
   }
 
   clang::DiagnosticsEngine &diagnostics_;

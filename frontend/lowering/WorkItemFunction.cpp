@@ -264,6 +264,8 @@ Expected<Function *> cloneWorkItemFunction(Function &kernel, unsigned subGroupSi
   clone->clearMetadata();
   clone->removeFnAttr(Attribute::NoInline);
   clone->removeFnAttr(Attribute::OptimizeNone);
+  // A kernel that never returns (an autorun kernel's `while (1)`) still has regions that return.
+  clone->removeFnAttr(Attribute::NoReturn);
   clone->addFnAttr(Attribute::AlwaysInline);
   for (BasicBlock &block : *clone)
     if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator())) {

@@ -63,7 +63,8 @@ unsigned simdWorkItemsOf(const llvm::Function &kernel) {
 
 unsigned computeUnitsOf(const llvm::Function &kernel) {
   // A single work-item kernel's replicas would all do the same work (they differ only by
-  // get_compute_id, which comes with autorun kernels): the frontend warned and it stays one unit.
+  // get_compute_id, which only autorun kernels' copies have, made kernels of their own by the
+  // frontend): the frontend warned and it stays one unit.
   auto dims = vendorAttribute(kernel, "max_global_work_dim");
   if (dims && dims->size() == 1 && (*dims)[0] == 0)
     return 1;

@@ -33,6 +33,7 @@
 
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/Collectives.h"
+#include "loom/lowering/SimplifyFunction.h"
 #include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,11 +42,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 namespace loom::hls {
@@ -224,26 +222,6 @@ MDNode *loopMetadata(LLVMContext &context, bool overWorkItems, MDNode *parallel)
   MDNode *loop = MDNode::getDistinct(context, operands);
   loop->replaceOperandWith(0, loop);
   return loop;
-}
-
-/// Clang's -O2 function simplification on the rebuilt kernel, so hls/ sees the IR it expects; no
-/// library functions, as the hardware compile has them (-fno-builtin: loops stay loops).
-void simplify(Function &kernel) {
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager cgsccs;
-  ModuleAnalysisManager modules;
-  TargetLibraryInfoImpl library(Triple(kernel.getParent()->getTargetTriple()));
-  library.disableAllFunctions();
-  functions.registerPass([&] { return TargetLibraryAnalysis(library); });
-  PassBuilder builder;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgsccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgsccs, modules);
-  builder.buildFunctionSimplificationPipeline(OptimizationLevel::O2, ThinOrFullLTOPhase::None)
-      .run(kernel, functions);
 }
 
 /// The loop over the regions orders them: region k + 1 reads what region k wrote. Simplification
@@ -441,7 +419,8 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
     for (Instruction &instruction : instructions(kernel))
       if (isa<NoAliasScopeDeclInst>(instruction))
         instruction.setMetadata(LLVMContext::MD_access_group, group);
-  simplify(kernel);
+  // Clang's -O2 function simplification on the rebuilt kernel, so hls/ sees the IR it expects.
+  lowering::simplifyFunction(kernel);
   keepRegionsInOrder(kernel);
   kernel.addFnAttr(WorkGroupInvocationAttribute);
   return WorkGroupLoops{unsigned(items), lanes};

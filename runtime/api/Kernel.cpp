@@ -87,6 +87,9 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name
                            [&](const loom::frontend::KernelInfo &k) { return k.name == kernel_name; });
     LOOM_CHECK(it != kernels->end(), CL_INVALID_KERNEL_NAME,
                "the program has no kernel named '" + std::string(kernel_name) + "'");
+    LOOM_CHECK(!it->autorun, CL_INVALID_KERNEL_NAME,
+               "kernel '" + std::string(kernel_name) +
+                   "' is autorun: it started when the program was built, and no host enqueues it");
     LOOM_CHECK(sameOnAllDevices(*object, *it), CL_INVALID_KERNEL_DEFINITION,
                "kernel '" + std::string(kernel_name) + "' differs between the program's devices");
     return createKernel(entryPoint, *object, *it, result);
@@ -116,19 +119,19 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
   Program *object = lookup<Program>(program);
   LOOM_CHECK(object, CL_INVALID_PROGRAM, "program is not valid");
   std::lock_guard<std::mutex> lock(object->mutex);
-  const auto *infos = object->kernels();
-  LOOM_CHECK(infos, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for any device");
-  LOOM_CHECK(!kernels || num_kernels >= infos->size(), CL_INVALID_VALUE,
-             "num_kernels is less than the program's " + std::to_string(infos->size()) + " kernels");
+  LOOM_CHECK(object->kernels(), CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for any device");
+  const std::vector<const loom::frontend::KernelInfo *> infos = object->hostKernels();
+  LOOM_CHECK(!kernels || num_kernels >= infos.size(), CL_INVALID_VALUE,
+             "num_kernels is less than the program's " + std::to_string(infos.size()) + " kernels");
   if (kernels)
-    for (size_t i = 0; i < infos->size(); ++i)
-      if (cl_int error = createKernel(entryPoint, *object, (*infos)[i], kernels[i])) {
+    for (size_t i = 0; i < infos.size(); ++i)
+      if (cl_int error = createKernel(entryPoint, *object, *infos[i], kernels[i])) {
         for (size_t made = 0; made < i; ++made)
           clReleaseKernel(kernels[made]);
         return error;
       }
   if (num_kernels_ret)
-    *num_kernels_ret = static_cast<cl_uint>(infos->size());
+    *num_kernels_ret = static_cast<cl_uint>(infos.size());
   return CL_SUCCESS;
 }
 

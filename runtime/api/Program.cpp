@@ -326,14 +326,14 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
   }
   case CL_PROGRAM_NUM_KERNELS:
   case CL_PROGRAM_KERNEL_NAMES: {
-    const auto *kernels = object->kernels();
-    LOOM_CHECK(kernels, CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for any device");
+    LOOM_CHECK(object->kernels(), CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built for any device");
+    const auto kernels = object->hostKernels();
     if (param_name == CL_PROGRAM_NUM_KERNELS) {
-      value = InfoValue::of<size_t>(kernels->size());
+      value = InfoValue::of<size_t>(kernels.size());
     } else {
       std::string names;
-      for (const auto &kernel : *kernels)
-        names += (names.empty() ? "" : ";") + kernel.name;
+      for (const auto *kernel : kernels)
+        names += (names.empty() ? "" : ";") + kernel->name;
       value = InfoValue::string(names);
     }
     break;

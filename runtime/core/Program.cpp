@@ -128,6 +128,13 @@ std::vector<std::string> Program::loadBinaries() {
       continue;
     }
     entry.program = std::move(*loaded);
+    if (llvm::Error error = startAutorunKernels(entry)) {
+      entry.program.reset();
+      entry.status = BuildStatus::Error;
+      entry.log = log + llvm::toString(std::move(error));
+      errors.push_back(entry.log);
+      continue;
+    }
     // A loaded binary is an executable already; clBuildProgram then has nothing left to do.
     entry.status = BuildStatus::Success;
     entry.log = log;
@@ -172,6 +179,12 @@ BuildFailure Program::build(const std::vector<PlatformDevice *> &devices, const 
     entry.program = std::move(*built);
     entry.status = BuildStatus::Success;
     entry.log = log;
+    if (llvm::Error error = startAutorunKernels(entry)) {
+      entry.program.reset();
+      entry.status = BuildStatus::Error;
+      entry.log += llvm::toString(std::move(error));
+      failure = BuildFailure::BuildFailed;
+    }
   }
   return failure;
 }
@@ -228,6 +241,10 @@ BuildFailure Program::link(const std::vector<Program *> &inputs, const frontend:
       auto program = entry.device->device.link(objects, options.text, log);
       if (program) {
         entry.program = std::move(*program);
+        if (llvm::Error error = startAutorunKernels(entry)) {
+          entry.program.reset();
+          log += llvm::toString(std::move(error));
+        }
       } else {
         std::string message = llvm::toString(program.takeError());
         if (log.empty())
@@ -263,6 +280,15 @@ const std::vector<frontend::KernelInfo> *Program::kernels() const {
   return nullptr;
 }
 
+std::vector<const frontend::KernelInfo *> Program::hostKernels() const {
+  std::vector<const frontend::KernelInfo *> found;
+  if (const auto *all = kernels())
+    for (const frontend::KernelInfo &kernel : *all)
+      if (!kernel.autorun)
+        found.push_back(&kernel);
+  return found;
+}
+
 int Program::kernelIndex(const PlatformDevice &device, const std::string &name) const {
   for (const PerDevice &entry : perDevice) {
     if (entry.device != &device || entry.status != BuildStatus::Success || !entry.program)
@@ -273,6 +299,43 @@ int Program::kernelIndex(const PlatformDevice &device, const std::string &name) 
         return static_cast<int>(i);
   }
   return -1;
+}
+
+llvm::Error Program::startAutorunKernels(PerDevice &entry) {
+  const std::vector<frontend::KernelInfo> &kernels = entry.program->kernels();
+  for (unsigned k = 0; k < kernels.size(); ++k) {
+    const frontend::KernelInfo &kernel = kernels[k];
+    if (!kernel.autorun)
+      continue;
+    // Its arguments are its channels (the compiler allows it no others).
+    std::vector<ArgValue> args;
+    for (const frontend::KernelArg &arg : kernel.args) {
+      if (arg.programFifo.empty())
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "autorun kernel '" + kernel.name + "' takes argument '" + arg.name +
+                                           "', which nothing could set");
+      auto pipe = programFifo(arg);
+      if (!pipe)
+        return pipe.takeError();
+      ArgValue &value = args.emplace_back();
+      value.kind = ArgValue::Kind::Buffer;
+      value.buffer = (*pipe)->allocation();
+    }
+    // A single work-item, or one work-group of its required size.
+    NDRange range;
+    if (kernel.reqdWorkGroupSize[0]) {
+      range.dims = 3;
+      for (unsigned d = 0; d < 3; ++d)
+        range.global[d] = range.local[d] = kernel.reqdWorkGroupSize[d];
+    }
+    Context &notified = *context;
+    auto failed = [&notified, name = kernel.name](const std::string &why) {
+      notified.report("autorun kernel '" + name + "' stopped: " + why);
+    };
+    if (llvm::Error error = entry.device->device.startAutorun(*entry.program, k, std::move(args), range, failed))
+      return error;
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<Buffer *> Program::programFifo(const frontend::KernelArg &arg) {

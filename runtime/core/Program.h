@@ -76,6 +76,8 @@ public:
   const std::vector<PerDevice> &entries() const { return perDevice; }
   /// Kernels of the first successfully built device; null if none is built.
   const std::vector<frontend::KernelInfo> *kernels() const;
+  /// Those of them a host creates and enqueues: all but the autorun ones.
+  std::vector<const frontend::KernelInfo *> hostKernels() const;
   /// Index of kernel `name` in `device`'s program, or -1.
   int kernelIndex(const PlatformDevice &device, const std::string &name) const;
 
@@ -88,8 +90,13 @@ public:
   std::atomic<uint32_t> attachedKernels{0}; ///< Kernel objects alive: rebuilding is then invalid.
 
 private:
-  std::vector<PerDevice> perDevice;
+  /// Starts the autorun kernels (KernelInfo::autorun) of `entry`'s program, just built or loaded,
+  /// with their channels bound; they stop with that program. Needs `mutex`.
+  llvm::Error startAutorunKernels(PerDevice &entry);
+
+  // The FIFOs outlive the device programs, whose autorun kernels use them until they stop.
   std::map<std::string, Ref<Buffer>> fifos;
+  std::vector<PerDevice> perDevice;
 };
 
 } // namespace loom::runtime

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -134,6 +135,12 @@ public:
   virtual llvm::Expected<LaunchResult> launch(DeviceProgram &program, unsigned kernelIndex,
                                               llvm::ArrayRef<ArgValue> args,
                                               const NDRange &range) = 0;
+  /// Starts autorun kernel `kernelIndex` (KernelInfo::autorun) of `program` with `args` (its hidden
+  /// pipe arguments) over `range`, on a thread of its own (AutorunKernels.h): it runs again each time
+  /// it finishes, until `program` is destroyed. `failed` hears why a run failed; the kernel then
+  /// stays stopped. Waiting on its channels with no other kernel running is no deadlock for it.
+  virtual llvm::Error startAutorun(DeviceProgram &program, unsigned kernelIndex, std::vector<ArgValue> args,
+                                   const NDRange &range, std::function<void(const std::string &)> failed) = 0;
 };
 
 /// Every device of the Loom platform, created once: the board first, then the CPU.

@@ -78,7 +78,8 @@ int serveBoard(const BoardServerOptions &options) {
   };
 
   for (;;) {
-    if (simulation && simulation->activeLaunches() != 0) {
+    // Idle autorun kernels wait for a message to bring them packets: the board waits with them.
+    if (simulation && simulation->activeLaunches() != 0 && !simulation->idle()) {
       for (EndedLaunch &ended : simulation->simulate(messageWaiting)) {
         llvm::Error sent =
             ended.error.empty()
@@ -106,7 +107,8 @@ int serveBoard(const BoardServerOptions &options) {
     llvm::Error replyError = llvm::Error::success();
     switch (message.type) {
     case MessageType::LoadProgram: {
-      if (simulation && simulation->activeLaunches() != 0) {
+      // Idle autorun kernels wait for a message to bring them packets: the board waits with them.
+    if (simulation && simulation->activeLaunches() != 0 && !simulation->idle()) {
         if (message.fd >= 0)
           ::close(message.fd);
         replyError = send(socket, MessageType::Error,
@@ -169,7 +171,8 @@ int serveBoard(const BoardServerOptions &options) {
         break;
       }
       if (llvm::Error err = simulation->start(request->launch, request->kernel, request->args,
-                                              request->offset, request->size, request->pipes))
+                                              request->offset, request->size, request->pipes,
+                                              request->autorun))
         replyError = fail(llvm::toString(std::move(err)));
       break;
     }

@@ -79,6 +79,7 @@ struct LaunchRequest {
   std::vector<PipeFifo *> pipes; ///< One per pipe port of the kernel.
   uint64_t offset[3] = {0, 0, 0};
   uint64_t size[3] = {1, 1, 1};
+  bool autorun = false; ///< Starts again each time it finishes.
 };
 
 /// Per-port facts the cycle loop reads.
@@ -139,6 +140,7 @@ struct BoardSimulation::Impl {
   uint64_t cycle = 0; ///< Board cycles simulated so far, over every launch.
   uint64_t lastBoardProgress = 0; ///< The cycle after the last progress of any launch, or a start.
   std::map<uint64_t, std::unique_ptr<PipeFifo>> pipes;
+  bool idle = false; ///< See BoardSimulation::idle().
 
   bool idInUse(uint64_t id) const {
     for (const auto &r : running)
@@ -442,6 +444,15 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         ++stats[p].requests;
         stats[p].bytes += bytes;
       }
+      if (failure.empty() && done && launch.request.autorun) {
+        // Its next run takes the circuit at once, as a fresh launch (same id).
+        LaunchRequest again = launch.request;
+        const uint64_t id = again.id;
+        running.erase(running.begin() + std::ptrdiff_t(i--));
+        if (!begin(std::move(again), failure))
+          step.ended.push_back({id, failure, RunStats()});
+        continue;
+      }
       if (!failure.empty() || done) {
         end(i--, std::move(failure));
         continue;
@@ -457,9 +468,15 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         continue;
       }
     }
+    const bool onlyAutorun = llvm::all_of(running, [](const auto &launch) { return launch->request.autorun; });
+    if (onlyAutorun && !running.empty() && cycle + 1 - lastBoardProgress >= options.autorunIdleCycles) {
+      idle = true;
+      break;
+    }
     // A kernel with pipes may wait for another kernel, however long that one works: it is stuck only
-    // when nothing on the board moves, which is a deadlock of every kernel still waiting.
-    if (cycle + 1 - lastBoardProgress >= watchdog &&
+    // when nothing on the board moves, which is a deadlock of every kernel still waiting (autorun
+    // kernels wait on, for the next launch to feed them).
+    if (cycle + 1 - lastBoardProgress >= watchdog && !onlyAutorun &&
         llvm::any_of(running, [](const auto &launch) { return !launch->streams.empty(); })) {
       std::string kernels;
       for (const auto &launch : running)
@@ -472,8 +489,12 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
                         "kernels waiting:{1}",
                         watchdog, kernels);
       // The launches that end first start their kernels' next ones at the back: those go on.
-      for (size_t waiting = running.size(); waiting > 0; --waiting)
-        end(0, diagnosis);
+      for (size_t index = 0, waiting = running.size(); waiting > 0; --waiting) {
+        if (running[index]->request.autorun)
+          ++index;
+        else
+          end(index, diagnosis);
+      }
     }
 
     if (!operations.empty())
@@ -593,7 +614,7 @@ BoardSimulation::create(const board::Board &board, const LoadedModel &model,
 llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
                                    const std::array<uint64_t, 3> &offset,
                                    const std::array<uint64_t, 3> &size,
-                                   llvm::ArrayRef<PipeBinding> pipes) {
+                                   llvm::ArrayRef<PipeBinding> pipes, bool autorun) {
   Impl &sim = *impl_;
   if (kernelIndex >= sim.kernels.size())
     return error(llvm::formatv("no kernel {0}: the program has {1}", kernelIndex, sim.kernels.size()));
@@ -624,6 +645,7 @@ llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::Arra
   LaunchRequest request;
   request.id = id;
   request.kernelIndex = kernelIndex;
+  request.autorun = autorun;
   request.args.assign(args.begin(), args.end());
   for (unsigned d = 0; d < 3; ++d) {
     request.offset[d] = offset[d];
@@ -635,6 +657,7 @@ llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::Arra
       fifo = std::make_unique<PipeFifo>(pipe.id, pipe.depth, pipe.packetBytes);
     request.pipes.push_back(fifo.get());
   }
+  sim.idle = false;
   for (const auto &running : sim.running)
     if (running->request.kernelIndex == kernelIndex) {
       sim.waiting[kernelIndex].push_back(std::move(request));
@@ -645,6 +668,8 @@ llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::Arra
     return error(failure);
   return llvm::Error::success();
 }
+
+bool BoardSimulation::idle() const { return impl_->idle; }
 
 size_t BoardSimulation::activeLaunches() const {
   size_t active = impl_->running.size();
@@ -660,7 +685,7 @@ size_t BoardSimulation::pipePackets(uint64_t id) const {
 
 std::vector<EndedLaunch> BoardSimulation::simulate(const std::function<bool()> &interrupted) {
   Impl &sim = *impl_;
-  if (sim.running.empty())
+  if (sim.running.empty() || sim.idle)
     return {};
   std::lock_guard<std::mutex> lock(worldMutex());
   Step step;

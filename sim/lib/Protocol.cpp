@@ -276,7 +276,8 @@ llvm::json::Object toJSON(const RunKernel &run) {
                             {"args", std::move(args)},
                             {"offset", std::move(offset)},
                             {"size", std::move(size)},
-                            {"pipes", std::move(pipes)}};
+                            {"pipes", std::move(pipes)},
+                            {"autorun", run.autorun}};
 }
 
 llvm::Expected<RunKernel> parseRunKernel(const llvm::json::Object &payload) {
@@ -315,6 +316,7 @@ llvm::Expected<RunKernel> parseRunKernel(const llvm::json::Object &payload) {
       }
       run.pipes.push_back({*id, uint32_t(*depth), uint32_t(*packetBytes)});
     }
+  run.autorun = payload.getBoolean("autorun").value_or(false);
   return std::move(run);
 }
 

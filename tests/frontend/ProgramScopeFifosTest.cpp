@@ -141,7 +141,7 @@ TEST_CASE("channels keep diagnostics at their columns, and 'channel' is a name w
   REQUIRE_OK(plain);
 }
 
-TEST_CASE("what cannot be a FIFO is an error at its line") {
+TEST_CASE("what cannot be a FIFO, an autorun kernel or a compute id is an error at its line") {
   struct Case {
     const char *source;
     const char *expected;
@@ -156,6 +156,7 @@ TEST_CASE("what cannot be a FIFO is an error at its line") {
        "channel or pipe, or only write it"},
       {"__constant int d __attribute__((depth(4))) = 1;\n__kernel void k(__global int *a) { a[0] = d; }\n",
        "fifos.cl:1:33: error: 'depth' applies to program-scope channels and pipes only"},
+      // Autorun kernels and compute ids.
   };
   for (const Case &c : cases) {
     INFO(c.source);
@@ -166,4 +167,48 @@ TEST_CASE("what cannot be a FIFO is an error at its line") {
       CHECK_THAT(llvm::toString(compiled.takeError()), Catch::Contains(c.expected));
     }
   }
+}
+
+TEST_CASE("an autorun kernel with compute units is one kernel per unit, each with its compute id and channels") {
+  const Target target = GENERATE(Target::Hardware, Target::Host);
+  llvm::LLVMContext context;
+  auto compiled = compile(context, R"(#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int in[2][3];
+channel int out;
+uint unit(void) { return get_compute_id(1) * 10 + get_compute_id(0); }
+__attribute__((autorun)) __attribute__((max_global_work_dim(0))) __attribute__((num_compute_units(2, 3)))
+__kernel void work() {
+  write_channel_intel(out, read_channel_intel(in[get_compute_id(0)][get_compute_id(1)]) + unit());
+}
+__kernel void host(__global uint *a) { a[0] = get_compute_id(0); }
+)",
+                          target);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  CHECK(compiled->log.find("warning") == std::string::npos);
+  auto kernels = extractKernels(*compiled->module);
+  REQUIRE_OK(kernels);
+  CHECK(kernels->size() == 7);
+  CHECK_FALSE(kernelNamed(*kernels, "host").autorun);
+  for (unsigned unit = 0; unit < 6; ++unit) {
+    const std::string name = "work_cu" + std::to_string(unit);
+    INFO(name);
+    const KernelInfo &copy = kernelNamed(*kernels, name);
+    CHECK(copy.autorun);
+    CHECK(copy.userArgCount() == 0);
+    // Unit i is (i % 2, i / 2): its channel is in[i % 2][i / 2].
+    REQUIRE(copy.args.size() == 2);
+    CHECK(copy.args[0].programFifo == "in[" + std::to_string(unit % 2) + "][" + std::to_string(unit / 2) + "]");
+    CHECK(copy.args[1].programFifo == "out");
+    // hls/ must not copy the copies again.
+    CHECK(copy.attributes.find("num_compute_units") == std::string::npos);
+    KernelInfo parsed;
+    llvm::json::Path::Root root;
+    REQUIRE(fromJSON(toJSON(copy), parsed, root));
+    CHECK(parsed.autorun);
+  }
+  // No compute id is left to call: each copy's is in its code (and a host kernel's is 0).
+  for (const llvm::Function &function : *compiled->module)
+    for (const std::string &callee : callees(function))
+      CHECK(callee != "get_compute_id");
 }

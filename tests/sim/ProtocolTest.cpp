@@ -91,6 +91,7 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   run.offset = {4, 0, 0};
   run.size = {100, 1, 1};
   run.pipes = {{77, 16, 8}};
+  run.autorun = true;
   std::string packet = protocol::encode(protocol::MessageType::RunKernel, protocol::toJSON(run));
   auto message = protocol::decode(packet);
   REQUIRE_OK(message);
@@ -98,6 +99,7 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   auto back = protocol::parseRunKernel(message->payload);
   REQUIRE_OK(back);
   CHECK(back->launch == 42);
+  CHECK(back->autorun);
   REQUIRE(back->pipes.size() == 1);
   CHECK(back->pipes[0].id == 77);
   CHECK(back->pipes[0].depth == 16);
@@ -110,7 +112,7 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
       protocol::encode(protocol::MessageType::Hello, {}, protocol::Version + 1);
   auto mismatch = protocol::decode(future);
   CHECK_THAT(errorMessage(mismatch), Catch::Contains("protocol version mismatch: the peer speaks "
-                                                     "version 3, this side version 2"));
+                                                     "version 4, this side version 3"));
   auto foreign = protocol::decode("GET / HTTP/1.1\r\n\r\n");
   CHECK_THAT(errorMessage(foreign), Catch::Contains("magic"));
   std::string cut = packet.substr(0, packet.size() - 1);

@@ -415,6 +415,58 @@ TEST_CASE("Pipes: a producer and a consumer run at the same time through the pip
   }
 }
 
+TEST_CASE("An autorun launch starts again each time it finishes, idles while it waits alone and outlives a "
+          "deadlock of the others",
+          "[sim][board][pipes]") {
+  TestMemory memory(4 << 20);
+  SimulationOptions options;
+  options.watchdogCycles = 2000;
+  options.autorunIdleCycles = 100;
+  auto simulation = simulationOn(boardNamed("unit"), memory, options);
+  const PipeBinding pipe{PipeId, 4, 4};
+  // A consumer of one packet a run, started again after each.
+  requireNoError(simulation->start(1, Consume, {PipeId, OutAddress, 0}, {0, 0, 0}, {1, 1, 1}, {pipe}, true));
+  // Alone, it waits for packets only another launch can bring: the simulation stops.
+  CHECK(simulation->simulate().empty());
+  CHECK(simulation->idle());
+  CHECK(simulation->simulate().empty());
+  CHECK(simulation->activeLaunches() == 1);
+
+  // Simulates until the simulation is idle again; returns what ended meanwhile.
+  auto untilIdle = [&] {
+    std::vector<EndedLaunch> ended;
+    while (!simulation->idle())
+      for (EndedLaunch &e : simulation->simulate())
+        ended.push_back(std::move(e));
+    return ended;
+  };
+  for (uint64_t round = 0; round < 2; ++round) {
+    // 50 packets, each consumed by a run of its own: the last one's is what the consumer wrote last.
+    requireNoError(simulation->start(2 + round, Produce, {PipeId, 0, 100 * round}, {0, 0, 0}, {50, 1, 1}, {pipe}));
+    CHECK_FALSE(simulation->idle());
+    std::vector<EndedLaunch> ended = untilIdle();
+    REQUIRE(ended.size() == 1);
+    CHECK(ended[0].id == 2 + round);
+    CHECK(ended[0].error == "");
+    CHECK(simulation->pipePackets(PipeId) == 0);
+    CHECK(memory.word(OutAddress) == 100 * round + 49);
+  }
+
+  // A producer filling a pipe nobody reads deadlocks with the waiting consumer: it fails, naming
+  // both, and the consumer waits on.
+  const uint64_t unread = PipeId + 1;
+  requireNoError(simulation->start(9, Produce, {unread, 0, 0}, {0, 0, 0}, {10, 1, 1}, {{unread, 4, 4}}));
+  std::vector<EndedLaunch> ended = untilIdle();
+  REQUIRE(ended.size() == 1);
+  CHECK(ended[0].id == 9);
+  CHECK_THAT(ended[0].error, Catch::Contains("deadlock") && Catch::Contains("kernel 'consume'") &&
+                                 Catch::Contains("kernel 'produce'"));
+  CHECK(simulation->activeLaunches() == 1);
+  requireNoError(simulation->start(10, Produce, {PipeId, 0, 7}, {0, 0, 0}, {1, 1, 1}, {pipe}));
+  CHECK(untilIdle().size() == 1);
+  CHECK(memory.word(OutAddress) == 7);
+}
+
 TEST_CASE("Pipe reservations: reserve, slots and commit through the board's FIFO", "[sim][board][pipes]") {
   TestMemory memory(4 << 20);
   SimulationOptions options;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "devices/board/BoardDevice.h"
 #include "core/PipeStorage.h"
+#include "devices/AutorunKernels.h"
 #include "devices/ProgramCache.h"
 
 #include "OfflineCompiler.h"
@@ -155,13 +156,18 @@ public:
         limit = limit ? std::min<uint64_t>(limit, hardware_[k].maxGroupItems) : hardware_[k].maxGroupItems;
       }
   }
-  ~BoardProgram() override { llvm::consumeError(process_->shutdown()); }
+  // The autorun kernels' runs wait for their process's answers: shutting it down ends them.
+  ~BoardProgram() override {
+    autorun_.stop([this] { llvm::consumeError(process_->shutdown()); });
+    llvm::consumeError(process_->shutdown());
+  }
 
   const std::vector<frontend::KernelInfo> &kernels() const override { return kernels_; }
   std::string binary() const override { return bytes_; }
   const std::vector<hls::HardwareKernel> &hardware() const { return hardware_; }
   const std::vector<lowering::PrintfCall> &printfCalls() const { return printfCalls_; }
   sim::BoardProcess &process() { return *process_; }
+  AutorunKernels &autorun() { return autorun_; }
 
 private:
   std::string bytes_;
@@ -169,6 +175,7 @@ private:
   std::vector<hls::HardwareKernel> hardware_;
   std::vector<lowering::PrintfCall> printfCalls_;
   std::unique_ptr<sim::BoardProcess> process_;
+  AutorunKernels autorun_;
 };
 
 /// loom-board lives in libexec next to the library holding this code (libLoomOpenCL.so installed, or
@@ -361,7 +368,67 @@ public:
       return error("the program was not loaded on the simulated board");
     if (kernelIndex >= boardProgram->kernels().size())
       return error(llvm::formatv("no kernel {0} in the program", kernelIndex));
-    const std::string &name = boardProgram->kernels()[kernelIndex].name;
+    // A kernel that prints takes a zeroed printf buffer after its own arguments, which it appends
+    // records to (lowering/Printf.h); they are printed once it is done.
+    llvm::Optional<Allocation> printfBuffer;
+    auto releasePrintfBuffer = llvm::make_scope_exit([&] {
+      if (printfBuffer)
+        memory_.release(*printfBuffer);
+    });
+    if (boardProgram->hardware()[kernelIndex].printfBuffer) {
+      auto allocated = memory_.allocate(lowering::PrintfBufferBytes);
+      if (!allocated)
+        return allocated.takeError();
+      printfBuffer = *allocated;
+      std::memset(printfBuffer->host, 0, printfBuffer->size);
+      const uint32_t firstRecord = lowering::PrintfHeaderBytes;
+      std::memcpy(printfBuffer->host, &firstRecord, sizeof(firstRecord));
+    }
+    auto request = requestFor(*boardProgram, kernelIndex, args, range,
+                              printfBuffer ? llvm::Optional<uint64_t>(printfBuffer->deviceAddress) : llvm::None);
+    if (!request)
+      return request.takeError();
+    auto stats = boardProgram->process().runKernel(std::move(*request));
+    if (!stats)
+      return stats.takeError();
+    LaunchResult result;
+    result.cycles = stats->cycles;
+    result.deviceNs = static_cast<uint64_t>(std::llround(stats->simulatedNs));
+    if (printfBuffer)
+      result.printed = lowering::formatPrintfRecords(
+          boardProgram->printfCalls(),
+          llvm::makeArrayRef(static_cast<const uint8_t *>(printfBuffer->host), lowering::PrintfBufferBytes),
+          result.printfBufferFull);
+    return result;
+  }
+
+  llvm::Error startAutorun(DeviceProgram &program, unsigned kernelIndex, std::vector<ArgValue> args,
+                           const NDRange &range, std::function<void(const std::string &)> failed) override {
+    auto *boardProgram = dynamic_cast<BoardProgram *>(&program);
+    if (!boardProgram)
+      return error("the program was not loaded on the simulated board");
+    if (kernelIndex >= boardProgram->kernels().size())
+      return error(llvm::formatv("no kernel {0} in the program", kernelIndex));
+    auto request = requestFor(*boardProgram, kernelIndex, args, range, llvm::None);
+    if (!request)
+      return request.takeError();
+    request->autorun = true;
+    // The board starts the kernel again each time it finishes, so it answers only a failure.
+    boardProgram->autorun().start(
+        [boardProgram, request = std::move(*request)]() -> llvm::Error {
+          return boardProgram->process().runKernel(request).takeError();
+        },
+        std::move(failed));
+    return llvm::Error::success();
+  }
+
+private:
+  /// The RunKernel message of a launch of kernel `kernelIndex` (a valid index) with `args` over
+  /// `range`; `printfBuffer` is the device address of its printf buffer, if it prints.
+  llvm::Expected<sim::protocol::RunKernel> requestFor(BoardProgram &boardProgram, unsigned kernelIndex,
+                                                      llvm::ArrayRef<ArgValue> args, const NDRange &range,
+                                                      llvm::Optional<uint64_t> printfBuffer) {
+    const std::string &name = boardProgram.kernels()[kernelIndex].name;
     sim::protocol::RunKernel request;
     request.kernel = kernelIndex;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -381,13 +448,13 @@ public:
         break;
       }
       case ArgValue::Kind::Local: {
-        const auto &declared = boardProgram->kernels()[kernelIndex].args;
+        const auto &declared = boardProgram.kernels()[kernelIndex].args;
         if (i >= declared.size() || declared[i].addressSpace != frontend::AddressSpace::Local)
           return error(llvm::formatv("kernel '{0}' argument {1} is not a __local pointer: it takes no __local "
                                      "memory size",
                                      name, i));
         // The hardware built the argument's on-chip memory at its compile-time size.
-        const auto &sizes = boardProgram->hardware()[kernelIndex].localArgBytes;
+        const auto &sizes = boardProgram.hardware()[kernelIndex].localArgBytes;
         if (auto it = sizes.find(unsigned(i)); it != sizes.end() && arg.localBytes > it->second)
           return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes of __local memory asked, but its "
                                      "on-chip memory holds {3}: declare the argument with "
@@ -403,9 +470,7 @@ public:
       request.offset[d] = used ? range.offset[d] : 0;
       request.size[d] = used ? range.global[d] : 1;
     }
-    // A kernel that prints takes a zeroed printf buffer after its own arguments, which it appends
-    // records to (lowering/Printf.h); they are printed once it is done.
-    const hls::HardwareKernel &hardware = boardProgram->hardware()[kernelIndex];
+    const hls::HardwareKernel &hardware = boardProgram.hardware()[kernelIndex];
     // Each pipe port takes the pipe object its argument holds: the board keeps that pipe's FIFO, of
     // the depth clCreatePipe gave, for the program's life. The pipe's storage here only names it (by
     // its serial number: a later pipe may reuse its memory) and says its shape.
@@ -419,21 +484,8 @@ public:
                                    name, port.arg, pipe.packetBytes, port.packetBytes));
       request.pipes.push_back({pipe.serial, pipe.capacity, pipe.packetBytes});
     }
-    llvm::Optional<Allocation> printfBuffer;
-    auto releasePrintfBuffer = llvm::make_scope_exit([&] {
-      if (printfBuffer)
-        memory_.release(*printfBuffer);
-    });
-    if (hardware.printfBuffer) {
-      auto allocated = memory_.allocate(lowering::PrintfBufferBytes);
-      if (!allocated)
-        return allocated.takeError();
-      printfBuffer = *allocated;
-      std::memset(printfBuffer->host, 0, printfBuffer->size);
-      const uint32_t firstRecord = lowering::PrintfHeaderBytes;
-      std::memcpy(printfBuffer->host, &firstRecord, sizeof(firstRecord));
-      request.args.push_back(printfBuffer->deviceAddress);
-    }
+    if (printfBuffer)
+      request.args.push_back(*printfBuffer);
     // A kernel that uses work-group functions takes the local sizes, the work dimension and the last
     // groups' sizes after those (HardwareKernel::workGroupArgs); one with barriers runs whole
     // work-groups, so its NDRange counts them, an invocation each.
@@ -454,21 +506,9 @@ public:
     const std::vector<uint64_t> shares =
         hls::computeUnitShares(hardware.computeUnits, range.dims, range.offset, invocations, invocationsPerGroup);
     request.args.insert(request.args.end(), shares.begin(), shares.end());
-    auto stats = boardProgram->process().runKernel(request);
-    if (!stats)
-      return stats.takeError();
-    LaunchResult result;
-    result.cycles = stats->cycles;
-    result.deviceNs = static_cast<uint64_t>(std::llround(stats->simulatedNs));
-    if (printfBuffer)
-      result.printed = lowering::formatPrintfRecords(
-          boardProgram->printfCalls(),
-          llvm::makeArrayRef(static_cast<const uint8_t *>(printfBuffer->host), lowering::PrintfBufferBytes),
-          result.printfBufferFull);
-    return result;
+    return request;
   }
 
-private:
   /// Builds with `compile` (the in-process loomc flow), cached on disk under `key`: a hit loads the
   /// stored binary without rebuilding the Verilated model.
   llvm::Expected<std::unique_ptr<DeviceProgram>>

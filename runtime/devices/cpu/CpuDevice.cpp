@@ -246,9 +246,26 @@ public:
   }
 
   llvm::Expected<LaunchResult> launch(DeviceProgram &deviceProgram, unsigned kernelIndex,
-                                      llvm::ArrayRef<ArgValue> args, const NDRange &range) override;
+                                      llvm::ArrayRef<ArgValue> args, const NDRange &range) override {
+    return run(static_cast<CpuProgram &>(deviceProgram), kernelIndex, args, range, nullptr);
+  }
+
+  llvm::Error startAutorun(DeviceProgram &deviceProgram, unsigned kernelIndex, std::vector<ArgValue> args,
+                           const NDRange &range, std::function<void(const std::string &)> failed) override {
+    auto &program = static_cast<CpuProgram &>(deviceProgram);
+    program.autorun.start(
+        [this, &program, kernelIndex, args = std::move(args), range]() -> llvm::Error {
+          return run(program, kernelIndex, args, range, &program.autorun.stopping()).takeError();
+        },
+        std::move(failed));
+    return llvm::Error::success();
+  }
 
 private:
+  /// One launch; an autorun kernel's run (`stop` set) ends early, with success, once `stop` is.
+  llvm::Expected<LaunchResult> run(CpuProgram &program, unsigned kernelIndex, llvm::ArrayRef<ArgValue> args,
+                                   const NDRange &range, const std::atomic<bool> *stop);
+
   /// Appends a compile error to the log and returns it.
   static llvm::Error failed(llvm::Error error, std::string &log) {
     std::string message = llvm::toString(std::move(error));
@@ -275,9 +292,8 @@ private:
   std::list<RecentBuild> recentBuilds; ///< Most recently used first.
 };
 
-llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, unsigned kernelIndex,
-                                               llvm::ArrayRef<ArgValue> args, const NDRange &range) {
-  auto &program = static_cast<CpuProgram &>(deviceProgram);
+llvm::Expected<LaunchResult> CpuDevice::run(CpuProgram &program, unsigned kernelIndex, llvm::ArrayRef<ArgValue> args,
+                                            const NDRange &range, const std::atomic<bool> *stop) {
   if (kernelIndex >= program.kernels().size())
     return deviceError("kernel index " + llvm::Twine(kernelIndex) + " out of range");
   const frontend::KernelInfo &kernel = program.kernels()[kernelIndex];
@@ -374,7 +390,7 @@ llvm::Expected<LaunchResult> CpuDevice::launch(DeviceProgram &deviceProgram, uns
       if (kernel.args[i].isPipe())
         pipes.push_back({kernel.args[i].name, args[i].buffer.host});
     if (!pipes.empty())
-      watched.emplace(pipeWatch, kernel.name, std::move(pipes), program.pipeCallSites());
+      watched.emplace(pipeWatch, kernel.name, std::move(pipes), program.pipeCallSites(), stop);
   }
   std::atomic<uint64_t> nextThread{0};
   auto work = [&] {

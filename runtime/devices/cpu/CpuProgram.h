@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "devices/AutorunKernels.h"
 #include "devices/Device.h"
 #include "devices/cpu/WorkItemLoops.h"
 
@@ -59,6 +60,11 @@ public:
   const std::vector<std::string> &pipeCallSites() const { return compiled->pipeCallSiteTable; }
   /// Another program on the same compiled code (the device's build cache hands these out).
   std::unique_ptr<CpuProgram> share() const { return std::unique_ptr<CpuProgram>(new CpuProgram(compiled)); }
+
+  /// Its autorun kernels' runs: they watch `autorun.stopping()` (PipeOperations.h).
+  AutorunKernels autorun;
+  /// The autorun kernels end before the code they run goes.
+  ~CpuProgram() override { autorun.stop([] {}); }
 
 private:
   /// Programs built from the same source share it. Only code generation changes it, once, under

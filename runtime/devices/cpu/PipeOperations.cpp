@@ -91,6 +91,14 @@ void failed(const PipeHeader &pipe, bool write, uint32_t site) {
   offerCore();
 }
 
+/// An autorun kernel waiting for a millisecond or more most likely waits for a host launch: it
+/// gives its core away for a while at each turn instead of spinning on it.
+void napWhileWaiting(const WatchedLaunch::Thread &thread) {
+  const int64_t since = thread.blockedSinceNs.load(std::memory_order_relaxed);
+  if (since && nowNs() - since > 1000000)
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+}
+
 // The functions the builtin library's pipe functions call (pipes.host.ll), by these names.
 extern "C" {
 
@@ -153,6 +161,11 @@ int32_t loomPipeAccess(void *pipe, uint64_t reservation, uint32_t index, void *p
 /// blocked while it keeps doing so without a success, and leaves its launch if the watch ends it.
 void loomPipeSpin() {
   if (WatchedLaunch::Thread *thread = currentThread) {
+    if (thread->launch->autorun()) {
+      if (thread->launch->stopping())
+        std::longjmp(thread->abort, 1);
+      napWhileWaiting(*thread);
+    }
     const int64_t now = nowNs();
     const int64_t last = thread->lastSpinNs.exchange(now, std::memory_order_relaxed);
     const int64_t since = thread->blockedSinceNs.load(std::memory_order_relaxed);
@@ -189,8 +202,8 @@ llvm::orc::SymbolMap pipeOperationSymbols(llvm::orc::LLJIT &jit) {
 }
 
 WatchedLaunch::WatchedLaunch(PipeWatch &watch, std::string kernel, std::vector<PipeArgument> pipes,
-                             const std::vector<std::string> &sites)
-    : watch(watch), kernel(std::move(kernel)), pipes(std::move(pipes)), sites(sites) {
+                             const std::vector<std::string> &sites, const std::atomic<bool> *stop)
+    : watch(watch), kernel(std::move(kernel)), pipes(std::move(pipes)), sites(sites), stop(stop) {
   std::lock_guard<std::mutex> lock(watch.mutex);
   watch.running.push_back(this);
 }
@@ -235,6 +248,9 @@ bool PipeWatch::deadlocked(WatchedLaunch::Thread &blocked, int64_t nowNs) {
   std::lock_guard<std::mutex> lock(mutex);
   if (!blocked.launch->diagnosis.empty())
     return true;
+  // Autorun kernels wait for the host's launches: a deadlock is theirs to find.
+  if (blocked.launch->autorun())
+    return false;
   for (const WatchedLaunch *launch : running) {
     if (launch->threads.empty())
       return false; // Starting, or finishing.
@@ -270,7 +286,8 @@ bool PipeWatch::deadlocked(WatchedLaunch::Thread &blocked, int64_t nowNs) {
   }
   report.back() = '.';
   for (WatchedLaunch *launch : running)
-    launch->diagnosis = report;
+    if (!launch->autorun())
+      launch->diagnosis = report;
   return true;
 }
 

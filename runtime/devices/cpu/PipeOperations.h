@@ -14,6 +14,9 @@
 // loop, as the JIT's code keeps nothing that needs unwinding) and each launch fails with a diagnosis
 // naming the kernels, the pipes they wait on, how full those are and the lines they wait at. A
 // kernel whose pipe calls fail without it waiting (it takes "no" for an answer) is never blocked.
+// An autorun kernel's launch (AutorunKernels.h) waits for its channels as long as it must: it
+// counts towards the other launches' deadlock, and is named in its diagnosis, but never ends by
+// one; it naps while it waits, and ends when its program stops it.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -64,15 +67,19 @@ public:
     std::atomic<uint32_t> waitsAt{0}; ///< The call site (PipeCallSites.h); 0: unknown.
   };
 
-  /// `sites` are the program's pipe call sites (numberPipeCallSites).
+  /// `sites` are the program's pipe call sites (numberPipeCallSites); `stop`, for an autorun
+  /// kernel's launch, ends it once set.
   WatchedLaunch(PipeWatch &watch, std::string kernel, std::vector<PipeArgument> pipes,
-                const std::vector<std::string> &sites);
+                const std::vector<std::string> &sites, const std::atomic<bool> *stop = nullptr);
   ~WatchedLaunch();
   /// Makes `thread` the calling thread's part until leave().
   void join(Thread &thread);
   void leave(Thread &thread);
   /// Why the watch ended the launch; empty while it has not.
   std::string failure() const;
+  /// An autorun kernel's launch (given `stop`), and whether its program asked it to end.
+  bool autorun() const { return stop != nullptr; }
+  bool stopping() const { return stop && stop->load(std::memory_order_relaxed); }
 
 private:
   friend class PipeWatch;
@@ -80,6 +87,7 @@ private:
   const std::string kernel;
   const std::vector<PipeArgument> pipes;
   const std::vector<std::string> &sites;
+  const std::atomic<bool> *const stop; ///< Null but for an autorun kernel's launch.
   std::vector<Thread *> threads; ///< Under the watch's mutex.
   std::string diagnosis;         ///< Under the watch's mutex.
 };

@@ -51,6 +51,10 @@ struct KernelInfo {
   /// in a group (the product of the sizes given); 0 when not given.
   uint64_t maxWorkGroupSize = 0;
   std::string attributes; ///< CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(64,1,1)".
+  /// Intel's autorun: no host enqueues it; the runtime starts it (as a single work-item, or as one
+  /// work-group of reqdWorkGroupSize) when its program is built, and again each time it finishes,
+  /// until the program is released (ProgramScopeFifos.h).
+  bool autorun = false;
   /// Launches must have uniform work-groups (OpenCL C 1.x, or -cl-uniform-work-group-size): the
   /// local size divides the global size. False: OpenCL 2.0's non-uniform groups are allowed.
   bool uniformWorkGroups = true;

@@ -47,6 +47,9 @@ struct SimulationOptions {
   /// and done stays low; launches with pipes, which may wait for other kernels, fail together, as a
   /// deadlock, when nothing on the board moves for this many cycles.
   uint64_t watchdogCycles = uint64_t(1) << 22;
+  /// When only autorun launches run and nothing on the board moves for this many cycles, they wait
+  /// for packets only another launch can bring: the simulation stops (idle()) until start().
+  uint64_t autorunIdleCycles = 1024;
   /// Cycles simulated between synchronisations with the SystemC kernel.
   uint64_t quantumCycles = 8192;
   /// Polled at every synchronisation; returning true aborts the launch (the board process uses it
@@ -72,18 +75,23 @@ public:
 
   /// Starts launch `id` of kernel `kernelIndex`: the kernel's circuit takes it at the next simulated
   /// cycle, or after the launches of the same kernel started before it.
-  /// `pipes` binds the kernel's pipe ports, in order. Errors: a bad index or argument count, an id in
-  /// use, pipes that do not match the kernel's pipe arguments or a pipe's earlier shape.
+  /// `pipes` binds the kernel's pipe ports, in order. An `autorun` launch starts again each time
+  /// its kernel finishes: it ends only by failing, and a deadlock of the other launches leaves it
+  /// waiting. Errors: a bad index or argument count, an id in use, pipes that do not match the
+  /// kernel's pipe arguments or a pipe's earlier shape.
   llvm::Error start(uint64_t id, unsigned kernelIndex, llvm::ArrayRef<uint64_t> args,
                     const std::array<uint64_t, 3> &offset, const std::array<uint64_t, 3> &size,
-                    llvm::ArrayRef<PipeBinding> pipes = {});
+                    llvm::ArrayRef<PipeBinding> pipes = {}, bool autorun = false);
   /// Simulates until at least one launch ends, `interrupted` answers true (it is asked at every
-  /// synchronisation with SystemC, about once a quantum) or no launch is left, and returns the
-  /// launches that ended. A launch fails on an access outside device memory, on the watchdog (see
-  /// SimulationOptions), and on cancellation (which ends every launch).
+  /// synchronisation with SystemC, about once a quantum), no launch is left or the simulation is
+  /// idle(), and returns the launches that ended. A launch fails on an access outside device
+  /// memory, on the watchdog (see SimulationOptions), and on cancellation (which ends every launch).
   std::vector<EndedLaunch> simulate(const std::function<bool()> &interrupted = nullptr);
-  /// Launches started and not ended yet.
+  /// Launches started and not ended yet (autorun ones included).
   size_t activeLaunches() const;
+  /// Only autorun launches run, and they have waited autorunIdleCycles without anything moving:
+  /// simulating on would change nothing until start() brings another launch.
+  bool idle() const;
   /// The packets pipe `id` holds (0 for a pipe no launch has bound yet).
   size_t pipePackets(uint64_t id) const;
 

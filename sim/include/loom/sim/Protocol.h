@@ -8,13 +8,14 @@
 //   board -> host  Hello        {version, board, pid}                 first message, always
 //   host -> board  LoadProgram  {kernels: [HardwareKernel]} + fd      -> Loaded {kernels: [names]} | Error
 //   host -> board  RunKernel    {launch, kernel, args: [u64], offset: [3], size: [3],
-//                                pipes: [{id, depth, packet_bytes}]}
+//                                pipes: [{id, depth, packet_bytes}], autorun: bool}
 //                                -> KernelDone {launch, cycles, simulated_ns, ports: [{requests, bytes}]}
 //                                 | KernelFailed {launch, message}
 //   host -> board  Shutdown     {}                                    the board exits
 // Launches overlap: the host may send RunKernel while others run (the board takes it into the running
 // simulation), and each answer names its launch, the host's number for it. A packet of another
-// protocol version is an error naming both versions.
+// protocol version is an error naming both versions. An autorun launch is started again by the board
+// each time its kernel finishes, so it is answered only if it fails.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -35,7 +36,7 @@
 namespace loom::sim::protocol {
 
 inline constexpr uint32_t Magic = 0x4d4f4f4c; ///< "LOOM" as little-endian bytes.
-inline constexpr uint16_t Version = 2; ///< 2: launches overlap, answers name them.
+inline constexpr uint16_t Version = 3; ///< 2: launches overlap, answers name them; 3: autorun launches.
 inline constexpr size_t HeaderBytes = 12;
 inline constexpr size_t MaxPayloadBytes = 128 * 1024; ///< Below the default socket buffer.
 
@@ -89,6 +90,7 @@ struct RunKernel {
   std::array<uint64_t, 3> offset{0, 0, 0};
   std::array<uint64_t, 3> size{1, 1, 1};
   std::vector<PipeBinding> pipes; ///< One per pipe port of the kernel, in order.
+  bool autorun = false; ///< The board starts it again each time it finishes (Intel's autorun kernels).
 };
 
 llvm::json::Object toJSON(const Hello &hello);
