@@ -10,6 +10,7 @@
 
 #include "loom/lowering/Printf.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -143,10 +144,37 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
   return area;
 }
 
-/// Adds the program's share of the board's resources to the report; a program that does not fit
-/// is an error, as it is for a real FPGA compile.
-llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &board) {
+/// A program-scope channel or pipe: one FIFO between the kernels that write and read it.
+struct ChannelUse {
+  uint64_t depth = 0, packetBytes = 0;
+  std::vector<std::string> writers, readers;
+};
+
+/// Reports each channel's FIFO and its area, which is the program's, not a kernel's (the board
+/// model keeps the FIFO; an FPGA build would place it between the kernels).
+AreaEstimate reportChannels(SynthesizedProgram &program, const std::map<std::string, ChannelUse> &channels) {
   AreaEstimate total;
+  for (const auto &[name, channel] : channels) {
+    AreaEstimate area;
+    addBuffer(area, channel.packetBytes * 8, channel.depth);
+    auto kernels = [](const std::vector<std::string> &names) {
+      return names.empty() ? std::string("no kernel") : llvm::join(names, ", ");
+    };
+    program.report += llvm::formatv("channel '{0}': {1} packets of {2} bytes, written by {3}, read by {4}: estimated "
+                                    "{5} LUTs, {6} FFs, {7} RAM blocks\n",
+                                    name, channel.depth, channel.packetBytes, kernels(channel.writers),
+                                    kernels(channel.readers), area.luts, area.ffs, area.rams);
+    total.luts += area.luts;
+    total.ffs += area.ffs;
+    total.rams += area.rams;
+  }
+  return total;
+}
+
+/// Adds the program's share of the board's resources (its kernels' and `channels`) to the report; a
+/// program that does not fit is an error, as it is for a real FPGA compile.
+llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &board, const AreaEstimate &channels) {
+  AreaEstimate total = channels;
   for (const auto &kernel : program.kernels) {
     total.luts += kernel.area.luts;
     total.ffs += kernel.area.ffs;
@@ -247,6 +275,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   // Kernels with barriers first: each becomes a kernel running whole work-groups, whose per-work-item
   // storage is sized for its largest group.
   std::map<std::string, WorkGroupLoops> groupLoops;
+  std::map<std::string, ChannelUse> channels;
   std::set<const llvm::Function *> failed;
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL)
@@ -278,6 +307,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     combineAdjacentAccesses(function);
     scalarizeVectors(function);
     splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
+    const std::vector<ProgramFifo> fifos = programFifosOf(function);
+    const bool autorun = isAutorun(function);
     auto built = buildDataflowGraph(function);
     if (!built) {
       errors += llvm::toString(built.takeError()) + "\n";
@@ -337,11 +368,20 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     } else {
       program.verilog += emitVerilog(kernel, hw.topModule).print() + "\n";
     }
-    program.report += llvm::formatv("kernel {0}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
+    for (const ProgramFifo &fifo : fifos) {
+      ChannelUse &channel = channels[fifo.name];
+      channel.depth = fifo.depth;
+      channel.packetBytes = fifo.packetBytes;
+      for (const PipePort &port : hw.pipePorts)
+        if (port.name == fifo.name)
+          (port.writes ? channel.writers : channel.readers).push_back(hw.kernelName);
+    }
+    program.report += llvm::formatv("kernel {0}{9}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
                                     "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks{8}\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
-                                    units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "");
+                                    units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "",
+                                    autorun ? " (autorun)" : "");
     if (hw.workGroupLoops)
       program.report += llvm::formatv("  barriers: runs a work-group of up to {0} work-items per invocation, each region "
                                       "of it (between barriers) as loops over its work-items{1}\n",
@@ -444,7 +484,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     return llvm::createStringError(llvm::inconvertibleErrorCode(), errors);
   if (program.kernels.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: the program has no kernels");
-  if (auto err = reportUtilization(program, board))
+  const AreaEstimate channelArea = reportChannels(program, channels);
+  if (auto err = reportUtilization(program, board, channelArea))
     return std::move(err);
   // One file holds every module, so library module names cannot match the file name.
   program.verilog += "/* verilator lint_off DECLFILENAME */\n" + rtlLibrary();

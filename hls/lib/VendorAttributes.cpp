@@ -4,11 +4,12 @@
 // The frontend leaves each honoured vendor attribute in the `loom.vendor_attributes` metadata of
 // the kernel ("num_simd_work_items(16)", "num_compute_units(2,2,1)") or of the array it is written
 // on ("bank_bits(2,3)", "private_copies(4)"); see frontend/lib/VendorExtensions.h. The hardware
-// flow reads them here.
+// flow reads them here, and the program-scope channels' metadata (frontend/lib/ProgramScopeFifos.h).
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 
@@ -92,5 +93,23 @@ unsigned privateCopiesOf(const llvm::Value &array) {
 }
 
 bool isDoublePumped(const llvm::Value &array) { return arrayAttribute(array, "doublepump").has_value(); }
+
+bool isAutorun(const llvm::Function &kernel) { return vendorAttribute(kernel, "autorun").hasValue(); }
+
+std::vector<ProgramFifo> programFifosOf(const llvm::Function &kernel) {
+  std::vector<ProgramFifo> fifos;
+  const llvm::MDNode *node = kernel.getMetadata("loom.program_fifos");
+  for (const llvm::MDOperand &operand : node ? node->operands() : llvm::ArrayRef<llvm::MDOperand>()) {
+    const auto *fifo = llvm::dyn_cast_or_null<llvm::MDNode>(operand.get());
+    if (!fifo || fifo->getNumOperands() != 3)
+      continue;
+    const auto *name = llvm::dyn_cast_or_null<llvm::MDString>(fifo->getOperand(0).get());
+    const auto *depth = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(fifo->getOperand(1));
+    const auto *bytes = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(fifo->getOperand(2));
+    if (name && depth && bytes)
+      fifos.push_back({name->getString().str(), depth->getZExtValue(), bytes->getZExtValue()});
+  }
+  return fifos;
+}
 
 } // namespace loom::hls

@@ -36,6 +36,17 @@ std::vector<unsigned> bankBitsOf(const llvm::Value &array);
 unsigned privateCopiesOf(const llvm::Value &array);
 /// Of an on-chip array: whether doublepump asks its RAM blocks to run at twice the kernel's clock.
 bool isDoublePumped(const llvm::Value &array);
+/// Intel's autorun: the runtime starts the kernel when its program is built, and again each time it
+/// finishes.
+bool isAutorun(const llvm::Function &kernel);
+/// A program-scope channel or pipe that one of the kernel's hidden pipe arguments stands for (the
+/// frontend's `loom.program_fifos`, frontend/lib/ProgramScopeFifos.h): its depth is known when the
+/// program is compiled, so its FIFO counts in the program's area.
+struct ProgramFifo {
+  std::string name;
+  uint64_t depth = 0, packetBytes = 0;
+};
+std::vector<ProgramFifo> programFifosOf(const llvm::Function &kernel);
 
 /// IR preparation, before the graph exists.
 /// Fails when a to_global, to_local or to_private asks of a pointer whose space is not known.

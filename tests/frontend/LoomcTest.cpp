@@ -5,6 +5,7 @@
 // message and write no output.
 #include "TestSupport.h"
 
+#include "loom/board/Board.h"
 #include "loom/frontend/Binary.h"
 #include "loom/frontend/OpenCLCompiler.h"
 #include "loom/hls/Pipeline.h"
@@ -191,4 +192,41 @@ TEST_CASE("loomc failures exit non-zero with a readable message and write nothin
     CHECK_THAT(run.err, Catch::Contains("cannot read"));
   }
   CHECK_FALSE(llvm::sys::fs::exists(output));
+}
+
+TEST_CASE("the report names autorun kernels and counts each channel's FIFO in the program's area") {
+  llvm::LLVMContext context;
+  auto compiled = loom::frontend::compileOpenCL(context, {R"(#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel float4 c __attribute__((depth(64)));
+channel float4 d;
+__attribute__((max_global_work_dim(0)))
+__kernel void producer(__global const float4 *src, int n) {
+  for (int i = 0; i < n; ++i)
+    write_channel_intel(c, src[i]);
+}
+__attribute__((autorun)) __attribute__((max_global_work_dim(0)))
+__kernel void relay() { write_channel_intel(d, read_channel_intel(c) * 2.0f); }
+__attribute__((max_global_work_dim(0)))
+__kernel void consumer(__global float4 *dst, int n) {
+  for (int i = 0; i < n; ++i)
+    dst[i] = read_channel_intel(d);
+}
+)",
+                                                          "channels.cl", ""},
+                                                loom::frontend::Target::Hardware);
+  REQUIRE_OK(compiled);
+  auto board = loom::board::loadBoard("unit");
+  REQUIRE_OK(board);
+  auto program = loom::hls::synthesizeProgram(*compiled->module, *board);
+  REQUIRE_OK(program);
+  INFO(program->report);
+  CHECK_THAT(program->report, Catch::Contains("kernel relay (autorun): II 1"));
+  CHECK_THAT(program->report, Catch::Contains("kernel producer: II 1"));
+  // 64 x 128 bits: 8 Kbit, a block RAM's worth; the default depth 2: registers.
+  CHECK_THAT(program->report, Catch::Contains("channel 'c': 64 packets of 16 bytes, written by producer, read by "
+                                              "relay: estimated 0 LUTs, 142 FFs, 2 RAM blocks"));
+  CHECK_THAT(program->report, Catch::Contains("channel 'd': 2 packets of 16 bytes, written by relay, read by "
+                                              "consumer: estimated 0 LUTs, 256 FFs, 0 RAM blocks"));
+  // The program's RAM blocks are the channel's.
+  CHECK_THAT(program->report, Catch::Contains("2 RAM blocks ("));
 }
