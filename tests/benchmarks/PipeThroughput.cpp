@@ -7,7 +7,7 @@
 // cycle (the producer's launch: it ends when its last packet is in), the same with a producer
 // reserving 4 packets at a time and writing them by index, and the round trip of one
 // packet between two kernels (ping writes, pong reads and writes back, ping reads: cycles per
-// round). Figures, not a test.
+// round); and what a pipe costs in area, from the compiler's report. Figures, not a test.
 // Usage: bench_pipe_throughput [cpu packets] [board packets]   (OCL_ICD_VENDORS must name loom.icd)
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS // clCreateCommandQueue, clEnqueueTask, as the other benchmarks
@@ -233,6 +233,56 @@ private:
   Timing last_{};
 };
 
+/// The build log's lines that start with one of `prefixes` (the compiler's report is in it).
+std::string reportLines(cl_program program, cl_device_id device, std::initializer_list<const char *> prefixes) {
+  size_t size = 0;
+  bench::check(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size), "clGetProgramBuildInfo");
+  std::string log(size, '\0');
+  bench::check(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr),
+               "clGetProgramBuildInfo");
+  std::string lines;
+  for (size_t start = 0, end; start < log.size(); start = end + 1) {
+    end = std::min(log.find('\n', start), log.size());
+    const std::string line = log.substr(start, end - start);
+    for (const char *prefix : prefixes)
+      if (line.rfind(prefix, 0) == 0)
+        lines += "  " + line + "\n";
+  }
+  return lines;
+}
+
+/// FIFOs of several depths, as channels (their depth is known when the program is compiled, so the
+/// report counts them; a pipe object of the same depth is the same buffer on the board).
+const char *const FifoAreaSource = R"(
+#pragma OPENCL EXTENSION cl_intel_channels : enable
+channel int depth_2 __attribute__((depth(2)));
+channel int depth_64 __attribute__((depth(64)));
+channel int depth_1024 __attribute__((depth(1024)));
+channel int16 wide_depth_64 __attribute__((depth(64)));
+__kernel void fill(int v) {
+  write_channel_intel(depth_2, v);
+  write_channel_intel(depth_64, v);
+  write_channel_intel(depth_1024, v);
+  write_channel_intel(wide_depth_64, (int16)(v));
+}
+__kernel void drain(__global int *out) {
+  out[0] = read_channel_intel(depth_2) + read_channel_intel(depth_64) + read_channel_intel(depth_1024) +
+           read_channel_intel(wide_depth_64).s0;
+}
+)";
+
+/// What a pipe costs in area on the board: the relay kernel with its two pipe ports, and FIFOs.
+void printPipeArea(const PipeRun &board) {
+  std::printf("\npipe area (the compiler's estimate)\n%s", reportLines(board.program, board.device, {"kernel relay_1:"}).c_str());
+  cl_int err;
+  const char *text = FifoAreaSource;
+  cl_program fifos = clCreateProgramWithSource(board.context, 1, &text, nullptr, &err);
+  bench::check(err, "clCreateProgramWithSource");
+  bench::check(clBuildProgram(fifos, 1, &board.device, "", nullptr, nullptr), "clBuildProgram");
+  std::printf("%s", reportLines(fifos, board.device, {"channel '"}).c_str());
+  clReleaseProgram(fifos);
+}
+
 /// The measured kernel arrangements: stages, the producer kernel, the row's name, the shallowest
 /// pipe it can use.
 struct Row {
@@ -283,5 +333,6 @@ int main(int argc, char **argv) {
     }
   std::printf("ping-pong round trip: %.1f cycles (two pipe hops and the kernels' loops)\n",
               board.roundTrip(1000, cyclesPerNs));
+  printPipeArea(board);
   return 0;
 }
