@@ -22,6 +22,12 @@ std::string programInfo(cl_program program, cl_program_info name) {
   return value.c_str();
 }
 
+/// `input` on the device, and `outputs` ints all -1 for the results.
+std::pair<cl_mem, cl_mem> inputAndOutput(PipeRun &run, const std::vector<int> &input, size_t outputs) {
+  return {buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR),
+          buffer(run.cl, std::vector<int>(outputs, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR)};
+}
+
 } // namespace
 
 TEST_CASE("four autorun compute units each serve the channels their compute id names, for every launch, on both "
@@ -36,19 +42,18 @@ TEST_CASE("four autorun compute units each serve the channels their compute id n
     DYNAMIC_SECTION(target.name) {
       PipeRun run(target, AutorunPrograms);
       // The host sees its own kernels only.
-      CHECK(programInfo(run.program, CL_PROGRAM_KERNEL_NAMES) == "deal;collect;add_up");
+      CHECK(programInfo(run.program, CL_PROGRAM_KERNEL_NAMES) == "deal;collect;add_up;squares");
       size_t count = 0;
       REQUIRE(clGetProgramInfo(run.program, CL_PROGRAM_NUM_KERNELS, sizeof count, &count, nullptr) == CL_SUCCESS);
-      CHECK(count == 3);
+      CHECK(count == 4);
       cl_int err = CL_SUCCESS;
       CHECK(clCreateKernel(run.program, "worker_cu0", &err) == nullptr);
       CHECK(err == CL_INVALID_KERNEL_NAME);
       cl_uint created = 0;
       REQUIRE(clCreateKernelsInProgram(run.program, 0, nullptr, &created) == CL_SUCCESS);
-      CHECK(created == 3);
+      CHECK(created == 4);
 
-      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-      cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      auto [src, dst] = inputAndOutput(run, input, n);
       cl_kernel deal = run.kernel("deal"), collect = run.kernel("collect");
       setArgs(deal, src, n);
       setArgs(collect, dst, n);
@@ -76,8 +81,7 @@ TEST_CASE("an autorun kernel that never finishes keeps its state from one host l
       cl_kernel addUp = run.kernel("add_up");
       for (int half = 0; half < 2; ++half) {
         const std::vector<int> part(input.begin() + half * n, input.begin() + (half + 1) * n);
-        cl_mem src = buffer(run.cl, part, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-        cl_mem dst = buffer(run.cl, std::vector<int>(n, 0), CL_MEM_READ_WRITE);
+        auto [src, dst] = inputAndOutput(run, part, n);
         setArgs(addUp, src, dst, n);
         clReleaseEvent(launch(run.cl, addUp, Range{{1}}));
         CHECK(readBack<int>(run.cl, dst, n) == std::vector<int>(totals.begin() + half * n, totals.begin() + (half + 1) * n));
@@ -98,8 +102,7 @@ TEST_CASE("a host kernel waiting on autorun kernels that wait on it fails with a
   for (const Target &target : Targets)
     DYNAMIC_SECTION(target.name) {
       PipeRun run(target, AutorunPrograms);
-      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
-      cl_mem dst = buffer(run.cl, std::vector<int>(n, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+      auto [src, dst] = inputAndOutput(run, input, n);
       cl_kernel collect = run.kernel("collect");
       setArgs(collect, dst, n);
       // Nothing deals: the workers wait for numbers, the collector for their answers.
@@ -129,6 +132,34 @@ TEST_CASE("a host kernel waiting on autorun kernels that wait on it fails with a
       for (int i = 0; i < n; ++i)
         expected[i] = input[i] * 10 + i % 4;
       CHECK(readBack<int>(run.cl, dst, n) == expected);
+      clReleaseMemObject(src);
+      clReleaseMemObject(dst);
+    }
+}
+
+TEST_CASE("an autorun kernel with reqd_work_group_size runs one work-group each time, on both devices",
+          "[e2e][autorun][board]") {
+  const int n = 64;
+  const std::vector<int> input = randomInts(n, -3000, 3000, 5);
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target, AutorunPrograms);
+      auto [src, dst] = inputAndOutput(run, input, n);
+      cl_kernel squares = run.kernel("squares");
+      setArgs(squares, src, dst, n);
+      clReleaseEvent(launch(run.cl, squares, Range{{1}}));
+      // The group's work-items take the four packets of a round in any order among them.
+      std::vector<int> got = readBack<int>(run.cl, dst, n);
+      for (int i = 0; i < n; i += 4) {
+        std::vector<int> expected(input.begin() + i, input.begin() + i + 4), round(got.begin() + i, got.begin() + i + 4);
+        for (int &v : expected)
+          v *= v;
+        std::sort(expected.begin(), expected.end());
+        std::sort(round.begin(), round.end());
+        CHECK(round == expected);
+      }
+      INFO(run.cl.diagnosis());
+      CHECK(run.cl.notes.empty());
       clReleaseMemObject(src);
       clReleaseMemObject(dst);
     }

@@ -52,3 +52,24 @@ __kernel void add_up(__global const int *restrict src, __global int *restrict to
     totals[i] = read_channel_intel(from_total);
   }
 }
+
+channel int to_squares __attribute__((depth(4)));
+channel int from_squares __attribute__((depth(4)));
+
+// An autorun work-group: its four work-items square a packet each, every run.
+__attribute__((autorun)) __attribute__((reqd_work_group_size(4, 1, 1)))
+__kernel void square_group() {
+  const int v = read_channel_intel(to_squares);
+  write_channel_intel(from_squares, v * v);
+}
+
+// Four packets out, four back (n a multiple of 4).
+__attribute__((max_global_work_dim(0)))
+__kernel void squares(__global const int *restrict src, __global int *restrict dst, int n) {
+  for (int i = 0; i < n; i += 4) {
+    for (int k = 0; k < 4; ++k)
+      write_channel_intel(to_squares, src[i + k]);
+    for (int k = 0; k < 4; ++k)
+      dst[i + k] = read_channel_intel(from_squares);
+  }
+}
