@@ -6,8 +6,9 @@
 // one scalar operation per lane (LLVM's Scalarizer, variable-index element accesses as selects), and
 // the vector shells it leaves behind removed. A lane is a wire in hardware, so a float4 add becomes
 // four float adders working side by side. A load or store of a whole vector of global memory stays
-// one access, a wide port moving the vector in one request (its lanes are slices of the port's data);
-// other vector accesses (of private or __local arrays, or of 3 lanes) become one access per lane.
+// one access, a wide port moving the vector in one request (its lanes are slices of the port's data),
+// or, wider than a port, one access per port's worth of lanes; other vector accesses (of private or
+// __local arrays, or of 3 lanes) become one access per lane.
 // Runs on the IR, before build-dataflow.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -19,40 +20,61 @@
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
+#include <algorithm>
+
 namespace loom::hls {
 namespace {
 
-/// Whether a load or store of `type` through `pointer` stays one access of a wide port: a vector of
-/// 2 or more byte-sized lanes in global or constant memory, of a power-of-two size a port can carry.
-bool staysWhole(llvm::Type *type, const llvm::Value *pointer, const llvm::DataLayout &layout) {
+/// The lanes of a load or store of `type` through `pointer` that one access moves: all of them when
+/// it stays one access of a wide port (a vector of 2 or more byte-sized lanes in global or constant
+/// memory, of a power-of-two size a port can carry); a port's worth of them when it is wider (a
+/// pipe's packet of a struct, a long16), so it becomes a few full-width accesses; else 1.
+unsigned lanesPerAccess(llvm::Type *type, const llvm::Value *pointer, const llvm::DataLayout &layout) {
   auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
   if (!vector || vector->getNumElements() < 2 || vector->getScalarSizeInBits() % 8)
-    return false;
+    return 1;
   const unsigned space = pointer->getType()->getPointerAddressSpace();
   const uint64_t bytes = layout.getTypeStoreSize(vector);
-  return (space == 1 || space == 2) && llvm::isPowerOf2_64(bytes) && bytes <= MaxPortBytes &&
-         layout.getTypeAllocSize(vector) == bytes;
+  if ((space != 1 && space != 2) || !llvm::isPowerOf2_64(bytes) || layout.getTypeAllocSize(vector) != bytes)
+    return 1;
+  return unsigned(std::min<uint64_t>(bytes, MaxPortBytes) / layout.getTypeAllocSize(vector->getElementType()));
 }
 
-/// Splits a vector load or store that does not stay whole into one access per lane.
+bool staysWhole(llvm::Type *type, const llvm::Value *pointer, const llvm::DataLayout &layout) {
+  auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
+  return vector && lanesPerAccess(type, pointer, layout) == vector->getNumElements();
+}
+
+/// Splits a vector load or store that does not stay whole into accesses of `lanes` lanes each.
 void splitAccess(llvm::Instruction &access, const llvm::DataLayout &layout) {
   llvm::IRBuilder<> builder(&access);
   auto *load = llvm::dyn_cast<llvm::LoadInst>(&access);
   auto *store = llvm::dyn_cast<llvm::StoreInst>(&access);
   auto *vector = llvm::cast<llvm::FixedVectorType>(load ? load->getType() : store->getValueOperand()->getType());
-  llvm::Type *lane = vector->getElementType();
-  const uint64_t laneBytes = layout.getTypeAllocSize(lane);
   llvm::Value *pointer = llvm::getLoadStorePointerOperand(&access);
-  llvm::Value *base = builder.CreateBitCast(pointer, lane->getPointerTo(pointer->getType()->getPointerAddressSpace()));
+  const unsigned lanes = lanesPerAccess(vector, pointer, layout);
+  llvm::Type *lane = vector->getElementType();
+  llvm::Type *part = lanes == 1 ? lane : llvm::FixedVectorType::get(lane, lanes);
+  const uint64_t partBytes = layout.getTypeAllocSize(part);
+  llvm::Value *base = builder.CreateBitCast(pointer, part->getPointerTo(pointer->getType()->getPointerAddressSpace()));
   const llvm::Align align = llvm::getLoadStoreAlignment(&access);
   llvm::Value *result = llvm::PoisonValue::get(vector);
-  for (unsigned i = 0; i < vector->getNumElements(); ++i) {
-    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(lane, base, i);
-    const llvm::Align laneAlign = llvm::commonAlignment(align, i * laneBytes);
-    if (load)
-      result = builder.CreateInsertElement(result, builder.CreateAlignedLoad(lane, address, laneAlign), i);
-    else
-      builder.CreateAlignedStore(builder.CreateExtractElement(store->getValueOperand(), i), address, laneAlign);
+  for (unsigned first = 0; first < vector->getNumElements(); first += lanes) {
+    llvm::Value *address = builder.CreateConstInBoundsGEP1_64(part, base, first / lanes);
+    const llvm::Align partAlign = llvm::commonAlignment(align, first / lanes * partBytes);
+    if (load) {
+      llvm::Value *value = builder.CreateAlignedLoad(part, address, partAlign);
+      for (unsigned i = 0; i < lanes; ++i)
+        result = builder.CreateInsertElement(result, lanes == 1 ? value : builder.CreateExtractElement(value, i),
+                                             first + i);
+    } else {
+      llvm::Value *value = llvm::PoisonValue::get(part);
+      for (unsigned i = 0; i < lanes; ++i) {
+        llvm::Value *element = builder.CreateExtractElement(store->getValueOperand(), first + i);
+        value = lanes == 1 ? element : builder.CreateInsertElement(value, element, i);
+      }
+      builder.CreateAlignedStore(value, address, partAlign);
+    }
   }
   if (load)
     load->replaceAllUsesWith(result);

@@ -342,6 +342,30 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_lanes");
 }
 
+TEST_CASE("a vector wider than a port moves as a port's worth of lanes a request") {
+  auto ir = parse(R"(
+define spir_kernel void @copy(<32 x i32> addrspace(1)* noalias %a, <32 x i32> addrspace(1)* noalias %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds <32 x i32>, <32 x i32> addrspace(1)* %a, i64 %gid
+  %v = load <32 x i32>, <32 x i32> addrspace(1)* %p, align 128
+  %q = getelementptr inbounds <32 x i32>, <32 x i32> addrspace(1)* %out, i64 %gid
+  store <32 x i32> %v, <32 x i32> addrspace(1)* %q, align 128
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  // 128 bytes: two 64-byte requests each way, not one per lane.
+  REQUIRE(program->kernels.size() == 1);
+  const auto &ports = program->kernels[0].ports;
+  REQUIRE(ports.size() == 4);
+  for (const hls::MemoryPort &port : ports)
+    CHECK(port.bytes == 64);
+  checkLintClean(program->verilog, "loom_kernel_copy");
+}
+
 TEST_CASE("a private array indexed at run time becomes an on-chip memory with a copy per work-item in flight") {
   auto ir = parse(R"(
 define spir_kernel void @reverse(i32 addrspace(1)* %a, i32 addrspace(1)* %out) {
