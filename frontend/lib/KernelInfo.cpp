@@ -28,6 +28,33 @@
 #include <optional>
 
 namespace loom::frontend {
+
+/// The vendor attributes compileOpenCL left on `f`, as written: "name(1,2,3)".
+std::vector<std::string> vendorAttributesOf(const llvm::Function &f) {
+  std::vector<std::string> found;
+  if (const llvm::MDNode *attributes = f.getMetadata(VendorAttributesMetadata))
+    for (const llvm::MDOperand &op : attributes->operands())
+      if (const auto *text = llvm::dyn_cast_or_null<llvm::MDString>(op.get()))
+        found.push_back(text->getString().str());
+  return found;
+}
+
+/// The integers of a vendor attribute written "name(1,2,3)", when it is `name`.
+std::optional<std::vector<uint64_t>> argumentsOf(llvm::StringRef attribute, llvm::StringRef name) {
+  if (!attribute.consume_front(name) || !attribute.consume_front("(") || !attribute.consume_back(")"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> texts;
+  attribute.split(texts, ',');
+  std::vector<uint64_t> values;
+  for (llvm::StringRef text : texts) {
+    uint64_t value = 0;
+    if (text.getAsInteger(10, value))
+      return std::nullopt;
+    values.push_back(value);
+  }
+  return values;
+}
+
 namespace {
 
 constexpr uint32_t ClMemSize = 8; // sizeof(cl_mem) and sizeof(cl_sampler) on 64-bit hosts.
@@ -152,32 +179,6 @@ std::string vecTypeName(llvm::Type *type, bool isSigned) {
     scalar = "unknown";
   }
   return lanes == 1 ? scalar : scalar + std::to_string(lanes);
-}
-
-/// The vendor attributes compileOpenCL left on `f`, as written: "name(1,2,3)".
-std::vector<std::string> vendorAttributesOf(const llvm::Function &f) {
-  std::vector<std::string> found;
-  if (const llvm::MDNode *attributes = f.getMetadata(VendorAttributesMetadata))
-    for (const llvm::MDOperand &op : attributes->operands())
-      if (const auto *text = llvm::dyn_cast_or_null<llvm::MDString>(op.get()))
-        found.push_back(text->getString().str());
-  return found;
-}
-
-/// The integers of a vendor attribute written "name(1,2,3)", when it is `name`.
-std::optional<std::vector<uint64_t>> argumentsOf(llvm::StringRef attribute, llvm::StringRef name) {
-  if (!attribute.consume_front(name) || !attribute.consume_front("(") || !attribute.consume_back(")"))
-    return std::nullopt;
-  llvm::SmallVector<llvm::StringRef, 3> texts;
-  attribute.split(texts, ',');
-  std::vector<uint64_t> values;
-  for (llvm::StringRef text : texts) {
-    uint64_t value = 0;
-    if (text.getAsInteger(10, value))
-      return std::nullopt;
-    values.push_back(value);
-  }
-  return values;
 }
 
 /// CL_KERNEL_ATTRIBUTES text: the attributes as written in the source, space separated.

@@ -23,6 +23,7 @@
 #include "llvm/IR/Metadata.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <algorithm>
 #include <array>
 
 namespace loom::frontend {
@@ -36,36 +37,20 @@ Error errorAt(const Instruction &at, const Twine &message) {
   return createStringError(inconvertibleErrorCode(), (diagnosticPrefix(at) + "error: " + message).str());
 }
 
-/// The kernel's vendor attributes, as written ("num_compute_units(2,1,1)").
-SmallVector<StringRef, 4> vendorAttributes(const Function &kernel) {
-  SmallVector<StringRef, 4> found;
-  if (const MDNode *node = kernel.getMetadata(VendorAttributesMetadata))
-    for (const MDOperand &operand : node->operands())
-      if (const auto *text = dyn_cast_or_null<MDString>(operand.get()))
-        found.push_back(text->getString());
-  return found;
-}
-
 /// num_compute_units' sizes per dimension (1 where not given).
 std::array<uint64_t, 3> computeUnitsOf(const Function &kernel) {
   std::array<uint64_t, 3> units{1, 1, 1};
-  for (StringRef attribute : vendorAttributes(kernel)) {
-    if (!attribute.consume_front("num_compute_units(") || !attribute.consume_back(")"))
-      continue;
-    SmallVector<StringRef, 3> sizes;
-    attribute.split(sizes, ',');
-    for (size_t d = 0; d < sizes.size() && d < 3; ++d)
-      if (sizes[d].getAsInteger(10, units[d]))
-        units[d] = 1;
-  }
+  for (const std::string &attribute : vendorAttributesOf(kernel))
+    if (auto sizes = argumentsOf(attribute, "num_compute_units"))
+      std::copy_n(sizes->begin(), std::min<size_t>(sizes->size(), 3), units.begin());
   return units;
 }
 
 /// Drops num_compute_units from the kernel's vendor attributes: its copies are kernels of their own.
 void dropComputeUnits(Function &kernel) {
   SmallVector<Metadata *, 4> kept;
-  for (StringRef attribute : vendorAttributes(kernel))
-    if (!attribute.startswith("num_compute_units("))
+  for (const std::string &attribute : vendorAttributesOf(kernel))
+    if (!argumentsOf(attribute, "num_compute_units"))
       kept.push_back(MDString::get(kernel.getContext(), attribute));
   kernel.setMetadata(VendorAttributesMetadata, MDNode::get(kernel.getContext(), kept));
 }
@@ -85,7 +70,7 @@ void foldComputeId(Function &kernel, const std::array<uint64_t, 3> &id) {
   }
 }
 
-bool isAutorun(const Function &kernel) { return is_contained(vendorAttributes(kernel), "autorun()"); }
+bool isAutorun(const Function &kernel) { return is_contained(vendorAttributesOf(kernel), "autorun()"); }
 
 /// The autorun kernel `kernel` as `units` kernels, one per compute unit.
 SmallVector<Function *, 16> replicate(Function &kernel, const std::array<uint64_t, 3> &units) {

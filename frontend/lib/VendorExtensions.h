@@ -22,7 +22,9 @@
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTConsumer;
@@ -38,6 +40,11 @@ namespace loom::frontend {
 constexpr llvm::StringLiteral VendorAnnotationPrefix = "loom:";
 /// The kernel metadata holding them afterwards: a tuple of strings "max_global_work_dim(0)".
 constexpr llvm::StringLiteral VendorAttributesMetadata = "loom.vendor_attributes";
+
+/// The vendor attributes compileOpenCL left on kernel `f`, as written: "name(1,2,3)".
+std::vector<std::string> vendorAttributesOf(const llvm::Function &f);
+/// The integers of a vendor attribute written "name(1,2,3)", when it is `name`.
+std::optional<std::vector<uint64_t>> argumentsOf(llvm::StringRef attribute, llvm::StringRef name);
 
 /// The most invocations `#pragma max_interleaving` may let into a loop: as many as a Loom loop
 /// admits by default (hls' LoopWorkItemLimit).

@@ -468,15 +468,18 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
         continue;
       }
     }
-    const bool onlyAutorun = llvm::all_of(running, [](const auto &launch) { return launch->request.autorun; });
-    if (onlyAutorun && !running.empty() && cycle + 1 - lastBoardProgress >= options.autorunIdleCycles) {
+    // Only a quiet board is looked at further (the launches are not walked every cycle).
+    const uint64_t quiet = cycle + 1 - lastBoardProgress;
+    const bool onlyAutorun = quiet >= std::min(options.autorunIdleCycles, watchdog) &&
+                             llvm::all_of(running, [](const auto &launch) { return launch->request.autorun; });
+    if (onlyAutorun && !running.empty() && quiet >= options.autorunIdleCycles) {
       idle = true;
       break;
     }
     // A kernel with pipes may wait for another kernel, however long that one works: it is stuck only
     // when nothing on the board moves, which is a deadlock of every kernel still waiting (autorun
     // kernels wait on, for the next launch to feed them).
-    if (cycle + 1 - lastBoardProgress >= watchdog && !onlyAutorun &&
+    if (quiet >= watchdog && !onlyAutorun &&
         llvm::any_of(running, [](const auto &launch) { return !launch->streams.empty(); })) {
       std::string kernels;
       for (const auto &launch : running)
