@@ -243,7 +243,8 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
     port.*(known->second) = true;
   }
   if (port.packetBytes == 0 || port.packetBytes > MaxPipePacketBytes) {
-    path.field("packet_bytes").report("expected 1 to 128");
+    static_assert(MaxPipePacketBytes == 1024, "the report names the largest packet");
+    path.field("packet_bytes").report("expected 1 to 1024");
     return false;
   }
   return true;

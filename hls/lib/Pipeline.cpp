@@ -88,7 +88,12 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       addBuffer(area, bits, n.depth);
     else if (!globalPort)
       area.ffs += uint64_t(bits) * n.latency;
-    area.luts += bits;
+    // Width changes and lane slices are wiring (a wide packet gathered from 32-bit lanes is hundreds
+    // of them); every other operator is counted at a LUT per result bit.
+    const bool wiring = n.kind == OpKind::ZExt || n.kind == OpKind::SExt || n.kind == OpKind::Trunc ||
+                        n.kind == OpKind::InsertLane;
+    if (!wiring)
+      area.luts += bits;
     if (n.kind == OpKind::FMul)
       area.dsps += 1;
     if (n.kind == OpKind::Mul)

@@ -90,11 +90,14 @@ struct PacketMemory {
 };
 
 /// The type a packet of `bytes` travels as: its bits as an integer, or, wider than a register, as
-/// 32-bit lanes of one wide value (ScalarizeVectors gathers them; the graph carries it whole).
+/// 32-bit lanes of one wide value (ScalarizeVectors gathers them; the graph carries it whole). A
+/// struct of a size memory has no access of (3 bytes, 12) travels as lanes of bytes or words.
 Type *packetType(LLVMContext &context, unsigned bytes) {
-  if (bytes <= 8)
+  if (bytes <= 8 && isPowerOf2_32(bytes))
     return IntegerType::get(context, bytes * 8);
-  return FixedVectorType::get(Type::getInt32Ty(context), bytes / 4);
+  if (bytes % 4 == 0)
+    return FixedVectorType::get(Type::getInt32Ty(context), bytes / 4);
+  return FixedVectorType::get(Type::getInt8Ty(context), bytes);
 }
 
 /// The packet's memory behind `pointer` (Clang's generic i8*): the object's own type when it is a
@@ -128,11 +131,11 @@ FunctionCallee streamFunction(Module &module, StringRef name, unsigned bits, Typ
 Expected<unsigned> packetBytesOf(const CallInst &call, unsigned operand, const Function &kernel) {
   auto *size = dyn_cast<ConstantInt>(call.getArgOperand(operand));
   const uint64_t bytes = size ? size->getZExtValue() : 0;
-  if (!bytes || bytes > MaxPipePacketBytes || !isPowerOf2_64(bytes))
+  if (!bytes || bytes > MaxPipePacketBytes)
     return createStringError(inconvertibleErrorCode(),
                              locationOf(call, kernel) + ": error: pipes of " + Twine(bytes) +
-                                 "-byte packets are not supported by the hardware flow yet (packets of a power of "
-                                 "two of bytes up to " + Twine(MaxPipePacketBytes) + " are)");
+                                 "-byte packets are not supported by the hardware flow (packets of up to " +
+                                 Twine(MaxPipePacketBytes) + " bytes are: CL_DEVICE_PIPE_MAX_PACKET_SIZE)");
   return unsigned(bytes);
 }
 

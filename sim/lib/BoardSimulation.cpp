@@ -40,7 +40,6 @@ llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-using Packet = std::array<uint64_t, LOOM_PACKET_WORDS>;
 static_assert(LOOM_PACKET_WORDS * 8 == hls::MaxPipePacketBytes, "a LoomStream carries the largest packet");
 
 /// One operation a launch's pipe port fired at a cycle's edge, applied with the others once every
@@ -61,7 +60,9 @@ struct PipeOperation {
   /// Reserve: the base offered; slot write: the slot; read transfer: the position offered; commit:
   /// the reservation's base.
   uint32_t position;
-  Packet packet; ///< Slot writes and write transfers.
+  /// Slot writes and write transfers: where the packet starts in the cycle's packet words (a packet
+  /// is up to a KiB, too much to copy with every operation).
+  size_t packetWord;
 };
 
 /// "the write pipe 'out' (argument 0, at produce.cl:2:3)", for diagnoses.
@@ -304,6 +305,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
   // A pipe's FIFO is sampled at the start of a cycle: its operations apply once every launch has
   // stepped, so a packet pushed is offered from the next cycle on, whatever order launches step in.
   std::vector<PipeOperation> operations;
+  std::vector<uint64_t> packetWords;
   // Records stream s's operations of `launch` fired at this cycle's edge; true if any.
   auto record = [&](const RunningLaunch &launch, size_t s) {
     const LoomStream &stream = launch.streams[s];
@@ -322,8 +324,9 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
       op.writes = writes;
       op.count = 0;
       op.position = position;
+      op.packetWord = packetWords.size();
       if (packet)
-        std::memcpy(op.packet.data(), packet, fifo->packetBytes);
+        packetWords.insert(packetWords.end(), packet, packet + (fifo->packetBytes + 7) / 8);
       return op;
     };
     if (stream.reserve_fire)
@@ -354,15 +357,16 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
       for (const PipeOperation &op : operations) {
         if (op.kind != kind || llvm::is_contained(failed, op.launch))
           continue;
-        llvm::Error err = [&op]() -> llvm::Error {
+        llvm::Error err = [&]() -> llvm::Error {
+          const uint64_t *packet = packetWords.data() + op.packetWord;
           PipeFifo &fifo = *op.fifo;
           switch (op.kind) {
           case PipeOperation::Kind::Reserve:
             return fifo.reserve(op.count, op.writes, op.position).takeError();
           case PipeOperation::Kind::SlotWrite:
-            return fifo.writeSlot(op.position, op.packet.data());
+            return fifo.writeSlot(op.position, packet);
           case PipeOperation::Kind::Transfer:
-            return op.writes ? fifo.push(op.packet.data()) : fifo.pop(nullptr, op.position);
+            return op.writes ? fifo.push(packet) : fifo.pop(nullptr, op.position);
           case PipeOperation::Kind::Commit:
             return fifo.commit(op.position, op.writes);
           }
@@ -376,6 +380,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
                                       cycle - op.startCycle));
       }
     operations.clear();
+    packetWords.clear();
   };
 
   uint64_t sinceSync = 0;

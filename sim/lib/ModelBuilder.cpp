@@ -338,14 +338,18 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   // Settle the combinational logic with the new inputs (clock low). A read pipe's slot read is the
   // FIFO RAM's asynchronous port: the packet at the slot asked for, then settle again.
   os << "  t.clk = 0;\n  t.eval();\n";
-  bool slotReads = false;
+  // The slot buffer fits the largest packet read; zeroed, as a packet under 8 bytes fills part of a word.
+  unsigned slotWords = 0;
+  for (const hls::PipePort &pipe : kernel.pipePorts)
+    if (pipe.slots && !pipe.writes)
+      slotWords = std::max(slotWords, (pipe.packetBytes + 7) / 8);
+  const bool slotReads = slotWords != 0;
+  if (slotReads)
+    os << llvm::formatv("  bool slotRead = false;\n  uint64_t slotPacket[{0}] = {{};\n", slotWords);
   for (unsigned i = 0; i < kernel.pipePorts.size(); ++i) {
     const hls::PipePort &pipe = kernel.pipePorts[i];
     if (!pipe.slots || pipe.writes)
       continue;
-    if (!slotReads)
-      os << "  bool slotRead = false;\n  uint64_t slotPacket[LOOM_PACKET_WORDS] = {};\n";
-    slotReads = true;
     os << llvm::formatv("  if (t.s{0}_slot_en) {{\n"
                         "    streams[{0}].read_slot(streams[{0}].fifo, t.s{0}_slot, slotPacket);\n"
                         "  ",

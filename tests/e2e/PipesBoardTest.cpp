@@ -179,6 +179,47 @@ TEST_CASE("packets of a float4, an int16, a long16 and a 16-byte struct travel w
     }
 }
 
+TEST_CASE("packets of 1 KiB and of 12- and 3-byte structs travel whole, on both devices", "[e2e][pipes][board]") {
+  struct Point {
+    cl_float x, y, z;
+  };
+  struct Colour {
+    cl_uchar r, g, b;
+  };
+  static_assert(sizeof(Point) == 12 && sizeof(Colour) == 3);
+  const int n = 24;
+  std::vector<cl_uchar> blocks(size_t(n) * 1024);
+  for (size_t b = 0; b < blocks.size(); ++b)
+    blocks[b] = cl_uchar(b * 2654435761u >> 13);
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target, PipePrograms);
+      cl_mem blockPipe = makePipe(run.cl, 1024, 3), points = makePipe(run.cl, sizeof(Point), 2),
+             colours = makePipe(run.cl, sizeof(Colour), 5);
+      cl_mem src = buffer(run.cl, blocks, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR), dst = buffer(run.cl, std::vector<cl_uchar>(blocks.size()), CL_MEM_READ_WRITE),
+             pdst = buffer(run.cl, std::vector<Point>(n), CL_MEM_READ_WRITE),
+             cdst = buffer(run.cl, std::vector<Colour>(n), CL_MEM_READ_WRITE);
+      cl_kernel produce = run.kernel("produce_odd"), consume = run.kernel("consume_odd");
+      setArgs(produce, src, blockPipe, points, colours, n);
+      setArgs(consume, blockPipe, points, colours, dst, pdst, cdst, n);
+      run.runTogether({{produce, 1}, {consume, 1}});
+      CHECK(readBack<cl_uchar>(run.cl, dst, blocks.size()) == blocks);
+      const auto p = readBack<Point>(run.cl, pdst, n);
+      const auto c = readBack<Colour>(run.cl, cdst, n);
+      for (int i = 0; i < n; ++i) {
+        INFO("packet " << i);
+        CHECK(p[i].x == float(i));
+        CHECK(p[i].y == float(i) * 0.5f);
+        CHECK(p[i].z == -float(i));
+        CHECK(c[i].r == cl_uchar(i));
+        CHECK(c[i].g == cl_uchar(3 * i));
+        CHECK(c[i].b == cl_uchar(255 - i));
+      }
+      for (cl_mem object : {blockPipe, points, colours, src, dst, pdst, cdst})
+        clReleaseMemObject(object);
+    }
+}
+
 TEST_CASE("read_pipe and write_pipe try once: -1 and nothing moved on an empty or full pipe, on both devices",
           "[e2e][pipes][board]") {
   const size_t items = 12;

@@ -470,11 +470,11 @@ TEST_CASE("the board refuses the pipe functions its hardware flow does not take 
        "}\n",
        {"program.cl:3:", "two arguments and reservations on one pipe"}},
 
-      {"typedef struct { long16 a, b; } pair;\n"
+      {"typedef struct { long16 a[16]; } pair;\n"
        "__kernel void forward(__read_only pipe pair in, __global pair *out) {\n"
        "  read_pipe(in, out);\n"
        "}\n",
-       {"program.cl:3:", "256-byte packets"}},
+       {"program.cl:3:", "2048-byte packets"}},
   };
   for (const auto &refusal : refusals) {
     const std::string log = setup.failedBuild(refusal.source, "-cl-std=CL3.0");

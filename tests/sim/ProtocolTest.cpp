@@ -142,11 +142,11 @@ TEST_CASE("Protocol packets round-trip and check their header", "[sim][protocol]
   CHECK_FALSE((*kernels)[5].pipePorts[0].transfers);
   CHECK((*kernels)[5].pipePorts[0].commits);
   CHECK((*kernels)[6].pipePorts[0].queries);
-  // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 128 bytes.
+  // A pipe port must name one of the kernel's arguments and carry a packet of 1 to 1024 bytes.
   auto described = protocol::loadProgramPayload(testKernels());
   auto &pipePort = *(*described.getArray("kernels"))[4].getAsObject()->getArray("pipe_ports")->front().getAsObject();
-  pipePort["packet_bytes"] = 129;
-  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)), Catch::Contains("expected 1 to 128"));
+  pipePort["packet_bytes"] = 1025;
+  CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)), Catch::Contains("expected 1 to 1024"));
   pipePort["packet_bytes"] = 4;
   pipePort["arg"] = 3;
   CHECK_THAT(errorMessage(protocol::parseLoadProgram(described)),

@@ -222,8 +222,7 @@ public:
     // streaming through in local linear id order: its one sub-group is the whole work-group.
     info_.subGroupSize = hls::MaxWorkGroupLoopItems;
     // A pipe argument is a stream port of the kernel's module, bound at each launch to the board's
-    // FIFO of that pipe. These are OpenCL 3.0's minimums for a device with pipes; the hardware flow
-    // refuses, at build time, packets over 128 bytes (hls::MaxPipePacketBytes).
+    // FIFO of that pipe. These are OpenCL 3.0's minimums for a device with pipes (hls::MaxPipePacketBytes).
     info_.maxPipeArgs = 16;
     info_.maxPipePacketBytes = 1024;
     info_.maxPipeReservations = 1;

@@ -139,6 +139,51 @@ __kernel void consume_wide(__read_only pipe float4 vectors, __read_only pipe int
   }
 }
 
+// The largest packet a pipe takes (CL_DEVICE_PIPE_MAX_PACKET_SIZE: 1 KiB), through reservations
+// like the CTS's, and structs of sizes that are no power of two: 12 and 3 bytes.
+typedef struct {
+  uchar bytes[1024];
+} kilobyte;
+typedef struct {
+  float x, y, z;
+} point;
+typedef struct {
+  uchar r, g, b;
+} colour;
+__kernel void produce_odd(__global const kilobyte *src, __write_only pipe kilobyte blocks,
+                          __write_only pipe point points, __write_only pipe colour colours, int n) {
+  for (int i = 0; i < n; ++i) {
+    reserve_id_t r;
+    do
+      r = reserve_write_pipe(blocks, 1);
+    while (!is_valid_reserve_id(r));
+    write_pipe(blocks, r, 0, &src[i]);
+    commit_write_pipe(blocks, r);
+    point p = {i, i * 0.5f, -i};
+    colour c = {(uchar)i, (uchar)(3 * i), (uchar)(255 - i)};
+    while (write_pipe(points, &p) != 0)
+      ;
+    while (write_pipe(colours, &c) != 0)
+      ;
+  }
+}
+__kernel void consume_odd(__read_only pipe kilobyte blocks, __read_only pipe point points,
+                          __read_only pipe colour colours, __global kilobyte *dst, __global point *pdst,
+                          __global colour *cdst, int n) {
+  for (int i = 0; i < n; ++i) {
+    reserve_id_t r;
+    do
+      r = reserve_read_pipe(blocks, 1);
+    while (!is_valid_reserve_id(r));
+    read_pipe(blocks, r, 0, &dst[i]);
+    commit_read_pipe(blocks, r);
+    while (read_pipe(points, &pdst[i]) != 0)
+      ;
+    while (read_pipe(colours, &cdst[i]) != 0)
+      ;
+  }
+}
+
 // read_pipe and write_pipe as the spec has them: a try that returns 0, or -1 when the pipe is
 // empty or full, and moves nothing then.
 __kernel void try_write(__write_only pipe int out, __global int *status) {

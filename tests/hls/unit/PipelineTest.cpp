@@ -2599,11 +2599,11 @@ TEST_CASE("pipe functions and packets the hardware flow does not take yet are er
   const std::string wide = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @wide(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(1)* %out) {
   %generic = addrspacecast i8 addrspace(1)* %out to i8 addrspace(4)*
-  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 256, i32 128)
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 2048, i32 128)
   ret void
 }
 )");
-  CHECK(wide.find("256-byte packets are not supported") != std::string::npos);
+  CHECK(wide.find("2048-byte packets are not supported") != std::string::npos);
   // A reservation and a read_pipe with two arguments on one pipe: the FIFO takes one or the other.
   const std::string mixed = synthesisError(PipeDeclarations + R"(
 define spir_kernel void @mixed(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspace(1)* %out) {

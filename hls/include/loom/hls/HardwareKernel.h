@@ -74,8 +74,8 @@ namespace loom::hls {
 
 /// The widest request a memory port makes: a line of the board's memory (sim's LoomPort carries it).
 constexpr unsigned MaxPortBytes = 64;
-/// The largest packet a pipe port moves: OpenCL C's widest vector, a long16 (sim's LoomStream).
-constexpr unsigned MaxPipePacketBytes = 128;
+/// The largest packet a pipe port moves: OpenCL's minimum CL_DEVICE_PIPE_MAX_PACKET_SIZE (sim's LoomStream).
+constexpr unsigned MaxPipePacketBytes = 1024;
 
 struct MemoryPort {
   enum class Kind { Load, Store, Atomic };

@@ -16,7 +16,8 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 6u /* 4: pipe streams; 5: packets of up to 128 bytes; 6: pipe reservations */
+#define LOOM_MODEL_ABI_VERSION 7u /* 4: pipe streams; 5: packets of up to 128 bytes; 6: pipe reservations;
+                                     7: packets of up to 1024 bytes */
 
 /* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
 #define LOOM_PORT_WORDS 8
@@ -37,8 +38,8 @@ typedef struct LoomPort {
   uint64_t req_strobe; /* line store ports: the memory writes byte b only when bit b is set */
 } LoomPort;
 
-/* 64-bit words of a pipe's packet: at most 128 bytes (a long16, OpenCL C's widest vector). */
-#define LOOM_PACKET_WORDS 16
+/* 64-bit words of a pipe's packet: at most 1024 bytes (OpenCL's minimum CL_DEVICE_PIPE_MAX_PACKET_SIZE). */
+#define LOOM_PACKET_WORDS 128
 
 /* Reads the packet at FIFO position `position` (low 32 bits) of the pipe `fifo` into `packet`
  * (LOOM_PACKET_WORDS words, little-endian like in_data): the FIFO RAM's asynchronous read port. */
