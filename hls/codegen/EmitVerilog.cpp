@@ -680,7 +680,7 @@ private:
       std::vector<std::pair<std::string, int64_t>> params{
           {"DW", mp.elementBytes * 8}, {"LINE_BYTES", mp.bytes}, {"CREDITS", node.depth}};
       params.push_back(store ? std::pair<std::string, int64_t>{"IDLE", StoreLineIdleCycles}
-                             : std::pair<std::string, int64_t>{"LINES", lineBuffers(node, mp)});
+                             : std::pair<std::string, int64_t>{"LINES", lineBuffers(k_, id)});
       m_.instance(store ? "loom_store_lines" : "loom_load_lines", n(id, role), params, conns);
       return;
     }

@@ -251,9 +251,31 @@ unsigned forwardingEntries(const Node &store, const Node &announce) {
   return std::max(2u, acknowledged > announced ? acknowledged - announced : 0u) + store.latency;
 }
 
-unsigned lineBuffers(const Node &node, const MemoryPort &port) {
-  if (node.loop)
-    return node.depth;
+bool isWiring(const KernelGraph &kernel, NodeId id) {
+  switch (kernel.graph[id].kind) {
+  case OpKind::ZExt:
+  case OpKind::SExt:
+  case OpKind::Trunc:
+  case OpKind::InsertLane:
+    return true;
+  case OpKind::Shl:
+  case OpKind::LShr:
+  case OpKind::AShr:
+    return kernel.graph[kernel.operands(id)[1]].kind == OpKind::Constant;
+  default:
+    return false;
+  }
+}
+
+unsigned lineBuffers(const KernelGraph &kernel, NodeId load) {
+  const Node &node = kernel.graph[load];
+  if (node.loop) {
+    const LoopReport &loop = kernel.loops[node.loop - 1];
+    const bool oneInvocation = loop.maxInterleaving == 1 || (kernel.workItemsAlike && loop.depth == 1);
+    if (!oneInvocation)
+      return node.depth;
+  }
+  const MemoryPort &port = kernel.ports[node.index];
   const unsigned elements = port.bytes / port.elementBytes;
   return (node.depth + elements - 1) / elements + 1;
 }

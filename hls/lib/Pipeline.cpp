@@ -44,6 +44,7 @@ template <typename F> GraphPass plain(F f) {
 
 const std::vector<PassEntry> &graphPasses() {
   static const std::vector<PassEntry> passes = {
+      {"decompose-constant-multiplies", plain(decomposeConstantMultiplies)},
       // Before add-completion: a store nothing waits for has no consumer yet.
       {"coalesce-memory-lines", coalesceMemoryLines},
       // Before scheduling, so the completion join is balanced like any other node.
@@ -88,11 +89,9 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       addBuffer(area, bits, n.depth);
     else if (!globalPort)
       area.ffs += uint64_t(bits) * n.latency;
-    // Width changes and lane slices are wiring (a wide packet gathered from 32-bit lanes is hundreds
-    // of them); every other operator is counted at a LUT per result bit.
-    const bool wiring = n.kind == OpKind::ZExt || n.kind == OpKind::SExt || n.kind == OpKind::Trunc ||
-                        n.kind == OpKind::InsertLane;
-    if (!wiring)
+    // Wiring costs nothing (a wide packet gathered from 32-bit lanes is hundreds of lane inserts);
+    // every other operator is counted at a LUT per result bit.
+    if (!isWiring(kernel, id))
       area.luts += bits;
     if (n.kind == OpKind::FMul)
       area.dsps += 1;
@@ -126,7 +125,7 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     // A line port's buffers: a line load's lines, a line store's line and strobes.
     if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines()) {
       const uint64_t lineBits = kernel.ports[n.index].bytes * 8;
-      const uint64_t lines = n.kind == OpKind::Load ? lineBuffers(n, kernel.ports[n.index]) + 1 : 1;
+      const uint64_t lines = n.kind == OpKind::Load ? lineBuffers(kernel, id) + 1 : 1;
       area.ffs += lines * lineBits + (n.kind == OpKind::Store ? lineBits / 8 : 0);
       area.luts += lineBits; // the element's multiplexer or the line's write enables
     }

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Before: nodes have no timing. After: every dynamic node has the pipeline depth of its operator
-// class on this board (board-support/boards/*.json), wiring-only nodes have 0, and memory nodes have
+// class on this board (board-support/boards/*.json), wiring-only nodes (a shift by a constant) 0, and memory nodes have
 // the board's nominal memory latency plus issue and buffering, and enough credits to keep one request
 // per cycle in flight over that latency. Cheap integer operations on a loop's recurrence (a ring) are
 // chained into the cycle of the ring's back-edge register, as HLS schedulers chain operations within
@@ -111,7 +111,7 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
       n.latency = 1; // The output register; an access takes effect at the edge it is accepted.
       break;
     default:
-      if (const char *cls = operatorClass(n.kind); *cls) {
+      if (const char *cls = operatorClass(n.kind); *cls && !isWiring(kernel, id)) {
         auto latency = board.latencyOf(cls);
         if (!latency)
           return latency.takeError();

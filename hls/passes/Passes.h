@@ -100,6 +100,7 @@ void combineAdjacentAccesses(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);
 void splitAggregatePhis(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
+void decomposeConstantMultiplies(KernelGraph &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
 void joinLoopEntries(KernelGraph &kernel);
 void addCompletion(KernelGraph &kernel);

@@ -223,6 +223,39 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_scale");
 }
 
+TEST_CASE("a multiply by a constant of few signed digits is shifts and adders, not a DSP") {
+  auto ir = parse(R"(
+define spir_kernel void @scale(i32 addrspace(1)* %out, i32 addrspace(1)* %in) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %ten = mul i32 %v, 10
+  %seven = mul i32 %v, 7
+  %hundred = mul i32 %v, 100
+  %many = mul i32 %v, 1431655765
+  %a = add i32 %ten, %seven
+  %b = xor i32 %hundred, %many
+  %r = add i32 %a, %b
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %r, i32 addrspace(1)* %q, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  CHECK(count(dumps["build-dataflow"], "= mul i32") == 4);
+  const auto &decomposed = dumps["decompose-constant-multiplies"];
+  // 10 = 8 + 2 and 7 = 8 - 1: an adder each; 100 = 128 - 32 + 4: two; 0x55555555 has 16 digits.
+  CHECK(count(decomposed, "= mul i32") == 1);
+  CHECK(count(decomposed, "= shl i32") == 2 + 1 + 3);
+  CHECK(count(decomposed, "= sub i32") == 2);
+  // The multiplier left is the only one using DSPs: a 32-bit product takes 4.
+  CHECK(program->kernels[0].area.dsps == 4);
+  checkLintClean(program->verilog, "loom_kernel_scale");
+}
+
 TEST_CASE("float operations on static operands, and mads, run in float units per work-item") {
   auto ir = parse(R"(
 declare float @llvm.fmuladd.f32(float, float, float)
@@ -791,9 +824,9 @@ done:
 }
 
 TEST_CASE("a ring's arithmetic waits for the loaded value it meets, so the load's latency stays off the ring") {
-  // s = s * 3 + a[k]: the multiply comes first and the add waits for the load.
+  // s = s * f + a[k]: the multiply comes first and the add waits for the load.
   auto ir = parse(R"(
-define spir_kernel void @fold(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out, i32 %m) {
+define spir_kernel void @fold(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out, i32 %m, i32 %f) {
 entry:
   br label %loop
 loop:
@@ -801,7 +834,7 @@ loop:
   %s = phi i32 [ 0, %entry ], [ %sum, %loop ]
   %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %k
   %x = load i32, i32 addrspace(1)* %p, align 4
-  %times = mul i32 %s, 3
+  %times = mul i32 %s, %f
   %sum = add i32 %times, %x
   %next = add i32 %k, 1
   %more = icmp slt i32 %next, %m

@@ -109,11 +109,6 @@ unsigned dataOperandCount(const Node &node);
 /// (loom_forward_queue's ENTRIES): each one from its announcement to its acknowledge, so one
 /// iteration a cycle never waits for a free entry.
 unsigned forwardingEntries(const Node &store, const Node &announce);
-/// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `node` with `depth`
-/// credits: enough for a stream's lines over the round trip outside loops; in a loop, where
-/// interleaved work-items make its requests hop between lines, one per credit.
-unsigned lineBuffers(const Node &node, const MemoryPort &port);
-
 /// Node::bank of an access that may reach any bank of its memory.
 constexpr unsigned AllBanks = ~0u;
 
@@ -247,6 +242,16 @@ struct LongestRing {
 };
 /// Each loop's longest ring, in KernelGraph::loops order (the loop's II).
 std::vector<LongestRing> longestRings(const KernelGraph &kernel);
+
+/// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `load` with `depth`
+/// credits: enough for a stream's lines over the round trip outside loops and in a loop that holds
+/// one invocation at a time (a single work-item kernel's outermost loops); in other loops, where
+/// interleaved work-items make its requests hop between lines, one per credit.
+unsigned lineBuffers(const KernelGraph &kernel, NodeId load);
+
+/// Nodes that are only wiring in hardware, with no logic nor latency: width changes, lane slices and
+/// inserts, and shifts by a constant.
+bool isWiring(const KernelGraph &kernel, NodeId id);
 
 /// Text form: one line per node, "%id = kind [attrs] (operands) ; location".
 std::string printGraph(const KernelGraph &kernel);
