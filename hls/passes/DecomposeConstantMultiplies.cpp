@@ -60,49 +60,47 @@ void decomposeConstantMultiplies(KernelGraph &kernel) {
     if (digits.empty() || digits.size() > MaxDigits || digits.front().negative)
       continue;
 
+    // A node beside the multiply (same width, loop and source line), and a shift amount.
+    auto beside = [&](OpKind kind, const std::string &suffix) {
+      Node node{kind, product.width, product.isStatic};
+      node.loop = product.loop;
+      node.location = product.location;
+      node.name = product.name + suffix;
+      return kernel.addNode(node);
+    };
+    auto amount = [&](unsigned position) {
+      Node node{OpKind::Constant, product.width, true};
+      node.constant = position;
+      return kernel.addNode(node);
+    };
     // The factor shifted to a digit's position (the factor itself at position 0).
     auto term = [&](const Digit &digit) -> NodeId {
       if (digit.position == 0)
         return factor;
-      Node amount{OpKind::Constant, product.width, true};
-      amount.constant = digit.position;
-      Node shift{OpKind::Shl, product.width, product.isStatic};
-      shift.loop = product.loop;
-      shift.location = product.location;
-      shift.name = product.name + "_shl" + std::to_string(digit.position);
-      const NodeId id = kernel.addNode(shift);
-      kernel.connect(factor, id, 0);
-      kernel.connect(kernel.addNode(amount), id, 1);
-      return id;
+      const NodeId shift = beside(OpKind::Shl, "_shl" + std::to_string(digit.position));
+      kernel.connect(factor, shift, 0);
+      kernel.connect(amount(digit.position), shift, 1);
+      return shift;
     };
     boost::clear_in_edges(mul, kernel.graph);
+    // The multiply's node becomes the last operation, so its consumers stay as they are: the shift
+    // of a power of two (a wire), else the last digit's adder after those of the others.
     if (digits.size() == 1) {
-      // A power of two: the product is the shift itself, a wire.
-      Node &node = kernel.graph[mul];
-      node.kind = OpKind::Shl;
+      kernel.graph[mul].kind = OpKind::Shl;
       kernel.connect(factor, mul, 0);
-      Node amount{OpKind::Constant, product.width, true};
-      amount.constant = digits.front().position;
-      kernel.connect(kernel.addNode(amount), mul, 1);
+      kernel.connect(amount(digits.front().position), mul, 1);
       continue;
     }
-    // Partial sums before the last digit are new adders; the last one is the multiply's node, so
-    // its consumers stay as they are.
     NodeId sum = term(digits[0]);
     for (size_t d = 1; d + 1 < digits.size(); ++d) {
-      Node partial{digits[d].negative ? OpKind::Sub : OpKind::Add, product.width, product.isStatic};
-      partial.loop = product.loop;
-      partial.location = product.location;
-      partial.name = product.name + "_partial" + std::to_string(d);
-      const NodeId id = kernel.addNode(partial);
-      kernel.connect(sum, id, 0);
-      kernel.connect(term(digits[d]), id, 1);
-      sum = id;
+      const NodeId partial = beside(digits[d].negative ? OpKind::Sub : OpKind::Add, "_partial" + std::to_string(d));
+      kernel.connect(sum, partial, 0);
+      kernel.connect(term(digits[d]), partial, 1);
+      sum = partial;
     }
-    const NodeId last = term(digits.back());
     kernel.graph[mul].kind = digits.back().negative ? OpKind::Sub : OpKind::Add;
     kernel.connect(sum, mul, 0);
-    kernel.connect(last, mul, 1);
+    kernel.connect(term(digits.back()), mul, 1);
   }
 }
 
