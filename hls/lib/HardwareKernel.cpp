@@ -176,7 +176,8 @@ llvm::json::Value toJSON(const LoopReport &loop) {
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
                             {"work_items_inside", loop.workItemsInside},
-                            {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor}};
+                            {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor},
+                            {"global_bytes", int64_t(loop.globalBytes)}};
 }
 
 bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
@@ -191,7 +192,8 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          (!value.getAsObject()->get("work_items_inside") ||
           mapUnsigned(value, "work_items_inside", loop.workItemsInside, path)) &&
          map.mapOptional("overlaps_from", loop.overlapsFrom) &&
-         map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor);
+         map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor) &&
+         map.mapOptional("global_bytes", loop.globalBytes);
 }
 
 namespace {
@@ -268,6 +270,7 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"pipe_ports", kernel.pipePorts},
       {"ii", kernel.initiationInterval},
       {"depth", kernel.pipelineDepth},
+      {"global_bytes", int64_t(kernel.globalBytes)},
       {"loops", kernel.loops},
       {"area", llvm::json::Object{{"luts", kernel.area.luts},
                                   {"ffs", kernel.area.ffs},
@@ -321,6 +324,8 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     return false;
   }
   if (value.getAsObject()->get("loops") && !map.map("loops", kernel.loops))
+    return false;
+  if (!map.mapOptional("global_bytes", kernel.globalBytes))
     return false;
   kernel.localArgBytes.clear();
   if (const llvm::json::Array *localArgs = value.getAsObject()->getArray("local_args"))

@@ -111,7 +111,8 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += 2 * uint64_t(bits) * bits;
       area.ffs += uint64_t(bits) * std::min(n.latency, bits);
     }
-    if (globalPort)
+    const bool lineLoad = n.kind == OpKind::Load && kernel.ports[n.index].lines();
+    if (globalPort && !lineLoad)
       addBuffer(area, bits, n.depth);
     // A forwarding queue's entries: address, data and state, and an address comparator each.
     if (n.kind == OpKind::StoreAddress) {
@@ -122,11 +123,16 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.ffs += entries * (64 + dataBits + 8);
       area.luts += entries * (64 / 4 + dataBits);
     }
-    // A line port's buffers: a line load's lines, a line store's line and strobes.
+    // A line port's buffers: a line load's element tags (each its index in a line and whether it
+    // brings a new line), its lines and the line it serves from; a line store's line and strobes.
     if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines()) {
-      const uint64_t lineBits = kernel.ports[n.index].bytes * 8;
-      const uint64_t lines = n.kind == OpKind::Load ? lineBuffers(kernel, id) + 1 : 1;
-      area.ffs += lines * lineBits + (n.kind == OpKind::Store ? lineBits / 8 : 0);
+      const MemoryPort &port = kernel.ports[n.index];
+      const uint64_t lineBits = port.bytes * 8;
+      if (lineLoad) {
+        addBuffer(area, llvm::Log2_32(port.bytes / port.elementBytes) + 1, n.depth);
+        addBuffer(area, lineBits, lineBuffers(kernel, id));
+      }
+      area.ffs += lineBits + (lineLoad ? 0 : lineBits / 8);
       area.luts += lineBits; // the element's multiplexer or the line's write enables
     }
   }
@@ -213,10 +219,41 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   return llvm::Error::success();
 }
 
+/// Global-memory bytes each loop's iteration (index 0: a work-item outside loops) moves at most, as
+/// the board's memory counts them: a request occupies its bank for the beats it touches, so a plain
+/// access costs whole beats; an element of a stream through a line port costs its own bytes, as
+/// consecutive elements share a line. A predicated access is counted as if it always happened.
+std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board) {
+  std::vector<uint64_t> bytes(kernel.loops.size() + 1, 0);
+  const uint64_t beat = std::max(1u, board.memory.widthBytes);
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.isStatic || (n.kind != OpKind::Load && n.kind != OpKind::Store && n.kind != OpKind::Atomic))
+      continue;
+    const MemoryPort &port = kernel.ports[n.index];
+    bytes[n.loop] += port.lines() && n.stream ? port.elementBytes : (port.bytes + beat - 1) / beat * beat;
+  }
+  return bytes;
+}
+
+/// ", memory bandwidth: ..." when the board's peak bandwidth, shared by `units` compute units, allows
+/// fewer than `wanted` passes a cycle (iterations of a loop at its II, or work-items); else empty.
+std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const char *pass, const board::Board &board) {
+  const double peak = board.memoryBytesPerCycle(), share = peak / units;
+  if (!peak || double(bytes) <= share / wanted)
+    return "";
+  return llvm::formatv(", memory bandwidth: at most {0:f2} {1}s a cycle ({2} bytes of global memory per {1}{3} at the "
+                       "board's peak of {4:f0} bytes a cycle)",
+                       share / double(bytes), pass, bytes,
+                       units > 1 ? llvm::formatv(" in each of {0} compute units", units).str() : "", peak);
+}
+
 /// Each loop's II: its longest ring, and the value that ring carries.
-std::vector<LoopReport> reportLoops(const KernelGraph &kernel) {
+std::vector<LoopReport> reportLoops(const KernelGraph &kernel, const std::vector<uint64_t> &bytes) {
   std::vector<LoopReport> loops = kernel.loops;
   const std::vector<LongestRing> rings = longestRings(kernel);
+  for (size_t i = 0; i < loops.size(); ++i)
+    loops[i].globalBytes = bytes[i + 1];
   for (size_t i = 0; i < loops.size(); ++i) {
     if (!rings[i].start)
       continue;
@@ -359,7 +396,9 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.area = estimateArea(kernel);
     for (uint64_t *count : {&hw.area.luts, &hw.area.ffs, &hw.area.dsps, &hw.area.rams})
       *count *= units;
-    hw.loops = reportLoops(kernel);
+    const std::vector<uint64_t> bytes = globalBytes(kernel, board);
+    hw.globalBytes = bytes[0];
+    hw.loops = reportLoops(kernel, bytes);
     for (const LoopReport &loop : hw.loops)
       if (loop.requestedII && loop.ii > loop.requestedII)
         errors += llvm::formatv("{0}: error: '#pragma ii {1}' cannot be met: the loop's II is {2}, set by the "
@@ -381,11 +420,12 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
           (port.writes ? channel.writers : channel.readers).push_back(hw.kernelName);
     }
     program.report += llvm::formatv("kernel {0}{9}: II {1}, pipeline depth {2} cycles, {3} memory ports, "
-                                    "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks{8}\n",
+                                    "estimated {4} LUTs, {5} FFs, {6} DSPs, {7} RAM blocks{8}{10}\n",
                                     hw.kernelName, hw.initiationInterval, hw.pipelineDepth,
                                     hw.ports.size(), hw.area.luts, hw.area.ffs, hw.area.dsps, hw.area.rams,
                                     units > 1 ? llvm::formatv(" in {0} compute units", units).str() : "",
-                                    autorun ? " (autorun)" : "");
+                                    autorun ? " (autorun)" : "",
+                                    bandwidthBound(hw.globalBytes, units, 1.0, "work-item", board));
     if (hw.workGroupLoops)
       program.report += llvm::formatv("  barriers: runs a work-group of up to {0} work-items per invocation, each region "
                                       "of it (between barriers) as loops over its work-items{1}\n",
@@ -396,7 +436,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                 .str()
                                           : std::string());
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}\n",
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}{12}\n",
                                       loop.location, loop.depth, loop.ii, loop.boundBy,
                                       loop.boundAt.empty() ? "" : " at " + loop.boundAt,
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
@@ -433,7 +473,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       : !loop.innerLoopsWaitFor.empty()
                                           ? ", an iteration enters its inner loops when the previous one has left "
                                             "them: " + loop.innerLoopsWaitFor
-                                          : std::string());
+                                          : std::string(),
+                                      bandwidthBound(loop.globalBytes, units, 1.0 / loop.ii, "iteration", board));
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}{6}, {7}\n",
                                       memory.contents.empty() ? "array" : "constant table", memory.name,

@@ -2776,3 +2776,103 @@ got:
   CHECK(program.kernels[0].ports[0].bytes == 16); // the copy: one wide store
   checkLintClean(program.verilog, "loom_kernel_scale");
 }
+
+TEST_CASE("the report bounds a loop's and a work-item's rate by the memory bandwidth their accesses need") {
+  auto ir = parse(R"(
+define spir_kernel void @triad16(<16 x float> addrspace(1)* noalias %a, <16 x float> addrspace(1)* noalias %b,
+                                 <16 x float> addrspace(1)* noalias %c, i32 %n) {
+entry:
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %iw = zext i32 %i to i64
+  %pb = getelementptr inbounds <16 x float>, <16 x float> addrspace(1)* %b, i64 %iw
+  %vb = load <16 x float>, <16 x float> addrspace(1)* %pb, align 64
+  %pc = getelementptr inbounds <16 x float>, <16 x float> addrspace(1)* %c, i64 %iw
+  %vc = load <16 x float>, <16 x float> addrspace(1)* %pc, align 64
+  %s = fadd <16 x float> %vb, %vc
+  %pa = getelementptr inbounds <16 x float>, <16 x float> addrspace(1)* %a, i64 %iw
+  store <16 x float> %s, <16 x float> addrspace(1)* %pa, align 64
+  %next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+define spir_kernel void @gathers(i32 addrspace(1)* noalias %idx, i32 addrspace(1)* noalias %a,
+                                 i32 addrspace(1)* noalias %b, i32 addrspace(1)* noalias %c,
+                                 i32 addrspace(1)* noalias %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pi = getelementptr inbounds i32, i32 addrspace(1)* %idx, i64 %gid
+  %i = load i32, i32 addrspace(1)* %pi, align 4
+  %iw = sext i32 %i to i64
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %iw
+  %va = load i32, i32 addrspace(1)* %pa, align 4
+  %pb = getelementptr inbounds i32, i32 addrspace(1)* %b, i64 %iw
+  %vb = load i32, i32 addrspace(1)* %pb, align 4
+  %pc = getelementptr inbounds i32, i32 addrspace(1)* %c, i64 %iw
+  %vc = load i32, i32 addrspace(1)* %pc, align 4
+  %ab = add i32 %va, %vb
+  %abc = add i32 %ab, %vc
+  %po = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %abc, i32 addrspace(1)* %po, align 4
+  ret void
+}
+define spir_kernel void @window_sums(float addrspace(1)* noalias %in, float addrspace(1)* noalias %out, i32 %n) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %first = trunc i64 %gid to i32
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %sum = phi float [ 0.0, %entry ], [ %add, %loop ]
+  %k = add nsw i32 %first, %i
+  %kw = sext i32 %k to i64
+  %p = getelementptr inbounds float, float addrspace(1)* %in, i64 %kw
+  %v = load float, float addrspace(1)* %p, align 4
+  %add = fadd float %sum, %v
+  %next = add nuw nsw i32 %i, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  %po = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  store float %add, float addrspace(1)* %po, align 4
+  ret void
+}
+)");
+  // The default board: 128 bytes a cycle over two banks of 64-byte beats.
+  auto board = board::loadBoard("default");
+  REQUIRE_OK(board);
+  auto program = hls::synthesizeProgram(*ir->module, *board, {});
+  REQUIRE_OK(program);
+  REQUIRE(program->kernels.size() == 3);
+  const hls::HardwareKernel &triad = program->kernels[0], &gathers = program->kernels[1], &windows = program->kernels[2];
+  // Three 64-byte streams an iteration: the schedule's II is 1, the memory allows two in three cycles.
+  REQUIRE(triad.loops.size() == 1);
+  CHECK(triad.loops[0].ii == 1);
+  CHECK(triad.loops[0].globalBytes == 192);
+  CHECK_THAT(program->report, Catch::Contains(", memory bandwidth: at most 0.67 iterations a cycle (192 bytes of "
+                                              "global memory per iteration at the board's peak of 128 bytes a cycle)"));
+  // A gather costs a whole beat, a stream's element only its own bytes: 3 x 64 + 4 + 4.
+  CHECK(gathers.globalBytes == 200);
+  CHECK_THAT(program->report, Catch::Contains("memory bandwidth: at most 0.64 work-items a cycle (200 bytes"));
+  // A 4-byte stream at II 5 (the float add's recurrence) is far from the bound: nothing is said.
+  REQUIRE(windows.loops.size() == 1);
+  CHECK(windows.loops[0].globalBytes == 4);
+  CHECK(count(program->report, "memory bandwidth") == 2);
+  // The figures travel in the binary.
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(triad), back, root));
+  CHECK(back.loops[0].globalBytes == 192);
+  REQUIRE(hls::fromJSON(hls::toJSON(gathers), back, root));
+  CHECK(back.globalBytes == 200);
+
+  // The window loop holds many work-items' iterations, so its line load buffers a line per credit,
+  // which synthesis puts in block RAM (8 blocks of 72 bits for a 512-bit line), not flip-flops.
+  REQUIRE(program->kernels[2].ports[0].lines());
+  CHECK(windows.area.rams >= 8);
+  CHECK(windows.area.ffs < 16 * 512);
+}

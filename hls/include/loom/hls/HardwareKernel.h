@@ -152,6 +152,9 @@ struct LoopReport {
   /// for the reason innerLoopsWaitFor gives.
   std::string overlapsFrom;
   std::string innerLoopsWaitFor;
+  /// Global-memory bytes an iteration moves at most (globalBytes in Pipeline.cpp says how they count):
+  /// over the board's peak bandwidth, the fewest cycles an iteration can take.
+  uint64_t globalBytes = 0;
 };
 
 /// A pipe argument's stream port on the kernel module (the module contract above).
@@ -196,6 +199,8 @@ struct HardwareKernel {
   std::vector<PipePort> pipePorts;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
+  /// Global-memory bytes a work-item moves at most outside loops (as LoopReport::globalBytes).
+  uint64_t globalBytes = 0;
   AreaEstimate area;
   std::vector<LoopReport> loops;
 };
