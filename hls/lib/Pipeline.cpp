@@ -222,7 +222,8 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
 /// Global-memory bytes each loop's iteration (index 0: a work-item outside loops) moves at most, as
 /// the board's memory counts them: a request occupies its bank for the beats it touches, so a plain
 /// access costs whole beats; an element of a stream through a line port costs its own bytes, as
-/// consecutive elements share a line. A predicated access is counted as if it always happened.
+/// consecutive elements share a line. An access under a condition counts as if it happened (the
+/// regions of a kernel with barriers are such conditions, each pass running one region's accesses).
 std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board) {
   std::vector<uint64_t> bytes(kernel.loops.size() + 1, 0);
   const uint64_t beat = std::max(1u, board.memory.widthBytes);
@@ -242,8 +243,8 @@ std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const 
   const double peak = board.memoryBytesPerCycle(), share = peak / units;
   if (!peak || double(bytes) <= share / wanted)
     return "";
-  return llvm::formatv(", memory bandwidth: at most {0:f2} {1}s a cycle ({2} bytes of global memory per {1}{3} at the "
-                       "board's peak of {4:f0} bytes a cycle)",
+  return llvm::formatv(", memory bandwidth: {2} bytes of global memory per {1}{3} if all its accesses happen, so at "
+                       "most {0:f2} {1}s a cycle at the board's peak of {4:f0} bytes a cycle",
                        share / double(bytes), pass, bytes,
                        units > 1 ? llvm::formatv(" in each of {0} compute units", units).str() : "", peak);
 }

@@ -152,8 +152,8 @@ struct LoopReport {
   /// for the reason innerLoopsWaitFor gives.
   std::string overlapsFrom;
   std::string innerLoopsWaitFor;
-  /// Global-memory bytes an iteration moves at most (globalBytes in Pipeline.cpp says how they count):
-  /// over the board's peak bandwidth, the fewest cycles an iteration can take.
+  /// Global-memory bytes an iteration moves when all its accesses happen (globalBytes in Pipeline.cpp
+  /// says how they count): over the board's peak bandwidth, the fewest cycles such an iteration takes.
   uint64_t globalBytes = 0;
 };
 
@@ -199,7 +199,7 @@ struct HardwareKernel {
   std::vector<PipePort> pipePorts;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
   unsigned pipelineDepth = 0;         ///< Cycles from a work-item's entry to its completion, no stalls.
-  /// Global-memory bytes a work-item moves at most outside loops (as LoopReport::globalBytes).
+  /// Global-memory bytes a work-item moves outside loops (as LoopReport::globalBytes).
   uint64_t globalBytes = 0;
   AreaEstimate area;
   std::vector<LoopReport> loops;
