@@ -40,7 +40,8 @@ fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed
 once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
 # Kernels with barriers, as OpenCL C 2.0 for the work-group function.
 barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers", "-cl-std=CL2.0")
-barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile")
+barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile",
+                   "tiled_sgemm")
 
 def kernel_report(name):
     lines, inside = [], False
@@ -161,14 +162,14 @@ for kernel, size, extra in (("triad_swi", (1,), (np.int32(t),)), ("triad", (t,),
          np.array_equal(get(ab, ta), want))
 
 s = 64
-sa, sb = rng.standard_normal((s, s)).astype(np.float32), rng.standard_normal((s, s)).astype(np.float32)
+sga, sgb = rng.standard_normal((s, s)).astype(np.float32), rng.standard_normal((s, s)).astype(np.float32)
 sc = np.zeros((s, s), np.float32)
 scb = buf(sc)
-cycles = run("sgemm", (s, s), buf(sa), buf(sb), scb, np.int32(s))
-want = np.zeros((s, s), np.float32)
+cycles = run("sgemm", (s, s), buf(sga), buf(sgb), scb, np.int32(s))
+want_sgemm = np.zeros((s, s), np.float32)
 for k in range(s):
-    want = (want + np.outer(sa[:, k], sb[k, :]).astype(np.float32)).astype(np.float32)
-case("sgemm 64^3 naive", cycles, s ** 3, "1 MAC/cycle", np.array_equal(get(scb, sc), want))
+    want_sgemm = (want_sgemm + np.outer(sga[:, k], sgb[k, :]).astype(np.float32)).astype(np.float32)
+case("sgemm 64^3 naive", cycles, s ** 3, "1 MAC/cycle", np.array_equal(get(scb, sc), want_sgemm))
 
 side, maxit = 256, 64
 image = np.zeros((side, side), np.int32)
@@ -242,6 +243,13 @@ want = tiles.reshape(-1, 1024).copy()
 want[:, :64] += want[:, :-65:-1]
 case(f"async_tile {items * 16} floats, groups of 64", cycles, 3 * items, "1 work-item/cycle, 3 regions",
      np.array_equal(get(tb, np.zeros_like(tiles)), want.reshape(-1)))
+
+# The sgemm above with 16 x 16 __local tiles: the same sums in the same order.
+tsc = buf(sc)
+cycles = run("tiled_sgemm", (s, s), buf(sga), buf(sgb), tsc, np.int32(s), built=barriers_program, local_size=(16, 16))
+regions = 2 * s // 16 + 1
+case(f"tiled_sgemm {s}^3, 16 x 16 tiles", cycles, regions * s * s, f"1 work-item/cycle, {regions} regions",
+     np.array_equal(get(tsc, sc), want_sgemm))
 
 items, m = 1000, 16
 unsorted = rng.integers(-10000, 10000, (items, m)).astype(np.int32)

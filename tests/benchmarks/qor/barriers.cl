@@ -71,3 +71,24 @@ void async_tile(__global const float *restrict a, __global float *restrict out) 
   event_t back = async_work_group_copy(out + base, tile, 1024, 0);
   wait_group_events(1, &back);
 }
+
+// The classic __local-tiled sgemm: per tile step, a region loading a 16 x 16 tile of each matrix and
+// a region of 16 multiply-adds a work-item (unrolled), then a region storing c: 2 n/16 + 1 regions.
+#define TILE 16
+__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
+void tiled_sgemm(__global const float *restrict a, __global const float *restrict b, __global float *restrict c,
+                 int n) {
+  __local float ta[TILE][TILE], tb[TILE][TILE];
+  const int li = get_local_id(1), lj = get_local_id(0), i = get_global_id(1), j = get_global_id(0);
+  float s = 0.0f;
+  for (int t = 0; t < n; t += TILE) {
+    ta[li][lj] = a[i * n + t + lj];
+    tb[li][lj] = b[(t + li) * n + j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
+    for (int k = 0; k < TILE; ++k)
+      s += ta[li][k] * tb[k][lj];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[i * n + j] = s;
+}
