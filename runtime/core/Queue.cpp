@@ -2,11 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // One thread per in-order queue executes commands in order; the API thread only appends to
-// `pending`. An out-of-order queue starts a thread per command.
+// `pending`. An out-of-order queue hands each command to a runner thread once its wait list has
+// finished.
 //===----------------------------------------------------------------------===//
 #include "core/Queue.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <atomic>
+#include <memory>
+#include <system_error>
 
 namespace loom::runtime {
 
@@ -21,15 +26,18 @@ Queue::Queue(Context &context, PlatformDevice &device, uint64_t properties, bool
 Queue::~Queue() { shutdown(); }
 
 void Queue::submit(Command command) {
-  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_lock<std::mutex> lock(mutex);
   last = command.event;
-  if (outOfOrder)
-    return startUnordered(std::move(command));
+  if (outOfOrder) {
+    orderUnordered(command);
+    lock.unlock();
+    return startWhenReady(std::move(command));
+  }
   pending.push_back(std::move(command));
   wake.notify_one();
 }
 
-void Queue::startUnordered(Command command) {
+void Queue::orderUnordered(Command &command) {
   auto finished = [](const Ref<Event> &event) { return event->status() <= ExecStatus::Complete; };
   llvm::erase_if(outstanding, finished);
   if (barrier && finished(barrier))
@@ -41,10 +49,58 @@ void Queue::startUnordered(Command command) {
   if (command.sync == Command::Sync::Barrier)
     barrier = command.event;
   outstanding.push_back(command.event);
-  // The thread keeps the queue: its last reference may go while the command runs.
-  std::thread([keep = Ref<Queue>(this), command = std::move(command)]() mutable {
-    keep->run(std::move(command), false);
-  }).detach();
+}
+
+void Queue::startWhenReady(Command command) {
+  // The last of the wait list to finish (or this call, if that was before) makes it ready.
+  struct Waiting {
+    Command command;
+    std::atomic<size_t> remaining;
+  };
+  auto waiting = std::make_shared<Waiting>();
+  waiting->remaining = command.waitList.size() + 1;
+  const std::vector<Ref<Event>> dependencies = command.waitList;
+  waiting->command = std::move(command);
+  // The callback keeps the queue: its last reference may go before the wait list finishes.
+  auto arrive = [keep = Ref<Queue>(this), waiting](int32_t) {
+    if (--waiting->remaining == 0)
+      keep->dispatch(std::move(waiting->command));
+  };
+  for (const Ref<Event> &dependency : dependencies)
+    dependency->addCallback(ExecStatus::Complete, arrive);
+  arrive(ExecStatus::Complete);
+}
+
+void Queue::dispatch(Command command) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ready.push_back(std::move(command));
+    if (runners >= MaxRunners)
+      return; // A runner takes it when its command is done.
+    ++runners;
+  }
+  try {
+    // The thread keeps the queue: its last reference may go while the command runs.
+    std::thread([keep = Ref<Queue>(this)] { keep->runReady(); }).detach();
+  } catch (const std::system_error &) {
+    runReady(); // No thread to be had: this one runs what is ready.
+  }
+}
+
+void Queue::runReady() {
+  for (;;) {
+    Command command;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (ready.empty()) {
+        --runners;
+        return;
+      }
+      command = std::move(ready.front());
+      ready.pop_front();
+    }
+    run(std::move(command), false);
+  }
 }
 
 std::vector<Ref<Event>> Queue::unfinished() {

@@ -10,10 +10,12 @@
 // those failed, the command is not run and fails with the queue's dependency-failure code (the API
 // passes CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST), as in PoCL, so a failed launch poisons what
 // was queued after it.
-// In an out-of-order queue each command runs on a thread of its own as soon as its wait list has
-// completed, so kernels that talk through pipes run at the same time; a marker or barrier without
-// a wait list waits for every command before it, and a barrier holds back every command after it.
-// A command there fails for its own wait list only.
+// In an out-of-order queue a command is ready once its wait list has finished (a callback of each
+// event in it, so a command waiting holds no thread) and then runs on a runner thread: a new one
+// for each ready command up to MaxRunners at once, so kernels that talk through pipes run at the same
+// time, while a program that queues thousands of commands gets no more threads than that. A marker
+// or barrier without a wait list waits for every command before it, and a barrier holds back every
+// command after it. A command there fails for its own wait list only.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -76,8 +78,15 @@ private:
   void help(const Event *until);
   /// Runs one command taken from `pending` (the caller set `executing`), then clears `executing`.
   void execute(Command command);
-  /// Hands a command of an out-of-order queue to a thread of its own (the caller holds `mutex`).
-  void startUnordered(Command command);
+  /// Out of order: adds the markers' and barriers' ordering to the command's wait list and counts
+  /// it outstanding (the caller holds `mutex`).
+  void orderUnordered(Command &command);
+  /// Out of order: dispatches the command once its wait list has finished.
+  void startWhenReady(Command command);
+  /// Out of order: queues a ready command for a runner, starting one if fewer than MaxRunners run.
+  void dispatch(Command command);
+  /// A runner's loop: runs ready commands until none is left.
+  void runReady();
   /// Waits for the command's wait list, runs it unless a dependency (or `previousFailed`) failed,
   /// and completes its event; returns its status.
   int32_t run(Command command, bool previousFailed);
@@ -95,6 +104,10 @@ private:
   /// Out of order: the commands submitted and not finished, and the latest barrier.
   std::vector<Ref<Event>> outstanding;
   Ref<Event> barrier;
+  /// Out of order: commands whose wait list has finished, waiting for a runner; the runners.
+  std::deque<Command> ready;
+  unsigned runners = 0;
+  static constexpr unsigned MaxRunners = 256;
 };
 
 } // namespace loom::runtime

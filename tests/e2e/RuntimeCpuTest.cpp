@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end tests of the CPU device through the ICD loader: platform and device queries, vector_add
 // of 1M floats from source against the host result, profiling, 2D/offset launches, binaries,
-// user events and callbacks, out-of-order queues, sub-buffers, memory object destructor callbacks,
+// user events and callbacks, out-of-order queues (and how many threads they take), sub-buffers, memory object destructor callbacks,
 // rect transfers, queue order when waiting threads run commands.
 #include "E2ESupport.h"
 
@@ -422,6 +422,67 @@ TEST_CASE("an out-of-order queue runs what is ready, and its markers and barrier
   clReleaseEvent(gate);
   clReleaseMemObject(gated);
   clReleaseMemObject(free);
+}
+
+/// The process's threads now, from /proc/self/status.
+int threadCount() {
+  std::FILE *status = std::fopen("/proc/self/status", "r");
+  REQUIRE(status != nullptr);
+  char line[256];
+  int threads = -1;
+  while (std::fgets(line, sizeof line, status))
+    if (std::sscanf(line, "Threads: %d", &threads) == 1)
+      break;
+  std::fclose(status);
+  return threads;
+}
+
+TEST_CASE("an out-of-order queue holds no thread for a waiting command, and a bounded number for ready ones",
+          "[e2e][runtime]") {
+  CpuSetup cl(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(cl.context, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem cell = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, sizeof(int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  // A chain of 20,000 writes behind the gate: each waits for the one before (a thread each would
+  // exhaust the process's threads).
+  constexpr int Chain = 20000;
+  std::vector<int> values(Chain);
+  cl_event previous = gate;
+  clRetainEvent(gate);
+  const int before = threadCount();
+  for (int i = 0; i < Chain; ++i) {
+    values[i] = i;
+    cl_event written = nullptr;
+    REQUIRE(clEnqueueWriteBuffer(cl.queue, cell, CL_FALSE, 0, sizeof(int), &values[i], 1, &previous, &written) ==
+            CL_SUCCESS);
+    clReleaseEvent(previous);
+    previous = written;
+  }
+  CHECK(threadCount() - before < 8);
+  // Thousands ready at once, each waiting for nothing: they run, on at most a few hundred threads.
+  cl_mem others = clCreateBuffer(cl.context, CL_MEM_READ_WRITE, 5000 * sizeof(int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<int> ones(5000, 1);
+  for (int i = 0; i < 5000; ++i)
+    REQUIRE(clEnqueueWriteBuffer(cl.queue, others, CL_FALSE, i * sizeof(int), sizeof(int), &ones[i], 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+  CHECK(threadCount() - before <= 256 + 8);
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &previous) == CL_SUCCESS);
+  REQUIRE(clFinish(cl.queue) == CL_SUCCESS);
+  int last = -1;
+  REQUIRE(clEnqueueReadBuffer(cl.queue, cell, CL_TRUE, 0, sizeof last, &last, 0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(last == Chain - 1);
+  std::vector<int> written(5000, 0);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, others, CL_TRUE, 0, 5000 * sizeof(int), written.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  CHECK(std::count(written.begin(), written.end(), 1) == 5000);
+  clReleaseEvent(previous);
+  clReleaseEvent(gate);
+  clReleaseMemObject(cell);
+  clReleaseMemObject(others);
 }
 
 TEST_CASE("sub-groups through the ICD: the extension, the device and kernel queries, a kernel's view", "[e2e][runtime]") {
