@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
+#include <system_error>
+
 using namespace loom::runtime;
 using namespace loom::runtime::api;
 
@@ -28,10 +30,15 @@ cl_command_queue createQueue(const char *entryPoint, cl_context context, cl_devi
     LOOM_CHECK(!(properties & ~known), CL_INVALID_VALUE, "unknown command-queue property bits");
     LOOM_CHECK(!(properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)),
                CL_INVALID_QUEUE_PROPERTIES, "device-side queues are not supported");
-    Queue *queue = Object::create<Queue>(*owner, *target, properties,
-                                         (properties & CL_QUEUE_PROFILING_ENABLE) != 0,
-                                         (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
-                                         CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    Queue *queue = nullptr;
+    try {
+      queue = Object::create<Queue>(*owner, *target, properties, (properties & CL_QUEUE_PROFILING_ENABLE) != 0,
+                                    (properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
+                                    CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } catch (const std::system_error &) {
+      // No exception crosses the C API: the process has no thread left for an in-order queue's worker.
+    }
+    LOOM_CHECK(queue, CL_OUT_OF_RESOURCES, "cannot start the queue's worker thread: the process has no thread left");
     queue->rawProperties = std::move(raw);
     result = handleOf(queue);
     return CL_SUCCESS;
