@@ -232,7 +232,7 @@ std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board 
     if (n.isStatic || (n.kind != OpKind::Load && n.kind != OpKind::Store && n.kind != OpKind::Atomic))
       continue;
     const MemoryPort &port = kernel.ports[n.index];
-    bytes[n.loop] += port.lines() && n.stream ? port.elementBytes : (port.bytes + beat - 1) / beat * beat;
+    bytes[n.loop] += port.lines() && n.stream ? port.elementBytes : llvm::alignTo(port.bytes, beat);
   }
   return bytes;
 }
@@ -253,9 +253,8 @@ std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const 
 std::vector<LoopReport> reportLoops(const KernelGraph &kernel, const std::vector<uint64_t> &bytes) {
   std::vector<LoopReport> loops = kernel.loops;
   const std::vector<LongestRing> rings = longestRings(kernel);
-  for (size_t i = 0; i < loops.size(); ++i)
-    loops[i].globalBytes = bytes[i + 1];
   for (size_t i = 0; i < loops.size(); ++i) {
+    loops[i].globalBytes = bytes[i + 1];
     if (!rings[i].start)
       continue;
     const Node &n = kernel.graph[*rings[i].start];
