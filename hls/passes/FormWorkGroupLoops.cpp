@@ -21,9 +21,11 @@
 // argument) is kept once per invocation instead, in registers. A
 // work-group function is one more pass of the work-items (streamCollectives, below). With
 // num_simd_work_items(N) the loop over the x ids takes N work-items an iteration (addLanes), which
-// share the invocation's storage. The work-group is the kernel's one sub-group, whatever its size:
-// sub-group barriers and functions are work-group ones, and the sub-group builtins answer for the
-// whole group. The hardware then runs one invocation per work-group (HardwareKernel::workGroupLoops),
+// share the invocation's storage. A sub-group is a run of SubGroupItems work-items in local linear
+// id order, and a sub-group function keeps a total per sub-group. As sub-groups may take different
+// paths between work-group cuts, a group of several keeps each work-item's cut and runs passes of
+// the work-items waiting at sub-group cuts until all wait at one work-group cut (scheduleSubGroups).
+// The hardware then runs one invocation per work-group (HardwareKernel::workGroupLoops),
 // several in flight (loom.work_group_invocation: its __local arrays are the invocation's): the launch
 // gives the number of groups as the NDRange and the real local sizes as the work-group arguments, so
 // get_global_id(d) - get_global_offset(d) here is the group id and get_global_size(d) the number of
@@ -67,8 +69,8 @@ void collectCalls(Function &function, SmallPtrSetImpl<Function *> &seen, std::ve
 }
 
 /// The first call of `kernel` (or of a function it calls) that needs the kernel to run a work-group
-/// at a time: a barrier, a work-group or sub-group function, a sub-group builtin (the work-group is
-/// one sub-group); null if none.
+/// at a time: a barrier, a work-group or sub-group function, a sub-group builtin (sub-groups are runs
+/// of the group's work-items); null if none.
 CallInst *firstGroupCall(Function &kernel) {
   SmallPtrSet<Function *, 8> seen;
   std::vector<CallInst *> calls;
@@ -89,19 +91,24 @@ ReturnInst *returnTo(Function &function, unsigned region) {
   return nullptr;
 }
 
+/// The resume value of the step of the `index`-th collective (streamCollectives): past the regions.
+unsigned collectiveStep(const lowering::BarrierRegions &regions, size_t index) { return regions.regions + index; }
+
 /// Work-group functions as one more pass of the group's work-items through the pipeline, in local
 /// linear id order, between the region that gives the operands and the one that uses the results:
 /// a work-item stopping at collective k goes to its step (a new resume value past the regions),
-/// which folds its operand into a total the group shares and then returns k. Reductions, all, any
-/// and broadcast leave their result in that total, which every work-item of region k reads; scans
-/// store each work-item's running value in its own result. The shared total is one private scalar of
-/// the work-group invocation: a register carried from work-item to work-item.
-void streamCollectives(Function &workItem, unsigned firstExtra, lowering::BarrierRegions &regions) {
+/// which folds its operand into a total the group (a sub-group function's: the sub-group) shares and
+/// then returns k. Reductions, all, any and broadcast leave their result in that total, which every
+/// work-item of region k reads; scans store each work-item's running value in its own result. The
+/// shared total is one private scalar of the work-group invocation, a register carried from
+/// work-item to work-item, which a sub-group function also leaves in a small array, an element a
+/// sub-group.
+void streamCollectives(Function &workItem, unsigned firstExtra, lowering::BarrierRegions &regions, uint64_t items) {
   if (regions.collectives.empty())
     return;
   auto *dispatch = cast<SwitchInst>(workItem.getEntryBlock().getTerminator());
   LLVMContext &context = workItem.getContext();
-  unsigned step = regions.regions;
+  unsigned step = collectiveStep(regions, 0);
   for (lowering::Collective &collective : regions.collectives) {
     ReturnInst *stop = returnTo(workItem, collective.region);
     stop->setOperand(0, ConstantInt::get(Type::getInt32Ty(context), step));
@@ -112,11 +119,34 @@ void streamCollectives(Function &workItem, unsigned firstExtra, lowering::Barrie
     Type *resultType = collective.result->getAllocatedType();
     const bool scan = collective.kind == lowering::Collective::Kind::ScanInclusive ||
                       collective.kind == lowering::Collective::Kind::ScanExclusive;
-    auto *total = new AllocaInst(scan ? operandType : resultType, 0, "collective.total", dispatch);
+    // The total runs in a register from work-item to work-item. A sub-group function of a group with
+    // several sub-groups starts it afresh at each sub-group's first work-item and, but for a scan,
+    // also leaves it in the element of its sub-group of a small array, which region k reads: a write
+    // only, so the next work-item need not wait for a read of the array.
+    const bool perSubGroup = collective.scope == lowering::Scope::SubGroup && items > SubGroupItems;
+    Type *totalType = scan ? operandType : resultType;
+    IRBuilder<> entry(dispatch);
+    AllocaInst *running = entry.CreateAlloca(totalType, nullptr, "collective.total");
+    Value *total = running;
+    if (perSubGroup && !scan) {
+      auto *totals = entry.CreateAlloca(ArrayType::get(totalType, (items + SubGroupItems - 1) / SubGroupItems),
+                                        nullptr, "collective.totals");
+      Value *subGroup = entry.CreateUDiv(lowering::emitLocalLinearId(entry, workItem, firstExtra),
+                                         entry.getInt64(SubGroupItems));
+      total = entry.CreateInBoundsGEP(totals->getAllocatedType(), totals, {entry.getInt64(0), subGroup},
+                                      "collective.subgroup.total");
+    }
     IRBuilder<> b(block);
     Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
+    // The work-item's place in the run the total covers: its sub-group's, or the group's.
+    Value *place = perSubGroup ? b.CreateURem(linear, b.getInt64(SubGroupItems)) : linear;
     Value *operand = b.CreateLoad(operandType, collective.operand);
-    Value *sofar = b.CreateLoad(total->getAllocatedType(), total);
+    Value *sofar = b.CreateLoad(totalType, running);
+    auto keep = [&](Value *next) {
+      b.CreateStore(next, running);
+      if (total != running)
+        b.CreateStore(next, total);
+    };
     if (collective.kind == lowering::Collective::Kind::Broadcast) {
       Value *ids[3] = {b.getInt64(0), b.getInt64(0), b.getInt64(0)};
       for (unsigned d = 0; d < collective.source.size(); ++d)
@@ -125,16 +155,16 @@ void streamCollectives(Function &workItem, unsigned firstExtra, lowering::Barrie
       Value *sizeX = workItem.getArg(firstExtra + Param::LocalSize);
       Value *sizeY = workItem.getArg(firstExtra + Param::LocalSize + 1);
       Value *source = b.CreateAdd(ids[0], b.CreateMul(sizeX, b.CreateAdd(ids[1], b.CreateMul(sizeY, ids[2]))));
-      b.CreateStore(b.CreateSelect(b.CreateICmpEQ(linear, source), operand, sofar), total);
+      keep(b.CreateSelect(b.CreateICmpEQ(place, source), operand, sofar));
     } else {
       // All and any keep their total as the int result, folded as i1.
       Value *accumulated = scan || collective.kind == lowering::Collective::Kind::Reduce
                                ? sofar
                                : b.CreateIsNotNull(sofar);
-      accumulated = b.CreateSelect(b.CreateICmpEQ(linear, b.getInt64(0)),
+      accumulated = b.CreateSelect(b.CreateICmpEQ(place, b.getInt64(0)),
                                    lowering::collectiveIdentity(collective, operandType), accumulated);
       Value *next = lowering::emitCollectiveCombine(b, collective, accumulated, operand);
-      b.CreateStore(scan ? next : lowering::emitCollectiveResult(b, collective, next, resultType), total);
+      keep(scan ? next : lowering::emitCollectiveResult(b, collective, next, resultType));
       if (scan)
         b.CreateStore(collective.kind == lowering::Collective::Kind::ScanInclusive ? next : accumulated,
                       collective.result);
@@ -147,6 +177,128 @@ void streamCollectives(Function &workItem, unsigned firstExtra, lowering::Barrie
       collective.result = nullptr;
     }
   }
+}
+
+/// What the work-item function takes and returns once scheduleSubGroups has made it keep each
+/// work-item's place: the pass the kernel runs, and (returned by the pass's last work-item) the next.
+/// Returned as bits, some work-item left (1) and some waiting at a sub-group cut (2): a select would
+/// have jump threading copy the end of the work-item function, and its store, to every path.
+namespace Pass {
+constexpr unsigned Start = 0;     ///< The first: every work-item runs region 0.
+constexpr unsigned Finished = 0;  ///< Returned when every work-item has finished.
+constexpr unsigned Everyone = 1;  ///< Every work-item goes on: all wait at one work-group cut.
+constexpr unsigned Skip = 2;      ///< A lane past the end of a partial group (addLanes).
+constexpr unsigned SubGroups = 3; ///< Only the work-items waiting at a sub-group cut go on.
+} // namespace Pass
+
+/// Sub-groups that take different paths: with several sub-groups in a group and a sub-group cut
+/// somewhere, the work-items of one pass through the loops may stop at different cuts (only sub-group
+/// 0 reaching a sub_group_barrier, say), so the last work-item's stop cannot be everyone's next region.
+/// Each work-item then keeps the cut it waits at in an array of the invocation (`items` elements,
+/// indexed by the local linear id), and the work-item function takes a Pass instead of a region: in a
+/// SubGroups pass the work-items waiting at a sub-group cut run to their next cut, the others only
+/// stream through; in an Everyone pass all do. A pass is SubGroups while any work-item waits at a
+/// sub-group cut (a sub-group's work-items all reach its cut in the pass before, as they stream in
+/// local linear id order), so the work-items at a work-group cut go on only once every one of the
+/// group has reached it. Two flags the work-items carry from one to the next, as the collectives
+/// carry their totals, give the last one the next pass. Returns the Skip resume value.
+ConstantInt *scheduleSubGroups(Function &workItem, unsigned firstExtra, const lowering::BarrierRegions &regions,
+                               uint64_t items, unsigned lanes) {
+  LLVMContext &context = workItem.getContext();
+  BasicBlock &entry = workItem.getEntryBlock();
+  auto *regionSwitch = cast<SwitchInst>(entry.getTerminator());
+  std::vector<unsigned> subGroupStops;
+  for (unsigned region = 1; region < regions.regions; ++region)
+    if (regions.cutScopes[region - 1] == lowering::Scope::SubGroup)
+      subGroupStops.push_back(region);
+  for (size_t index = 0; index < regions.collectives.size(); ++index)
+    if (regions.collectives[index].scope == lowering::Scope::SubGroup)
+      subGroupStops.push_back(collectiveStep(regions, index));
+  std::vector<ReturnInst *> returns;
+  for (BasicBlock &block : workItem)
+    if (auto *ret = dyn_cast<ReturnInst>(block.getTerminator()))
+      returns.push_back(ret);
+
+  IRBuilder<> b(&*entry.getFirstInsertionPt());
+  Type *i1 = b.getInt1Ty(), *i32 = b.getInt32Ty();
+  const unsigned stops = collectiveStep(regions, regions.collectives.size());
+  Type *stopType = b.getIntNTy(std::max(8u, unsigned(PowerOf2Ceil(Log2_32_Ceil(stops)))));
+  // With lanes, one more element: where a lane past the group's end writes, so the one store needs
+  // no condition (jump threading would copy a conditional one to every path, each a write port).
+  AllocaInst *waitsAt = b.CreateAlloca(ArrayType::get(stopType, items + (lanes > 1)), nullptr, "waits.at.items");
+  AllocaInst *anySubGroup = b.CreateAlloca(i1, nullptr, "pass.any.subgroup");
+  AllocaInst *anyLeft = b.CreateAlloca(i1, nullptr, "pass.any.left");
+
+  auto *schedule = BasicBlock::Create(context, "schedule", &workItem, entry.getNextNode());
+  auto *dispatch = BasicBlock::Create(context, "dispatch", &workItem, schedule->getNextNode());
+  auto *leave = BasicBlock::Create(context, "leave", &workItem);
+  regionSwitch->removeFromParent();
+  BranchInst::Create(schedule, &entry);
+
+  b.SetInsertPoint(schedule);
+  Value *pass = regionSwitch->getCondition();
+  Value *linear = lowering::emitLocalLinearId(b, workItem, firstExtra);
+  Value *first = b.CreateICmpEQ(linear, b.getInt64(0), "pass.first");
+  Value *subGroupSoFar = b.CreateSelect(first, b.getFalse(), b.CreateLoad(i1, anySubGroup));
+  Value *leftSoFar = b.CreateSelect(first, b.getFalse(), b.CreateLoad(i1, anyLeft));
+  Value *skip = b.CreateICmpEQ(pass, b.getInt32(Pass::Skip));
+  Value *slot = b.CreateInBoundsGEP(waitsAt->getAllocatedType(), waitsAt,
+                                    {b.getInt64(0), lanes > 1 ? b.CreateSelect(skip, b.getInt64(items), linear) : linear},
+                                    "waits.at");
+  auto isSubGroupStop = [&](Value *stop) {
+    Value *any = b.getFalse();
+    for (unsigned value : subGroupStops)
+      any = b.CreateOr(any, b.CreateICmpEQ(stop, ConstantInt::get(stop->getType(), value)));
+    return any;
+  };
+  PHINode *subGroupOut = PHINode::Create(i1, returns.size() + 2, "pass.any.subgroup.out", leave);
+  PHINode *leftOut = PHINode::Create(i1, returns.size() + 2, "pass.any.left.out", leave);
+  PHINode *stopOut = PHINode::Create(stopType, returns.size() + 2, "waits.at.next", leave);
+  auto leaveWith = [&](Value *stop) {
+    stopOut->addIncoming(stop, b.GetInsertBlock());
+    subGroupOut->addIncoming(b.CreateOr(subGroupSoFar, isSubGroupStop(stop)), b.GetInsertBlock());
+    leftOut->addIncoming(b.CreateOr(leftSoFar, b.CreateIsNotNull(stop)), b.GetInsertBlock());
+    b.CreateBr(leave);
+  };
+
+  // A lane past the group's end leaves the flags as they are.
+  auto *lane = BasicBlock::Create(context, "lane", &workItem, dispatch);
+  auto *skipped = BasicBlock::Create(context, "skipped", &workItem, dispatch);
+  auto *stays = BasicBlock::Create(context, "stays", &workItem, dispatch);
+  b.CreateCondBr(skip, skipped, lane);
+  b.SetInsertPoint(skipped);
+  stopOut->addIncoming(ConstantInt::get(stopType, 0), skipped);
+  subGroupOut->addIncoming(subGroupSoFar, skipped);
+  leftOut->addIncoming(leftSoFar, skipped);
+  b.CreateBr(leave);
+
+  b.SetInsertPoint(lane);
+  Value *start = b.CreateICmpEQ(pass, b.getInt32(Pass::Start));
+  Value *stop = b.CreateSelect(start, ConstantInt::get(stopType, 0), b.CreateLoad(stopType, slot), "waits.at.now");
+  Value *goesOn = b.CreateOr(start, b.CreateAnd(b.CreateIsNotNull(stop),
+                                                b.CreateOr(b.CreateICmpEQ(pass, b.getInt32(Pass::Everyone)),
+                                                           isSubGroupStop(stop))));
+  b.CreateCondBr(goesOn, dispatch, stays);
+  b.SetInsertPoint(stays);
+  leaveWith(stop);
+
+  b.SetInsertPoint(dispatch);
+  regionSwitch->setCondition(b.CreateZExt(stop, i32));
+  dispatch->getInstList().push_back(regionSwitch);
+  for (ReturnInst *ret : returns) {
+    b.SetInsertPoint(ret);
+    leaveWith(b.CreateTrunc(ret->getReturnValue(), stopType));
+    ret->eraseFromParent();
+  }
+
+  // One store of the work-item's cut, whichever way it left: one write port.
+  b.SetInsertPoint(leave);
+  b.CreateStore(subGroupOut, anySubGroup);
+  b.CreateStore(leftOut, anyLeft);
+  b.CreateStore(stopOut, slot);
+  // Waiting at a sub-group cut implies being left.
+  b.CreateRet(b.CreateOr(b.CreateZExt(leftOut, i32), b.CreateShl(b.CreateZExt(subGroupOut, i32), 1)));
+  return b.getInt32(Pass::Skip);
 }
 
 /// The i64 value of work-item function `name` (mangled, one i32 dimension operand unless
@@ -312,7 +464,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   if (!first)
     return WorkGroupLoops{};
   const unsigned lanes = simdWorkItemsOf(kernel); // 1 once the kernel is marked below
-  auto cloned = lowering::cloneWorkItemFunction(kernel, MaxWorkGroupLoopItems, {});
+  auto cloned = lowering::cloneWorkItemFunction(kernel, SubGroupItems, {});
   if (!cloned)
     return cloned.takeError();
   Function &workItem = **cloned;
@@ -324,9 +476,12 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   if (!regions)
     return regions.takeError();
   markUniformValues(regions->uniformAcrossBarriers);
-  streamCollectives(workItem, firstExtra, *regions);
   const Optional<std::array<uint64_t, 3>> required = requiredGroupSize(kernel);
   const uint64_t items = required ? (*required)[0] * (*required)[1] * (*required)[2] : MaxWorkGroupLoopItems;
+  streamCollectives(workItem, firstExtra, *regions, items);
+  ConstantInt *passSkip = regions->hasSubGroupCuts() && items > SubGroupItems
+                              ? scheduleSubGroups(workItem, firstExtra, *regions, items, lanes)
+                              : nullptr;
   placePerWorkItem(workItem, firstExtra, regions->liveAcrossBarriers, items);
 
   // The kernel's new body; its old one lives on in the work-item function.
@@ -379,8 +534,11 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   b.CreateRetVoid();
 
   const std::vector<CallInst *> calls =
-      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, addSkipCase(workItem))
+      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, passSkip ? passSkip : addSkipCase(workItem))
                 : std::vector<CallInst *>{nest.call};
+  // A pass's last work-item tells the next pass (scheduleSubGroups): the last lane's.
+  if (passSkip)
+    nest.call->replaceUsesOutsideBlock(calls.back(), nest.call->getParent());
 
   // Work-items of one region are unordered: the inliner gives the call's access group to every
   // access it inlines, and each loop of the nest names that group.

@@ -43,6 +43,19 @@ std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
   return out;
 }
 
+/// The sub-group size the device answers for kernel sub_groups in groups of `local`.
+size_t subGroupSize(const Target &target, size_t local) {
+  Setup cl(target.device());
+  cl_program program = programFor(cl, target, Collectives);
+  cl_kernel kernel = kernelNamed(program, "sub_groups");
+  size_t size = 0;
+  REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                  sizeof size, &size, nullptr) == CL_SUCCESS);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  return size;
+}
+
 } // namespace
 
 TEST_CASE("collectives: int reductions and scans, several group sizes", "[e2e][board][collectives]") {
@@ -213,16 +226,7 @@ TEST_CASE("collectives: sub-groups of the device's size", "[e2e][board][collecti
   for (const Target &target : Targets)
     for (size_t local : {20u, 64u, 256u}) {
       // Sub-groups are runs of `size` work-items in local linear id order, the last maybe shorter.
-      size_t size = 0;
-      {
-        Setup cl(target.device());
-        cl_program program = programFor(cl, target, Collectives);
-        cl_kernel kernel = kernelNamed(program, "sub_groups");
-        REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local,
-                                        &local, sizeof size, &size, nullptr) == CL_SUCCESS);
-        clReleaseKernel(kernel);
-        clReleaseProgram(program);
-      }
+      const size_t size = subGroupSize(target, local);
       REQUIRE(size >= 2);
       const size_t count = (local + size - 1) / size;
       for (int op = 0; op < 6; ++op) {
@@ -245,5 +249,41 @@ TEST_CASE("collectives: sub-groups of the device's size", "[e2e][board][collecti
         CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_groups", a, b, op, {{items}, {local}}),
                             expected) == -1);
       }
+    }
+}
+
+TEST_CASE("collectives: sub-groups on different paths between work-group barriers", "[e2e][board][collectives]") {
+  const size_t items = 1200;
+  auto a = randomInts(items, -100, 100, 31);
+  std::vector<int> b(items);
+  for (const Target &target : Targets)
+    for (size_t local : {200u, 240u}) {
+      const size_t size = subGroupSize(target, local);
+      REQUIRE(size % 2 == 0);
+      std::vector<int> expected(a);
+      for (size_t group = 0; group < items; group += local) {
+        for (size_t first = group; first < group + local; first += size) {
+          const size_t id = (first - group) / size, end = std::min(first + size, group + local);
+          int *v = expected.data() + first;
+          const size_t members = end - first;
+          for (size_t r = 0; r < id % 3; ++r) {
+            const std::vector<int> before(v, v + members);
+            int sum = 0;
+            for (int x : before)
+              sum += x;
+            for (size_t k = 0; k < members; ++k)
+              v[k] += before[k ^ 1] + sum;
+          }
+          if (id & 1)
+            for (size_t k = 1; k < members; ++k)
+              v[k] += v[k - 1];
+        }
+        const int maximum = *std::max_element(expected.begin() + group, expected.begin() + group + local);
+        for (size_t i = group; i < group + local; ++i)
+          expected[i] += maximum;
+      }
+      INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "divergent_sub_groups", a, b, 0, {{items}, {local}}),
+                          expected) == -1);
     }
 }

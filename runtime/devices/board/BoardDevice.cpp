@@ -219,8 +219,8 @@ public:
     info_.computeUnits = 1;
     info_.opencl = frontend::openclSupport(frontend::Target::Hardware);
     // A kernel using sub-groups runs a work-group at a time (hls FormWorkGroupLoops), its work-items
-    // streaming through in local linear id order: its one sub-group is the whole work-group.
-    info_.subGroupSize = hls::MaxWorkGroupLoopItems;
+    // streaming through in local linear id order, a sub-group being a run of them.
+    info_.subGroupSize = hls::SubGroupItems;
     // A pipe argument is a stream port of the kernel's module, bound at each launch to the board's
     // FIFO of that pipe. These are OpenCL 3.0's minimums for a device with pipes (hls::MaxPipePacketBytes).
     info_.maxPipeArgs = 16;

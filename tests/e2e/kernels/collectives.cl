@@ -58,8 +58,8 @@ __kernel void rounds(__global const int *a, __global const int *b, __global int 
   out[get_global_id(0)] = v;
 }
 
-// Sub-groups, whatever their size on the device (the CPU: runs of 8 work-items in local linear id
-// order; the board: the whole work-group): the ids and sizes, the sub-group functions, and an
+// Sub-groups, whatever their size on the device (runs of work-items in local linear id order: the
+// CPU's of 8, the board's of 64): the ids and sizes, the sub-group functions, and an
 // exchange between neighbours through global memory between sub_group_barriers.
 __kernel void sub_groups(__global const int *a, __global const int *b, __global int *out, int op) {
   size_t g = get_global_id(0);
@@ -78,6 +78,25 @@ __kernel void sub_groups(__global const int *a, __global const int *b, __global 
     break;
   }
   out[g] = r;
+}
+
+// Sub-groups on different paths between two work-group cuts: sub-group k runs k % 3 rounds of an
+// exchange between neighbours between sub_group_barriers with a sub-group reduction, the odd ones a
+// sub-group scan, and then all meet at a work-group barrier and reduction.
+__kernel void divergent_sub_groups(__global const int *a, __global const int *b, __global int *out, int unused) {
+  size_t g = get_global_id(0);
+  uint rounds = get_sub_group_id() % 3;
+  int v = a[g];
+  for (uint r = 0; r < rounds; ++r) {
+    out[g] = v;
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+    v += out[g ^ 1] + sub_group_reduce_add(v);
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+  if (get_sub_group_id() & 1)
+    v = sub_group_scan_inclusive_add(v);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g] = v + work_group_reduce_max(v);
 }
 
 // The work-item functions of a launch whose last work-groups are partial (OpenCL 2.0).

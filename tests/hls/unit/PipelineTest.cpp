@@ -2447,14 +2447,13 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_sum");
 }
 
-TEST_CASE("the board's sub-group is the work-group") {
-  std::map<std::string, std::string> dumps;
-  auto program = synthesizeOk(R"(
+TEST_CASE("the board's sub-groups are runs of work-items, each keeping the cut it waits at") {
+  const std::string kernel = R"(
 declare spir_func i64 @_Z22get_sub_group_local_idv()
 declare spir_func i64 @_Z18get_num_sub_groupsv()
 declare spir_func void @_Z17sub_group_barrierj(i32)
 declare spir_func i32 @_Z20sub_group_reduce_addi(i32)
-define spir_kernel void @ids(i32 addrspace(1)* %a) {
+define spir_kernel void @ids(i32 addrspace(1)* %a) REQUIRED {
 entry:
   %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
   %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %gid
@@ -2467,11 +2466,30 @@ entry:
   store i32 %s, i32 addrspace(1)* %p, align 4
   ret void
 }
-)", dumps);
+!0 = !{i32 64, i32 1, i32 1}
+)";
+  auto withGroup = [&](const std::string &required) {
+    std::string text = kernel;
+    text.replace(text.find("REQUIRED"), 8, required);
+    return text;
+  };
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(withGroup(""), dumps);
   CHECK(program.kernels[0].workGroupLoops);
   CHECK(program.kernels[0].maxGroupItems == hls::MaxWorkGroupLoopItems);
-  // A kernel that only asks its sub-group local id runs a group at a time too, where that id is the
-  // local linear one.
+  // Groups of up to 256 have several sub-groups, which may stop at different cuts: each work-item
+  // keeps its own in on-chip memory, read at the start and written once at the end of each pass.
+  const std::string &graph = dumps["build-dataflow"];
+  const size_t waits = graph.find("ram waits: ");
+  REQUIRE(waits != std::string::npos);
+  CHECK_THAT(graph.substr(waits, graph.find('\n', waits) - waits), Catch::Contains("1 read and 1 write ports"));
+  checkLintClean(program.verilog, "loom_kernel_ids");
+  // A group of 64 is one sub-group, whose cuts all its work-items reach together.
+  dumps.clear();
+  auto one = synthesizeOk(withGroup("!reqd_work_group_size !0"), dumps);
+  CHECK(one.kernels[0].maxGroupItems == hls::SubGroupItems);
+  CHECK_THAT(dumps["build-dataflow"], !Catch::Contains("ram waits"));
+  // A kernel that only asks its sub-group local id runs a group at a time too.
   auto idsOnly = synthesizeOk(R"(
 declare spir_func i64 @_Z22get_sub_group_local_idv()
 define spir_kernel void @ids(i64 addrspace(1)* %a) {

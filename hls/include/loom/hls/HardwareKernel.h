@@ -216,6 +216,11 @@ constexpr unsigned WorkGroupArgs = 7;
 /// assumes for its kernels: its per-work-item storage across barriers is sized for it.
 constexpr unsigned MaxWorkGroupLoopItems = 256;
 
+/// A sub-group in hardware: a run of this many work-items of a work-group in local linear id order,
+/// the last maybe shorter (a power of two). Portable code and the Khronos CTS take sub-groups of at
+/// most 128 work-items (cl_khr_subgroup_ballot's masks are 128 bits).
+constexpr unsigned SubGroupItems = 64;
+
 /// Arguments a unit's part of the range takes: offset_0..2, size_0..2 (its work-items in each
 /// dimension), block_0..2 and skip_0..2 (its work-items come in blocks, each followed by a gap of
 /// skip: the other units' blocks).
