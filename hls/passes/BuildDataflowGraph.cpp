@@ -446,49 +446,70 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
   auto width = widthOf(call.getType(), &call);
   if (!width)
     return width.takeError();
-  unsigned d = 0;
-  if (fn != Fn::WorkDim) {
-    auto *dim = llvm::dyn_cast<llvm::ConstantInt>(call.getArgOperand(0));
-    if (!dim || dim->getZExtValue() > 2)
-      return fail(call, "the dimension argument of a work-item function must be a constant 0, 1 or 2 "
-                        "in hardware");
-    d = dim->getZExtValue();
-  }
-  // The position from the NDRange's origin, split into group and local id by the enqueued size.
-  auto position = [&] {
-    return add(Node{OpKind::Sub, 64}, call,
-               {rangeValue(OpKind::GlobalId, d, call), rangeValue(OpKind::GlobalOffset, d, call)});
+  // The function's value in dimension d.
+  auto valueIn = [&](unsigned d) {
+    // The position from the NDRange's origin, split into group and local id by the enqueued size.
+    auto position = [&] {
+      return add(Node{OpKind::Sub, 64}, call,
+                 {rangeValue(OpKind::GlobalId, d, call), rangeValue(OpKind::GlobalOffset, d, call)});
+    };
+    NodeId value;
+    switch (fn) {
+    case Fn::GlobalId: value = rangeValue(OpKind::GlobalId, d, call); break;
+    case Fn::GlobalSize: value = rangeValue(OpKind::GlobalSize, d, call); break;
+    case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
+    case Fn::EnqueuedLocalSize: value = workGroupArg(d); break;
+    case Fn::LocalSize: {
+      // OpenCL 2.0's non-uniform work-groups: the last group has what is left. Where it starts is the
+      // launch's (static wires); a work-item only compares its position.
+      NodeId lastSize = workGroupArg(4 + d);
+      NodeId lastStart = add(Node{OpKind::Sub, 64}, call, {rangeValue(OpKind::GlobalSize, d, call), lastSize});
+      Node inLast{OpKind::ICmp, 1};
+      inLast.predicate = llvm::CmpInst::ICMP_UGE;
+      value = add(Node{OpKind::Select, 64}, call,
+                  {add(inLast, call, {position(), lastStart}), lastSize, workGroupArg(d)});
+      break;
+    }
+    case Fn::WorkDim: value = workGroupArg(3); break;
+    case Fn::NumGroups: {
+      // A partial last group counts.
+      NodeId enqueued = workGroupArg(d);
+      NodeId roundedUp = add(Node{OpKind::Add, 64}, call,
+                             {rangeValue(OpKind::GlobalSize, d, call),
+                              add(Node{OpKind::Sub, 64}, call, {enqueued, constantNode(64, 1)})});
+      value = add(Node{OpKind::UDiv, 64}, call, {roundedUp, enqueued});
+      break;
+    }
+    case Fn::LocalId:
+    case Fn::GroupId:
+      value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position(), workGroupArg(d)});
+      break;
+    }
+    return value;
   };
   NodeId value;
-  switch (fn) {
-  case Fn::GlobalId: value = rangeValue(OpKind::GlobalId, d, call); break;
-  case Fn::GlobalSize: value = rangeValue(OpKind::GlobalSize, d, call); break;
-  case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
-  case Fn::EnqueuedLocalSize: value = workGroupArg(d); break;
-  case Fn::LocalSize: {
-    // OpenCL 2.0's non-uniform work-groups: the last group has what is left. Where it starts is the
-    // launch's (static wires); a work-item only compares its position.
-    NodeId lastSize = workGroupArg(4 + d);
-    NodeId lastStart = add(Node{OpKind::Sub, 64}, call, {rangeValue(OpKind::GlobalSize, d, call), lastSize});
-    Node inLast{OpKind::ICmp, 1};
-    inLast.predicate = llvm::CmpInst::ICMP_UGE;
-    value = add(Node{OpKind::Select, 64}, call, {add(inLast, call, {position(), lastStart}), lastSize, workGroupArg(d)});
-    break;
-  }
-  case Fn::WorkDim: value = workGroupArg(3); break;
-  case Fn::NumGroups: {
-    // A partial last group counts.
-    NodeId enqueued = workGroupArg(d);
-    NodeId roundedUp = add(Node{OpKind::Add, 64}, call,
-                           {rangeValue(OpKind::GlobalSize, d, call),
-                            add(Node{OpKind::Sub, 64}, call, {enqueued, constantNode(64, 1)})});
-    value = add(Node{OpKind::UDiv, 64}, call, {roundedUp, enqueued});
-    break;
-  }
-  case Fn::LocalId:
-  case Fn::GroupId:
-    value = add(Node{fn == Fn::LocalId ? OpKind::URem : OpKind::UDiv, 64}, call, {position(), workGroupArg(d)});
-    break;
+  if (fn == Fn::WorkDim) {
+    value = valueIn(0);
+  } else {
+    // Past the NDRange's dimensions, the spec's answer: sizes 1, ids and offsets 0. A dimension known
+    // only at run time (a loop up to get_work_dim()) selects among the three.
+    const bool size = fn == Fn::GlobalSize || fn == Fn::LocalSize || fn == Fn::EnqueuedLocalSize ||
+                      fn == Fn::NumGroups;
+    llvm::Value *dimension = call.getArgOperand(0);
+    if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(dimension)) {
+      value = constant->getZExtValue() < 3 ? valueIn(unsigned(constant->getZExtValue())) : constantNode(64, size);
+    } else {
+      auto dimensionNode = valueOf(dimension, call);
+      if (!dimensionNode)
+        return dimensionNode.takeError();
+      value = constantNode(64, size);
+      for (int d = 2; d >= 0; --d) {
+        Node equal{OpKind::ICmp, 1};
+        equal.predicate = llvm::CmpInst::ICMP_EQ;
+        NodeId isD = add(equal, call, {*dimensionNode, constantNode(result_.graph[*dimensionNode].width, d)});
+        value = add(Node{OpKind::Select, 64}, call, {isD, valueIn(unsigned(d)), value});
+      }
+    }
   }
   values_[&call] = *width == 64 ? value : add(Node{OpKind::Trunc, *width}, call, {value});
   return llvm::Error::success();

@@ -109,6 +109,34 @@ TEST_CASE("work-item functions with partial work-groups", "[e2e][board][collecti
   }
 }
 
+TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][collectives]") {
+  // A 10 x 6 NDRange at offset (1, 2) in groups of 4 x 3 (the last column 2 wide), each work-item
+  // asking dimensions 0, 1 and the one past them (sizes 1, ids 0).
+  const size_t width = 10, height = 6;
+  std::vector<int> a(width * height), b(a.size()), expected(a.size());
+  for (size_t y = 0; y < height; ++y)
+    for (size_t x = 0; x < width; ++x) {
+      struct Dimension {
+        uint32_t size, id, local, groups, group, localId, enqueued, offset;
+      };
+      const Dimension dimensions[] = {
+          {uint32_t(width), uint32_t(x + 1), uint32_t(x / 4 == 2 ? 2 : 4), 3, uint32_t(x / 4), uint32_t(x % 4), 4, 1},
+          {uint32_t(height), uint32_t(y + 2), 3, 2, uint32_t(y / 3), uint32_t(y % 3), 3, 2},
+          {1, 0, 1, 1, 0, 0, 1, 0}};
+      uint32_t sum = 0;
+      for (const Dimension &d : dimensions)
+        sum = sum * 31 + d.size * 7 + d.id * 5 + d.local * 3 + d.groups * 11 + d.group * 13 + d.localId * 17 +
+              d.enqueued * 19 + d.offset * 23;
+      expected[y * width + x] = int(sum);
+    }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "work_item_dims", a, b, 1,
+                                          {{width, height}, {4, 3}, {1, 2}}),
+                        expected) == -1);
+  }
+}
+
 TEST_CASE("collectives: all, any and broadcast", "[e2e][board][collectives]") {
   const size_t items = 640, local = 16;
   auto a = randomInts(items, -50, 50, 23);
