@@ -114,6 +114,8 @@ TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][
   // asking dimensions 0, 1 and the one past them (sizes 1, ids 0).
   const size_t width = 10, height = 6;
   std::vector<int> a(width * height), b(a.size()), expected(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = int(i * 3 + 1);
   for (size_t y = 0; y < height; ++y)
     for (size_t x = 0; x < width; ++x) {
       struct Dimension {
@@ -127,7 +129,7 @@ TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][
       for (const Dimension &d : dimensions)
         sum = sum * 31 + d.size * 7 + d.id * 5 + d.local * 3 + d.groups * 11 + d.group * 13 + d.localId * 17 +
               d.enqueued * 19 + d.offset * 23;
-      expected[y * width + x] = int(sum);
+      expected[y * width + x] = int(sum * 31 + uint32_t(a[y * width + x]));
     }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);

@@ -220,9 +220,11 @@ llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
     const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
     if (!fn)
       return llvm::Optional<int64_t>();
+    const bool id = *fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId;
     const auto *dimension = call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
-    const bool alongZero = dimension && dimension->isZero();
-    return llvm::Optional<int64_t>((*fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId) && alongZero ? 1 : 0);
+    if (id && call->arg_size() && !dimension) // an id of a dimension known only at run time
+      return llvm::Optional<int64_t>();
+    return llvm::Optional<int64_t>(id && dimension->isZero() ? 1 : 0);
   });
 }
 
