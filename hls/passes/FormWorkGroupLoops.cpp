@@ -241,9 +241,10 @@ ConstantInt *scheduleSubGroups(Function &workItem, unsigned firstExtra, const lo
   Value *first = b.CreateICmpEQ(linear, b.getInt64(0), "pass.first");
   Value *subGroupSoFar = b.CreateSelect(first, b.getFalse(), b.CreateLoad(i1, anySubGroup));
   Value *leftSoFar = b.CreateSelect(first, b.getFalse(), b.CreateLoad(i1, anyLeft));
-  Value *skip = b.CreateICmpEQ(pass, b.getInt32(Pass::Skip));
+  // Only lanes resume at Skip.
+  Value *skip = lanes > 1 ? b.CreateICmpEQ(pass, b.getInt32(Pass::Skip)) : nullptr;
   Value *slot = b.CreateInBoundsGEP(waitsAt->getAllocatedType(), waitsAt,
-                                    {b.getInt64(0), lanes > 1 ? b.CreateSelect(skip, b.getInt64(items), linear) : linear},
+                                    {b.getInt64(0), skip ? b.CreateSelect(skip, b.getInt64(items), linear) : linear},
                                     "waits.at");
   auto isSubGroupStop = [&](Value *stop) {
     Value *any = b.getFalse();
@@ -263,14 +264,18 @@ ConstantInt *scheduleSubGroups(Function &workItem, unsigned firstExtra, const lo
 
   // A lane past the group's end leaves the flags as they are.
   auto *lane = BasicBlock::Create(context, "lane", &workItem, dispatch);
-  auto *skipped = BasicBlock::Create(context, "skipped", &workItem, dispatch);
   auto *stays = BasicBlock::Create(context, "stays", &workItem, dispatch);
-  b.CreateCondBr(skip, skipped, lane);
-  b.SetInsertPoint(skipped);
-  stopOut->addIncoming(ConstantInt::get(stopType, 0), skipped);
-  subGroupOut->addIncoming(subGroupSoFar, skipped);
-  leftOut->addIncoming(leftSoFar, skipped);
-  b.CreateBr(leave);
+  if (skip) {
+    auto *skipped = BasicBlock::Create(context, "skipped", &workItem, dispatch);
+    b.CreateCondBr(skip, skipped, lane);
+    b.SetInsertPoint(skipped);
+    stopOut->addIncoming(ConstantInt::get(stopType, 0), skipped);
+    subGroupOut->addIncoming(subGroupSoFar, skipped);
+    leftOut->addIncoming(leftSoFar, skipped);
+    b.CreateBr(leave);
+  } else {
+    b.CreateBr(lane);
+  }
 
   b.SetInsertPoint(lane);
   Value *start = b.CreateICmpEQ(pass, b.getInt32(Pass::Start));

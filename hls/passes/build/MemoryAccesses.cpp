@@ -222,7 +222,7 @@ llvm::Optional<int64_t> workItemStride(const llvm::SCEV *expr) {
       return llvm::Optional<int64_t>();
     const bool id = *fn == WorkItemFn::GlobalId || *fn == WorkItemFn::LocalId;
     const auto *dimension = call->arg_size() ? llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0)) : nullptr;
-    if (id && call->arg_size() && !dimension) // an id of a dimension known only at run time
+    if (id && !dimension) // an id of a dimension known only at run time
       return llvm::Optional<int64_t>();
     return llvm::Optional<int64_t>(id && dimension->isZero() ? 1 : 0);
   });
