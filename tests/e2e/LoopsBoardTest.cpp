@@ -89,6 +89,32 @@ TEST_CASE("data-dependent loops, nesting, break/continue, early return: board ==
   }
 }
 
+TEST_CASE("NDRange nests where work-items overtake each other in the inner loop: board == CPU == host",
+          "[e2e][board][loops]") {
+  const int n = 300, times = 5;
+  auto a = randomInts(n, -100, 100, 12), b = randomInts(n, -100, 100, 13);
+  std::vector<int> tripCount(n), skip(n);
+  for (int i = 0; i < n; ++i) {
+    tripCount[i] = 1;
+    for (int t = 0; t < times; ++t)
+      for (int k = 0; k < i % 29; ++k)
+        tripCount[i] += a[k];
+    unsigned acc = unsigned(b[i]); // wrapping, as the kernel's int arithmetic is on both devices
+    for (int t = 0; t < times; ++t) {
+      if (i % 3 == 0)
+        for (int k = 0; k < 12; ++k)
+          acc = acc * 3u + unsigned(a[k]);
+      acc += unsigned(t);
+    }
+    skip[i] = int(acc);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "per_item_trip_count", a, b, times), tripCount) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "per_item_skip", a, b, times), skip) == -1);
+  }
+}
+
 TEST_CASE("single work-item loops with memory carried across iterations: board == CPU == host",
           "[e2e][board][loops]") {
   const size_t n = 1000;
@@ -119,7 +145,7 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
 }
 
 TEST_CASE("read-modify-writes through a forwarding queue: board == CPU == host", "[e2e][board][loops]") {
-  const size_t n = 1000, rows = 12, columns = 100;
+  const size_t n = 1000, rows = 10, columns = 100; // rows * columns <= n: the cells are a's first elements
   auto a = randomInts(n, -100000, 100000, 10), b = randomInts(n, -1000, 1000, 11);
   std::vector<int> bins(n, -1), rowBins(rows * columns, -1);
   for (int k = 0; k < 16; ++k)

@@ -190,10 +190,10 @@ private:
   /// The earliest segment where `loop`'s rings can close (see Region::closingSegment); the loop's
   /// report says from which inner loop on its iterations overlap, or why they do not.
   unsigned closingSegment(const Region &loop);
-  /// Why iterations of `loop` that enter `child` (a loop of its body) may leave it in another order
+  /// Why the iterations that enter `child` (a loop in a loop's body) may leave it in another order
   /// than they entered; empty when they cannot: every loop of the child's nest is entered by all of
-  /// them and runs a trip count the same for all.
-  std::string reorderingIn(const Region &child, const Region &loop) const;
+  /// them and runs a trip count the same for all (for every work-item, see sameForEveryWorkItem).
+  std::string reorderingIn(const Region &child) const;
   llvm::Error openLoop(Region &loop);
   llvm::Error closeLoop(Region &loop);
   NodeId lift(NodeId node, Position to);

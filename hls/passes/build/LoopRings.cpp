@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
 
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -55,18 +56,40 @@ unsigned requestedInitiationInterval(const llvm::Loop &loop) {
   return find(loop.getLoopID());
 }
 
-/// Whether `value` is the same in every iteration of `loop`: made outside it, or computed inside it
-/// from such values alone (a work-item's test of the region it resumes at, in a loop over a group's
-/// work-items, is computed in each of them from the region loop's counter).
-bool sameInEveryIteration(const llvm::Value *value, const llvm::Loop &loop, unsigned depth = 0) {
-  if (loop.isLoopInvariant(value))
+/// Whether `value` is the same for every work-item, in every iteration of every loop: made of
+/// arguments, constants and the NDRange's sizes alone. Not an id, nor a local size (the last group of
+/// a non-uniform NDRange has what is left), nor a loop's variable, nor anything loaded.
+bool sameForEveryWorkItem(const llvm::Value *value, unsigned depth = 0) {
+  if (llvm::isa<llvm::Argument, llvm::Constant>(value))
     return true;
   const auto *computed = llvm::dyn_cast<llvm::Instruction>(value);
-  if (!computed || depth == 8 || llvm::isa<llvm::PHINode, llvm::CallBase>(computed) ||
-      computed->mayReadOrWriteMemory() || computed->mayHaveSideEffects())
+  if (!computed || depth == 8 || llvm::isa<llvm::PHINode>(computed))
     return false;
-  return llvm::all_of(computed->operands(),
-                      [&](const llvm::Use &operand) { return sameInEveryIteration(operand.get(), loop, depth + 1); });
+  auto operandsAre = [&](auto operands) {
+    return llvm::all_of(operands, [&](const llvm::Use &operand) { return sameForEveryWorkItem(operand.get(), depth + 1); });
+  };
+  if (const auto *call = llvm::dyn_cast<llvm::CallInst>(computed)) {
+    const llvm::Function *callee = call->getCalledFunction();
+    const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
+    return fn &&
+           llvm::is_contained({WorkItemFn::GlobalSize, WorkItemFn::GlobalOffset, WorkItemFn::EnqueuedLocalSize,
+                               WorkItemFn::NumGroups, WorkItemFn::WorkDim},
+                              *fn) &&
+           operandsAre(call->args());
+  }
+  if (computed->mayReadOrWriteMemory() || computed->mayHaveSideEffects())
+    return false;
+  return operandsAre(computed->operands());
+}
+
+/// The same for a trip count: no loop's recurrence, and its other terms the same for every work-item.
+bool sameForEveryWorkItem(const llvm::SCEV *expr) {
+  return !llvm::SCEVExprContains(expr, [](const llvm::SCEV *term) {
+    if (llvm::isa<llvm::SCEVAddRecExpr>(term))
+      return true;
+    const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(term);
+    return unknown && !sameForEveryWorkItem(unknown->getValue());
+  });
 }
 
 } // namespace
@@ -281,28 +304,29 @@ unsigned GraphBuilder::closingSegment(const Region &loop) {
     segment = std::max(segment, ready);
   }
   for (unsigned i = segment; i < last; ++i)
-    if (std::string reason = reorderingIn(*loop.children[i], loop); !reason.empty())
+    if (std::string reason = reorderingIn(*loop.children[i]); !reason.empty())
       return wait(reason);
   report.overlapsFrom = result_.loops[loop.children[segment]->number - 1].location;
   return segment;
 }
 
-std::string GraphBuilder::reorderingIn(const Region &child, const Region &loop) const {
+std::string GraphBuilder::reorderingIn(const Region &child) const {
   const std::string &where = result_.loops[child.number - 1].location;
   const llvm::SCEV *trips = scalarEvolution_->getBackedgeTakenCount(child.loop);
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(trips) || !scalarEvolution_->isLoopInvariant(trips, loop.loop))
+  // The iterations in the child at once come from several work-items, each in its own iteration of
+  // the loops around the child: a trip count or a branch that differs between them lets one
+  // overtake another.
+  if (llvm::isa<llvm::SCEVCouldNotCompute>(trips) || !sameForEveryWorkItem(trips))
     return "the trip count of the loop at " + where + " may differ between them";
-  // Whether an iteration enters the child: the same answer for all when the branches before it
-  // test what the outer loop does not change.
   for (const Item &item : child.parent->items) {
     if (item.loop == &child)
       break;
     const auto *branch = item.block ? llvm::dyn_cast<llvm::BranchInst>(item.block->getTerminator()) : nullptr;
-    if (branch && branch->isConditional() && !sameInEveryIteration(branch->getCondition(), *loop.loop))
+    if (branch && branch->isConditional() && !sameForEveryWorkItem(branch->getCondition()))
       return "some of them may skip the loop at " + where;
   }
   for (const Region *inner : child.children)
-    if (std::string reason = reorderingIn(*inner, loop); !reason.empty())
+    if (std::string reason = reorderingIn(*inner); !reason.empty())
       return reason;
   return "";
 }
@@ -457,7 +481,7 @@ unsigned GraphBuilder::tailSegment(const Region &loop, const llvm::PHINode &node
     first = std::min(first, inner == &loop ? at.segment : inner->segment);
   }
   for (unsigned i = 0; i < first; ++i)
-    if (!reorderingIn(*loop.children[i], loop).empty())
+    if (!reorderingIn(*loop.children[i]).empty())
       return 0;
   return first;
 }

@@ -89,6 +89,31 @@ __kernel void guarded_loop(__global const int *a, __global const int *b, __globa
   out[i] = v;
 }
 
+// NDRange nests whose work-items do not all run the inner loop alike (OpenCL-CTS
+// kernel_call_kernel_function): its trip count is the work-item's own, or some skip it. Work-items
+// then overtake each other in the inner loop, and the outer loop's counter, used only after it, must
+// still be each one's own.
+__kernel void per_item_trip_count(__global const int *a, __global const int *b, __global int *out, int times) {
+  int i = get_global_id(0);
+  out[i] = 1;
+  for (int t = 0; t < times; ++t)
+    for (int k = 0; k < i % 29; ++k)
+      out[i] += a[k];
+}
+
+__kernel void per_item_skip(__global const int *a, __global const int *b, __global int *out, int times) {
+  int i = get_global_id(0);
+  int acc = b[i];
+  for (int t = 0; t < times; ++t) {
+    if (i % 3 == 0)
+      #pragma unroll 1
+      for (int k = 0; k < 12; ++k)
+        acc = acc * 3 + a[k];
+    acc += t;
+  }
+  out[i] = acc;
+}
+
 // Single work-item streaming through restrict pointers: no order carried between iterations (II 1).
 __attribute__((max_global_work_dim(0)))
 __kernel void stream_restrict(__global const int *restrict a, __global const int *restrict b,

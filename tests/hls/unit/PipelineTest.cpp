@@ -989,6 +989,33 @@ TEST_CASE("an outer iteration enters the inner loop while earlier ones are insid
   CHECK(back.loops[0].overlapsFrom == inner.location);
 }
 
+TEST_CASE("an outer iteration waits for the inner loop when work-items do not all run it alike") {
+  // Each work-item's inner loop runs as many steps as its id: work-items overtake each other inside,
+  // so every ring of the outer loop goes through the inner loop with its work-item (the running
+  // total's too: it cannot start after the inner loop, where the order differs from the last time).
+  std::string source = rowsKernel(false);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"entry:\n", "entry:\n  %id = call i64 @_Z13get_global_idj(i32 0)\n"
+                                                                          "  %bound = trunc i64 %id to i32\n"},
+                          {"icmp slt i32 %knext, %m", "icmp slt i32 %knext, %bound"}}) {
+    const size_t at = source.find(from);
+    REQUIRE(at != std::string::npos);
+    source.replace(at, from.size(), to);
+  }
+  std::map<std::string, std::string> dumps;
+  auto module = parse(source);
+  auto program = synthesize(*module->module, dumps);
+  REQUIRE_OK(program);
+  const auto built = dumps["build-dataflow"];
+  const auto nodes = dumpedNodes(built);
+  const auto outerRings = ringRegisters(nodes, built, 1);
+  CHECK(!outerRings.empty());
+  CHECK(llvm::all_of(outerRings, [&](const std::string &fifo) { return computedIn(nodes, fifo, 2); }));
+  REQUIRE(program->kernels[0].loops.size() == 2);
+  const hls::LoopReport &outer = program->kernels[0].loops[0];
+  CHECK(outer.overlapsFrom.empty());
+  CHECK(outer.innerLoopsWaitFor == "the next value of 'total' is known only after them");
+}
+
 /// A loop that counts down from a value loaded just before it, folding the count into t, loading
 /// from `address`: in[gid] in an NDRange kernel, in[0] in a single work-item one.
 std::string loadThenLoop(const std::string &address) {
