@@ -258,6 +258,9 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
   // they are known library builtins.
   if (target == Target::Hardware)
     args.push_back("-fno-builtin");
+  // Clang defines __IMAGE_SUPPORT__ for every SPIR target; OpenCL C leaves it undefined on a device
+  // without images, as both Loom devices are (CL_DEVICE_IMAGE_SUPPORT).
+  args.push_back("-U__IMAGE_SUPPORT__");
   if (parsed->optDisable) {
     // Keep functions optimisable by later stages: no optnone/noinline at -O0.
     args.push_back("-O0");

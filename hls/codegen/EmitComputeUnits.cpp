@@ -27,8 +27,11 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
   top.addPort(Direction::Input, "rst");
   top.addPort(Direction::Input, "start");
   top.addPort(Direction::Output, "done");
-  for (unsigned i = 0; i < kernel.numArgs + ComputeUnitShareArgs * units; ++i)
-    top.addPort(Direction::Input, "arg_" + std::to_string(i), 64);
+  top.addPort(Direction::Output, "retired");
+  for (unsigned i = 0; i < kernel.numArgs + ComputeUnitShareArgs * units; ++i) {
+    auto wide = kernel.wideArgBytes.find(i);
+    top.addPort(Direction::Input, "arg_" + std::to_string(i), wide == kernel.wideArgBytes.end() ? 64 : wide->second * 8);
+  }
   for (unsigned d = 0; d < 3; ++d) {
     top.addPort(Direction::Input, "global_offset_" + std::to_string(d), 64);
     top.addPort(Direction::Input, "global_size_" + std::to_string(d), 64);
@@ -46,7 +49,7 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
       if (auto name = memoryPort(port.name, u))
         top.addPort(port.direction, *name, port.width);
 
-  std::vector<ExprRef> done;
+  std::vector<ExprRef> done, retired;
   for (unsigned u = 0; u < units; ++u) {
     std::vector<std::pair<std::string, ExprRef>> connections;
     for (const Port &port : unit.ports()) {
@@ -57,6 +60,9 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
       } else if (name == "done") {
         to = top.wire(llvm::formatv("unit{0}_done", u).str());
         done.push_back(to);
+      } else if (name == "retired") {
+        to = top.wire(llvm::formatv("unit{0}_retired", u).str());
+        retired.push_back(to);
       } else if (name.consume_front("unit_")) {
         // <field>_<d>: that argument of the unit's share.
         const unsigned d = name.back() - '0';
@@ -70,6 +76,7 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
     top.instance(unit.name(), "unit" + std::to_string(u), {}, connections);
   }
   top.assign(ref("done"), unary("&", concat(done)));
+  top.assign(ref("retired"), unary("|", concat(retired)));
   return top;
 }
 

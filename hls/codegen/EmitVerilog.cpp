@@ -54,12 +54,18 @@ public:
       if (!g_[id].isStatic)
         emitDynamic(id);
     drivePipePorts();
+    m_.assign(ref("retired"), workItems_ ? ref("workitem_retired") : constant(1, 0));
     consumeUnusedInputs();
     return std::move(m_);
   }
 
 private:
   static std::string n(NodeId id, const char *suffix) { return llvm::formatv("n{0}_{1}", id, suffix); }
+  /// The width of argument port `i`: 64 bits, a wide vector's own.
+  unsigned argBits(unsigned i) const {
+    auto wide = k_.wideArgBytes.find(i);
+    return wide == k_.wideArgBytes.end() ? 64 : wide->second * 8;
+  }
   static std::string port(unsigned p, const char *suffix) { return llvm::formatv("m{0}_{1}", p, suffix); }
   static std::string stream(unsigned s, const char *suffix) { return llvm::formatv("s{0}_{1}", s, suffix); }
 
@@ -68,8 +74,11 @@ private:
     m_.addPort(Direction::Input, "rst");
     m_.addPort(Direction::Input, "start");
     m_.addPort(Direction::Output, "done");
+    // A work-item finished at this edge: progress the board's watchdog sees in a kernel that works
+    // long without touching memory (a large NDRange whose work-items mostly store nothing).
+    m_.addPort(Direction::Output, "retired");
     for (unsigned i = 0; i < k_.numArgs; ++i)
-      m_.addPort(Direction::Input, "arg_" + std::to_string(i), 64);
+      m_.addPort(Direction::Input, "arg_" + std::to_string(i), argBits(i));
     for (unsigned d = 0; d < 3; ++d) {
       m_.addPort(Direction::Input, "global_offset_" + std::to_string(d), 64);
       m_.addPort(Direction::Input, "global_size_" + std::to_string(d), 64);
@@ -295,7 +304,7 @@ private:
     case OpKind::Argument: {
       argBitsUsed_[node.index] = std::max(argBitsUsed_[node.index], node.width);
       auto arg = ref("arg_" + std::to_string(node.index));
-      return node.width == 64 ? arg : slice(arg, node.width - 1, 0);
+      return node.width == argBits(node.index) ? arg : slice(arg, node.width - 1, 0);
     }
     case OpKind::Constant: return constant(node.width, node.constant);
     case OpKind::GlobalSize:
@@ -990,8 +999,8 @@ private:
       auto arg = ref("arg_" + std::to_string(i));
       if (argBitsUsed_[i] == 0)
         bits.push_back(arg);
-      else if (argBitsUsed_[i] < 64)
-        bits.push_back(slice(arg, 63, argBitsUsed_[i]));
+      else if (argBitsUsed_[i] < argBits(i))
+        bits.push_back(slice(arg, argBits(i) - 1, argBitsUsed_[i]));
     }
     // Values that only order others (a load's result as a memory-ordering token) carry unread data,
     // and a value only ever sliced (a lane, a narrower integer) has bits no one reads.

@@ -252,10 +252,46 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
   return true;
 }
 
+unsigned HardwareKernel::argWords() const {
+  unsigned words = numArgs;
+  for (const auto &[index, bytes] : wideArgBytes)
+    words += bytes / 8 - 1;
+  return words;
+}
+
+namespace {
+
+/// Sizes by argument number as [[argument number, bytes], ...].
+template <typename Bytes> llvm::json::Array argumentSizes(const std::map<unsigned, Bytes> &sizes) {
+  llvm::json::Array pairs;
+  for (const auto &[index, bytes] : sizes)
+    pairs.push_back(llvm::json::Array{int64_t(index), int64_t(bytes)});
+  return pairs;
+}
+
+/// Reads argumentSizes' `field` of `object` (absent: none) into `sizes`, each size one `valid` accepts.
+template <typename Bytes>
+bool readArgumentSizes(const llvm::json::Object &object, llvm::StringRef field, unsigned numArgs,
+                       std::map<unsigned, Bytes> &sizes, llvm::function_ref<bool(int64_t)> valid,
+                       llvm::json::Path path) {
+  sizes.clear();
+  const llvm::json::Array *pairs = object.getArray(field);
+  for (size_t i = 0; pairs && i < pairs->size(); ++i) {
+    const llvm::json::Array *pair = (*pairs)[i].getAsArray();
+    llvm::Optional<int64_t> index = pair && pair->size() == 2 ? (*pair)[0].getAsInteger() : llvm::None;
+    llvm::Optional<int64_t> bytes = pair && pair->size() == 2 ? (*pair)[1].getAsInteger() : llvm::None;
+    if (!index || !bytes || *index < 0 || *index >= numArgs || !valid(*bytes)) {
+      path.field(field).index(i).report("expected [argument number, bytes]");
+      return false;
+    }
+    sizes[unsigned(*index)] = Bytes(*bytes);
+  }
+  return true;
+}
+
+} // namespace
+
 llvm::json::Value toJSON(const HardwareKernel &kernel) {
-  llvm::json::Array localArgs;
-  for (const auto &[index, bytes] : kernel.localArgBytes)
-    localArgs.push_back(llvm::json::Array{int64_t(index), int64_t(bytes)});
   return llvm::json::Object{
       {"kernel", kernel.kernelName},
       {"top", kernel.topModule},
@@ -265,7 +301,8 @@ llvm::json::Value toJSON(const HardwareKernel &kernel) {
       {"work_group_loops", kernel.workGroupLoops},
       {"max_group_items", kernel.maxGroupItems},
       {"compute_units", kernel.computeUnits},
-      {"local_args", std::move(localArgs)},
+      {"local_args", argumentSizes(kernel.localArgBytes)},
+      {"wide_args", argumentSizes(kernel.wideArgBytes)},
       {"ports", kernel.ports},
       {"pipe_ports", kernel.pipePorts},
       {"ii", kernel.initiationInterval},
@@ -327,18 +364,13 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
     return false;
   if (!map.mapOptional("global_bytes", kernel.globalBytes))
     return false;
-  kernel.localArgBytes.clear();
-  if (const llvm::json::Array *localArgs = value.getAsObject()->getArray("local_args"))
-    for (size_t i = 0; i < localArgs->size(); ++i) {
-      const llvm::json::Array *pair = (*localArgs)[i].getAsArray();
-      llvm::Optional<int64_t> index = pair && pair->size() == 2 ? (*pair)[0].getAsInteger() : llvm::None;
-      llvm::Optional<int64_t> bytes = pair && pair->size() == 2 ? (*pair)[1].getAsInteger() : llvm::None;
-      if (!index || !bytes || *index < 0 || *index >= kernel.numArgs || *bytes <= 0) {
-        path.field("local_args").index(i).report("expected [argument number, bytes]");
-        return false;
-      }
-      kernel.localArgBytes[unsigned(*index)] = uint64_t(*bytes);
-    }
+  const llvm::json::Object &object = *value.getAsObject();
+  if (!readArgumentSizes(object, "local_args", kernel.numArgs, kernel.localArgBytes,
+                         [](int64_t bytes) { return bytes > 0; }, path) ||
+      !readArgumentSizes(object, "wide_args", kernel.numArgs, kernel.wideArgBytes,
+                         [](int64_t bytes) { return bytes > 8 && bytes <= MaxArgumentBytes && bytes % 8 == 0; },
+                         path))
+    return false;
   if (const auto *area = value.getAsObject()->getObject("area")) {
     kernel.area.luts = area->getInteger("luts").value_or(0);
     kernel.area.ffs = area->getInteger("ffs").value_or(0);

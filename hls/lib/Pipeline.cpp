@@ -340,6 +340,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   for (auto &function : module) {
     if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL || failed.count(&function))
       continue;
+    expandLinearIds(function);
     vectorizeWorkItems(function);
     // The loop vectorizer wants the loops as Clang's -O2 left them.
     interleaveReductions(function, board);
@@ -371,6 +372,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.topModule = "loom_kernel_" + kernel.kernelName;
     hw.workGroupArgs = kernel.workGroupArgs;
     hw.printfBuffer = kernel.printfBuffer;
+    hw.wideArgBytes = kernel.wideArgBytes;
     const auto grouped = groupLoops.find(kernel.kernelName);
     if (grouped != groupLoops.end()) {
       hw.workGroupLoops = true;

@@ -90,6 +90,8 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
     n.index = arg.getArgNo();
     n.name = arg.getName().str();
     values_[&arg] = result_.addNode(n);
+    if (*width > 64)
+      result_.wideArgBytes[n.index] = llvm::alignTo(*width, 64) / 8;
   }
   llvm::ReversePostOrderTraversal<const llvm::Function *> order(&kernel_);
   for (const llvm::BasicBlock *block : order) {
@@ -144,10 +146,10 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
     return type->getIntegerBitWidth();
   if (type->isFloatTy())
     return 32u;
-  // Vectors reach the graph as kernel arguments, which the board passes in one 64-bit argument port,
-  // and as the data of a wide global load or store or a pipe's packet (ScalarizeVectors splits every
-  // operation on them); the lanes are slices.
-  const unsigned maxVectorBits = inst ? MaxPipePacketBytes * 8 : 64;
+  // Vectors reach the graph as kernel arguments, each in one argument port, and as the data of a
+  // wide global load or store or a pipe's packet (ScalarizeVectors splits every operation on them);
+  // the lanes are slices.
+  const unsigned maxVectorBits = (inst ? MaxPipePacketBytes : MaxArgumentBytes) * 8;
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
       vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= maxVectorBits)
     return unsigned(layout_.getTypeSizeInBits(vector));
@@ -162,8 +164,7 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
   llvm::raw_string_ostream os(name);
   type->print(os);
   std::string message = "type '" + os.str() + "' is not supported by the hardware flow yet " +
-                        "(supported: integers up to 64 bits, float, pointers, vectors of them; " +
-                        "a vector argument of up to 8 bytes: pass a wider one in a buffer)";
+                        "(supported: integers up to 64 bits, float, pointers, vectors of them)";
   if (inst)
     return fail(*inst, message);
   return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -63,6 +63,8 @@ struct WorkGroupLoops {
 /// work-group argument LastGroupSize.
 llvm::Expected<WorkGroupLoops> formWorkGroupLoops(llvm::Function &kernel);
 constexpr const char *LastGroupSize = "__loom_last_group_size";
+/// get_global_linear_id and get_local_linear_id become arithmetic on the per-dimension functions.
+void expandLinearIds(llvm::Function &kernel);
 /// The stream functions lowerPipeCalls makes of Clang's pipe calls, on the pipe argument (operand
 /// 0). Those that move a packet exist per packet width W (their names end in ".W") and take or give
 /// it as a W-bit integer, or over 64 bits as a vector of W / 32 i32 lanes (one wide value in the

@@ -25,9 +25,9 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
   };
   if (kernelIndex >= model.kernelCount())
     return fail(llvm::formatv("no kernel {0} in the model", kernelIndex));
-  if (args.size() != kernel.numArgs)
-    return fail(llvm::formatv("kernel '{0}' takes {1} arguments, not {2}", kernel.kernelName,
-                              kernel.numArgs, args.size()));
+  if (args.size() != kernel.argWords())
+    return fail(llvm::formatv("kernel '{0}' takes {1} argument words, not {2}", kernel.kernelName,
+                              kernel.argWords(), args.size()));
   if (!kernel.pipePorts.empty())
     return fail(llvm::formatv("kernel '{0}' has pipe arguments, which the bare harness does not "
                               "connect",
@@ -49,7 +49,9 @@ llvm::Expected<uint64_t> runBare(const LoadedModel &model, const hls::HardwareKe
   uint64_t cycle = 0, lastProgress = 0;
   for (;;) {
     bool progress = responses.deliver(ports, cycle);
-    int done = instance.cycle(ports.data(), nullptr);
+    const int state = instance.cycle(ports.data(), nullptr);
+    const bool done = state & LOOM_CYCLE_DONE;
+    progress |= (state & LOOM_CYCLE_RETIRED) != 0;
     for (unsigned p = 0; p < numPorts; ++p) {
       if (!ports[p].req_fire)
         continue;

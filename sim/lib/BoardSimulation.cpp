@@ -399,7 +399,9 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
       LoomStream *const stream = launch.streams.data();
       for (size_t s = 0; s < launch.streams.size(); ++s)
         launch.request.pipes[s]->offer(kernel.pipePorts[s].writes, stream[s]);
-      const int done = launch.instance->cycle(port, stream);
+      const int state = launch.instance->cycle(port, stream);
+      const bool done = state & LOOM_CYCLE_DONE;
+      progress |= (state & LOOM_CYCLE_RETIRED) != 0;
       for (size_t s = 0; s < launch.streams.size(); ++s)
         progress |= record(launch, s);
       std::string failure;
@@ -467,7 +469,7 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
       } else if (launch.streams.empty() && cycle + 1 - launch.lastProgress >= watchdog) {
         // A kernel without pipes waits for nothing but itself and memory.
         end(i--, llvm::formatv("kernel '{0}' made no progress for {1} cycles (at cycle {2}: no "
-                               "request fired, no response was delivered, done stayed low){3}",
+                               "request fired, no response was delivered, no work-item finished, done stayed low){3}",
                                kernel.kernelName, watchdog, cycle + 1 - launch.startCycle,
                                describeState(launch)));
         continue;
@@ -493,8 +495,8 @@ void BoardSimulation::Impl::advance(Step &step, tlm::tlm_fw_transport_if<> &targ
                        .str();
       const std::string diagnosis =
           llvm::formatv("deadlock: no kernel on the board made progress for {0} cycles (no request "
-                        "fired, no response was delivered, no packet moved through a pipe); the "
-                        "kernels waiting:{1}",
+                        "fired, no response was delivered, no work-item finished, no packet moved "
+                        "through a pipe); the kernels waiting:{1}",
                         watchdog, kernels);
       // The launches that end first start their kernels' next ones at the back: those go on.
       for (size_t index = 0, waiting = running.size(); waiting > 0; --waiting) {
@@ -627,9 +629,9 @@ llvm::Error BoardSimulation::start(uint64_t id, unsigned kernelIndex, llvm::Arra
   if (kernelIndex >= sim.kernels.size())
     return error(llvm::formatv("no kernel {0}: the program has {1}", kernelIndex, sim.kernels.size()));
   const hls::HardwareKernel &kernel = sim.kernels[kernelIndex];
-  if (args.size() != kernel.numArgs)
-    return error(llvm::formatv("kernel '{0}' takes {1} arguments but the launch gives {2}",
-                               kernel.kernelName, kernel.numArgs, args.size()));
+  if (args.size() != kernel.argWords())
+    return error(llvm::formatv("kernel '{0}' takes {1} argument words but the launch gives {2}",
+                               kernel.kernelName, kernel.argWords(), args.size()));
   if (sim.idInUse(id))
     return error(llvm::formatv("launch {0} is already running on the board", id));
   if (pipes.size() != kernel.pipePorts.size())

@@ -299,8 +299,12 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   os << "void *loom_k" << index << "_create() {\n"
      << "  auto *m = new Instance" << index << ";\n  auto &t = m->top;\n"
      << "  t.clk = 0;\n  t.rst = 1;\n  t.start = 0;\n" << idle;
+  auto argBytes = [&](unsigned a) {
+    auto wide = kernel.wideArgBytes.find(a);
+    return wide == kernel.wideArgBytes.end() ? 8u : wide->second;
+  };
   for (unsigned a = 0; a < kernel.numArgs; ++a)
-    os << "  t.arg_" << a << " = 0;\n";
+    os << zeroData(argBytes(a), "t.arg_" + std::to_string(a));
   for (unsigned d = 0; d < 3; ++d)
     os << "  t.global_offset_" << d << " = 0;\n  t.global_size_" << d << " = 1;\n";
   // Synchronous reset: a few edges with rst high put every register in its reset state.
@@ -315,8 +319,10 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
      << "_start(void *model, const uint64_t *args, const uint64_t offset[3], const uint64_t "
         "size[3]) {\n"
      << "  auto &t = static_cast<Instance" << index << " *>(model)->top;\n";
-  for (unsigned a = 0; a < kernel.numArgs; ++a)
-    os << "  t.arg_" << a << " = args[" << a << "];\n";
+  // A wide argument takes several words of args.
+  for (unsigned a = 0, word = 0; a < kernel.numArgs; word += argBytes(a++) / 8)
+    os << copyData(argBytes(a), "t.arg_" + std::to_string(a), llvm::formatv("(args + {0})", word).str(),
+                   /*toModel=*/true);
   for (unsigned d = 0; d < 3; ++d)
     os << "  t.global_offset_" << d << " = offset[" << d << "];\n  t.global_size_" << d
        << " = size[" << d << "];\n";
@@ -374,7 +380,9 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
     if (kernel.ports[p].strobes())
       os << llvm::formatv("  ports[{0}].req_strobe = t.m{0}_req_strobe;\n", p);
   }
-  os << "  t.clk = 1;\n  t.eval();\n  t.start = 0;\n  return t.done ? 1 : 0;\n}\n";
+  // retired is sampled before the edge, as the handshakes are; done after it.
+  os << "  const int retired = t.retired ? LOOM_CYCLE_RETIRED : 0;\n"
+        "  t.clk = 1;\n  t.eval();\n  t.start = 0;\n  return (t.done ? LOOM_CYCLE_DONE : 0) | retired;\n}\n";
   os.flush();
   return s;
 }

@@ -111,7 +111,7 @@ TEST_CASE("work-item functions with partial work-groups", "[e2e][board][collecti
 
 TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][collectives]") {
   // A 10 x 6 NDRange at offset (1, 2) in groups of 4 x 3 (the last column 2 wide), each work-item
-  // asking dimensions 0, 1 and the one past them (sizes 1, ids 0).
+  // asking dimensions 0, 1 and the one past them (sizes 1, ids 0), and its linear ids.
   const size_t width = 10, height = 6;
   std::vector<int> a(width * height), b(a.size()), expected(a.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -125,7 +125,8 @@ TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][
           {uint32_t(width), uint32_t(x + 1), uint32_t(x / 4 == 2 ? 2 : 4), 3, uint32_t(x / 4), uint32_t(x % 4), 4, 1},
           {uint32_t(height), uint32_t(y + 2), 3, 2, uint32_t(y / 3), uint32_t(y % 3), 3, 2},
           {1, 0, 1, 1, 0, 0, 1, 0}};
-      uint32_t sum = 0;
+      uint32_t sum = uint32_t(y * width + x) * 29 +
+                     (dimensions[1].localId * dimensions[0].local + dimensions[0].localId) * 37;
       for (const Dimension &d : dimensions)
         sum = sum * 31 + d.size * 7 + d.id * 5 + d.local * 3 + d.groups * 11 + d.group * 13 + d.localId * 17 +
               d.enqueued * 19 + d.offset * 23;

@@ -114,6 +114,17 @@ TEST_CASE("float3 cross products, an int2 argument, a runtime lane index, a floa
   const cl_int2 k = {{-3, 12345}};
   for (size_t i = 0; i < n; ++i)
     picked[i] = int(uint32_t(ia[i].v[lanes[i] & 3]) * uint32_t(k.s[0]) + uint32_t(k.s[1]));
+  cl_long16 wide;
+  for (int l = 0; l < 16; ++l)
+    wide.s[l] = (int64_t(l) << 40) - 77 * l + 3;
+  const cl_float4 k4 = {{1.5f, -2.25f, 0.5f, 3.0f}};
+  auto floats = randomFloats(n, 13);
+  std::vector<cl_long> widePicked(n);
+  std::vector<float> fromFloat4(n);
+  for (size_t i = 0; i < n; ++i) {
+    widePicked[i] = wide.s[lanes[i] & 15] * lanes[i] + wide.s[15];
+    fromFloat4[i] = floats[i] * k4.s[0] + k4.s[1] - k4.s[2] * k4.s[3] + float(lanes[i]);
+  }
   const int m = 8;
   const size_t rows = 64;
   auto da = randomVectors<Float4>(rows * m, 11), db = randomVectors<Float4>(m, 12);
@@ -130,6 +141,9 @@ TEST_CASE("float3 cross products, an int2 argument, a runtime lane index, a floa
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float3_cross", a, b, 0, {{n}}), cross) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Vectors, target, "int2_argument", ia, lanes, k), picked) == -1);
+    CHECK(firstMismatch(runTwoInputs<cl_long>(Vectors, target, "long16_argument", lanes, lanes, wide), widePicked) ==
+          -1);
+    CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float4_argument", lanes, floats, k4), fromFloat4) == -1);
     CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float4_dot", da, db, m, {{rows}}), dot) == -1);
   }
 }

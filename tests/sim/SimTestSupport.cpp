@@ -55,7 +55,12 @@ std::vector<hls::HardwareKernel> testKernels() {
   reserveConsume.topModule = "loom_test_reserve_consume";
   reserveConsume.pipePorts = {{0, /*writes=*/false, 4, "rconsume.cl:2:12", "in", /*transfers=*/false, /*reserves=*/true,
                                /*slots=*/true, /*commits=*/true, /*queries=*/true}};
-  return {add, hang, atomic, produce, consume, reserveProduce, reserveConsume};
+  // 'quiet': work-items that touch no memory, one finishing a cycle.
+  hls::HardwareKernel quiet = add;
+  quiet.kernelName = "quiet";
+  quiet.topModule = "loom_test_quiet";
+  quiet.ports = {};
+  return {add, hang, atomic, produce, consume, reserveProduce, reserveConsume, quiet};
 }
 
 std::string testVerilog() {

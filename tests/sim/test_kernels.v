@@ -15,7 +15,7 @@
   input [63:0] global_size_0, input [63:0] global_size_1, input [63:0] global_size_2
 
 module loom_test_core #(parameter EXTRA = 0) (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
@@ -37,6 +37,7 @@ module loom_test_core #(parameter EXTRA = 0) (
 
   wire load_fire = m0_req_valid && m0_req_ready;
   wire store_fire = m1_req_valid && m1_req_ready;
+  assign retired = m1_resp_valid;  // a work-item finishes with its store
   wire [63:0] completed_next = completed + {63'd0, m1_resp_valid};
 
   always @(posedge clk) begin
@@ -59,7 +60,7 @@ module loom_test_core #(parameter EXTRA = 0) (
 endmodule
 
 module loom_test_add (
-  input clk, input rst, input start, output done,
+  input clk, input rst, input start, output done, output retired,
   `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
@@ -69,7 +70,7 @@ module loom_test_add (
 endmodule
 
 module loom_test_hang (
-  input clk, input rst, input start, output done,
+  input clk, input rst, input start, output done, output retired,
   `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr,
   input m0_resp_valid, input [31:0] m0_resp_rdata,
@@ -85,12 +86,13 @@ endmodule
 // the old values a cmpxchg sees are 0 .. n-1. arg_2 is unused. The model is built with a cmpxchg
 // port (it passes req_cmp); a simulation may describe the port as another operation.
 module loom_test_atomic (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
   output [31:0] m0_req_cmp, input m0_resp_valid, input [31:0] m0_resp_rdata,
   output m1_req_valid, input m1_req_ready, output [63:0] m1_req_addr, output [31:0] m1_req_wdata,
   input m1_resp_valid);
+  assign retired = 1'b0;  // its progress is in its ports
 
   reg running, stored;
   reg [63:0] issued, answered, total;
@@ -126,9 +128,10 @@ endmodule
 // loom_test_produce: writes arg_2 + i for i < global_size_0 into the pipe of arg_0 (pipe port s0), one
 // packet per cycle while its FIFO has room; done once all are written. No memory ports.
 module loom_test_produce (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   input s0_ready, output s0_push, output [31:0] s0_data);
+  assign retired = 1'b0;  // its progress is in its ports
 
   reg running;
   reg [63:0] sent, total;
@@ -152,11 +155,12 @@ endmodule
 // packet i to arg_1 + 4i through port m0, taking a packet in the cycle its store fires; done once
 // every store is answered.
 module loom_test_consume (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   input s0_valid, input [31:0] s0_data, output s0_pop,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
   input m0_resp_valid);
+  assign retired = 1'b0;  // its progress is in its ports
 
   reg running;
   reg [63:0] got, acked, total;
@@ -234,10 +238,11 @@ endmodule
 // arg_1[30:0] packets, one slot per cycle. With arg_1[31] set it commits at its reservation's
 // base + 1, which is no reservation (a kernel bug the board reports).
 module loom_test_reserve_produce (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   `LOOM_TEST_RESERVE_PORTS,
   output [31:0] s0_slot_wdata, output s0_commit, output [31:0] s0_commit_base);
+  assign retired = 1'b0;  // its progress is in its ports
 
   reg running;
   wire finished;
@@ -266,13 +271,14 @@ endmodule
 // packet i to arg_1 + 4i through port m0 in the cycle it reads its slot; then stores the pipe's
 // capacity (s0_capacity) at arg_1 + 4 * global_size_0. Done once every store is answered.
 module loom_test_reserve_consume (
-  input clk, input rst, input start, output reg done,
+  input clk, input rst, input start, output reg done, output retired,
   `LOOM_TEST_ARGS,
   `LOOM_TEST_RESERVE_PORTS,
   input [31:0] s0_slot_rdata, output s0_commit, output [31:0] s0_commit_base,
   input [31:0] s0_packets, input [31:0] s0_capacity,
   output m0_req_valid, input m0_req_ready, output [63:0] m0_req_addr, output [31:0] m0_req_wdata,
   input m0_resp_valid);
+  assign retired = 1'b0;  // its progress is in its ports
 
   localparam READING = 2'd0, LAST = 2'd1, WAIT = 2'd2;
   reg running;
@@ -301,6 +307,29 @@ module loom_test_reserve_consume (
         LAST: if (m0_req_ready) phase <= WAIT;
         default: if (acked == total + 32'd1) begin running <= 1'b0; done <= 1'b1; end
       endcase
+    end
+  end
+endmodule
+
+// loom_test_quiet: global_size_0 work-items, one finishing each cycle, that touch no memory (a large
+// NDRange whose work-items but one store nothing); done after the last. The watchdog must see them.
+module loom_test_quiet (
+  input clk, input rst, input start, output reg done, output retired,
+  `LOOM_TEST_ARGS);
+
+  reg running;
+  reg [63:0] finished;
+
+  assign retired = running && finished != global_size_0;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      running <= 1'b0; done <= 1'b0;
+    end else if (start) begin
+      running <= 1'b1; done <= 1'b0; finished <= 64'd0;
+    end else if (running) begin
+      if (retired) finished <= finished + 64'd1;
+      else begin running <= 1'b0; done <= 1'b1; end
     end
   end
 endmodule

@@ -437,13 +437,17 @@ private:
         request.args.push_back(arg.buffer.deviceAddress);
         break;
       case ArgValue::Kind::Scalar: {
-        if (arg.bytes.size() > 8)
-          return error(llvm::formatv("kernel '{0}' argument {1}: scalar arguments wider than 8 "
-                                     "bytes are not supported on the board yet",
-                                     name, i));
-        uint64_t value = 0;
-        std::memcpy(&value, arg.bytes.data(), arg.bytes.size()); // little-endian zero extension
-        request.args.push_back(value);
+        // A vector over 8 bytes has a port that wide, taking that many bytes of words.
+        const auto &wide = boardProgram.hardware()[kernelIndex].wideArgBytes;
+        const auto found = wide.find(unsigned(i));
+        const size_t words = found == wide.end() ? 1 : found->second / 8;
+        if (arg.bytes.size() > words * 8)
+          return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes given, but the kernel's argument "
+                                     "port takes {3}",
+                                     name, i, arg.bytes.size(), words * 8));
+        std::vector<uint64_t> value(words, 0);
+        std::memcpy(value.data(), arg.bytes.data(), arg.bytes.size()); // little-endian zero extension
+        request.args.insert(request.args.end(), value.begin(), value.end());
         break;
       }
       case ArgValue::Kind::Local: {

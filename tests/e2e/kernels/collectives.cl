@@ -110,14 +110,15 @@ __kernel void group_shape(__global const int *a, __global const int *b, __global
 }
 
 // The work-item functions asked with a dimension known only at run time, up to one past
-// get_work_dim() (`extra`): the CTS's loop over the dimensions; and a load at such an id.
+// get_work_dim() (`extra`): the CTS's loop over the dimensions; a load at such an id; the linear ids,
+// and a store at the global one.
 __kernel void work_item_dims(__global const int *a, __global const int *b, __global int *out, int extra) {
-  size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
-  uint sum = 0;
+  size_t y = get_global_id(1) - get_global_offset(1);
+  uint sum = get_global_linear_id() * 29 + get_local_linear_id() * 37;
   for (uint d = 0; d < get_work_dim() + extra; ++d)
     sum = sum * 31 + get_global_size(d) * 7 + get_global_id(d) * 5 + get_local_size(d) * 3 + get_num_groups(d) * 11 +
           get_group_id(d) * 13 + get_local_id(d) * 17 + get_enqueued_local_size(d) * 19 + get_global_offset(d) * 23;
   // An address from such an id: a different element for each work-item.
   sum = sum * 31 + a[y * get_global_size(0) + get_global_id(extra - 1) - get_global_offset(0)];
-  out[y * get_global_size(0) + x] = sum;
+  out[get_global_linear_id()] = sum;
 }

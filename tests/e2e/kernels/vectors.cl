@@ -46,6 +46,19 @@ __kernel void int2_argument(__global const int4 *a, __global const int *b, __glo
   out[i] = x[b[i] & 3];
 }
 
+// Vector arguments over 8 bytes, each in one argument port as wide as the vector (OpenCL-CTS
+// parameter_types passes char4 to float4; long16 is OpenCL C's widest type), a lane of the long16
+// picked by a runtime index.
+__kernel void long16_argument(__global const int *a, __global const int *b, __global long *out, long16 k) {
+  size_t i = get_global_id(0);
+  out[i] = k[a[i] & 15] * b[i] + k.sf;
+}
+
+__kernel void float4_argument(__global const int *a, __global const float *b, __global float *out, float4 k) {
+  size_t i = get_global_id(0);
+  out[i] = b[i] * k.x + k.y - k.z * k.w + (float)a[i];
+}
+
 // A loop over vector lanes: a float4 dot product accumulated per work-item.
 __kernel void float4_dot(__global const float4 *a, __global const float4 *b, __global float *out, int n) {
   size_t i = get_global_id(0);

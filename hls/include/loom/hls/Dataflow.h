@@ -187,6 +187,7 @@ std::string portsText(const OnChipMemory &memory);
 struct KernelGraph {
   std::string kernelName;
   unsigned numArgs = 0;
+  std::map<unsigned, unsigned> wideArgBytes; ///< See HardwareKernel::wideArgBytes.
   bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
   bool printfBuffer = false;  ///< See HardwareKernel::printfBuffer.
   Graph graph;

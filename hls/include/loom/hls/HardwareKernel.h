@@ -7,7 +7,9 @@
 //   input  clk, rst                    rst: synchronous, active high
 //   input  start                       one-cycle pulse; arguments and NDRange ports hold until done
 //   output done                        high once every work-item has completed, until the next start
-//   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses;
+//   output retired                     a work-item finishes at this edge (the watchdog's progress)
+//   input  [63:0] arg_<i>              for i < numArgs: scalars zero-extended, pointers as device addresses
+//                                      (a vector over 8 bytes: [8 * wideArgBytes[i] - 1:0]);
 //                                      after the kernel's own: with printfBuffer the printf buffer's
 //                                      address, then with workGroupArgs the WorkGroupArgs
 //                                      local_size_0, _1, _2 (the enqueued sizes), work_dim and
@@ -74,6 +76,8 @@ namespace loom::hls {
 
 /// The widest request a memory port makes: a line of the board's memory (sim's LoomPort carries it).
 constexpr unsigned MaxPortBytes = 64;
+/// The widest kernel argument the board passes: OpenCL C's widest type, a long16.
+constexpr unsigned MaxArgumentBytes = 128;
 /// The largest packet a pipe port moves: OpenCL's minimum CL_DEVICE_PIPE_MAX_PACKET_SIZE (sim's LoomStream).
 constexpr unsigned MaxPipePacketBytes = 1024;
 
@@ -195,6 +199,11 @@ struct HardwareKernel {
   /// The on-chip memory of each __local pointer argument, in bytes, by argument number: the launch
   /// refuses a clSetKernelArg size above it.
   std::map<unsigned, uint64_t> localArgBytes;
+  /// The vector arguments over 8 bytes (up to MaxArgumentBytes, a multiple of 8), by argument number:
+  /// their ports are that wide, and a launch gives them as that many bytes of argument words.
+  std::map<unsigned, unsigned> wideArgBytes;
+  /// The 64-bit words of a launch's arguments, in order: one per argument, a wide one's bytes / 8.
+  unsigned argWords() const;
   std::vector<MemoryPort> ports;
   std::vector<PipePort> pipePorts;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.

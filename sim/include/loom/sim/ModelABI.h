@@ -16,8 +16,9 @@
 #define LOOM_SIM_MODEL_ABI_H
 #include <stdint.h>
 
-#define LOOM_MODEL_ABI_VERSION 7u /* 4: pipe streams; 5: packets of up to 128 bytes; 6: pipe reservations;
-                                     7: packets of up to 1024 bytes */
+#define LOOM_MODEL_ABI_VERSION 8u /* 4: pipe streams; 5: packets of up to 128 bytes; 6: pipe reservations;
+                                     7: packets of up to 1024 bytes; 8: LOOM_CYCLE_RETIRED, arguments
+                                     over 8 bytes in several words */
 
 /* 64-bit words of a port's data: a request moves at most 64 bytes (a line of the board's memory). */
 #define LOOM_PORT_WORDS 8
@@ -85,14 +86,18 @@ typedef const char *(*LoomModelKernelNameFn)(uint32_t kernel);
 /* Creates a model instance of kernel `kernel`, held in reset for a few cycles. */
 typedef void *(*LoomModelCreateFn)(uint32_t kernel);
 typedef void (*LoomModelDestroyFn)(void *model);
-/* Drives args and NDRange onto the ports and pulses start for one cycle. */
+/* Drives args and NDRange onto the ports and pulses start for one cycle. args holds each argument's
+ * words in order: one, or bytes / 8 for an argument over 8 bytes (HardwareKernel::wideArgBytes). */
 typedef void (*LoomModelStartFn)(void *model, const uint64_t *args, const uint64_t offset[3],
                                  const uint64_t size[3]);
 /* One clock cycle: applies ports[i].req_ready/resp_* and the inputs of streams[s], evaluates
  * (calling streams[s].read_slot for the slot a read pipe asks for, then evaluating again), reports
  * fired requests in ports[i].req_* and the operations of streams[s] in their outputs, clocks the edge.
- * Returns the done output after the edge. */
+ * Returns LOOM_CYCLE_DONE when the done output is high after the edge, or'd with LOOM_CYCLE_RETIRED
+ * when a work-item finished at the edge (progress, though no memory request fired). */
 typedef int (*LoomModelCycleFn)(void *model, LoomPort *ports, LoomStream *streams);
+#define LOOM_CYCLE_DONE 1
+#define LOOM_CYCLE_RETIRED 2
 #ifdef __cplusplus
 }
 #endif
