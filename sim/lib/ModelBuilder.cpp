@@ -39,6 +39,8 @@ const EmbeddedFile EmbeddedAbi[] = {
 
 /// Statements per Verilated function before Verilator splits it (see the file comment).
 constexpr unsigned SplitFunctionStatements = 500;
+/// The most write ports of an on-chip memory whose write loop Verilator unrolls.
+constexpr unsigned MaxUnrolledWritePorts = 4096;
 
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
@@ -485,6 +487,10 @@ llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
     job.argv = {*verilator, "--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast",
                 "--output-split-cfuncs", std::to_string(SplitFunctionStatements), "--noassert",
                 "-Wno-fatal", "--top-module", kernels[i].topModule,
+                // loom_ram's loop over its write ports must unroll: an unrolled loop filling a
+                // private array gives it one per store, past Verilator's default of 64
+                // (BLKLOOPINIT otherwise).
+                "--unroll-count", std::to_string(MaxUnrolledWritePorts),
                 "--prefix", llvm::formatv("Vk{0}", i).str(), "--Mdir", at(llvm::formatv("k{0}", i)),
                 at("program.v")};
     job.outputPath = at(llvm::formatv("verilator-k{0}.log", i));

@@ -38,12 +38,18 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
     for (int k = 0; k < m; ++k)
       counts[i * 8 + (a[i * m + k] & 7)] += b[k];
   }
+  std::vector<int> picked(a.size(), -1);
+  for (size_t i = 0; i < items; ++i) {
+    auto byte = [&](int k) { return int(uint8_t(a[i] + k * 3)); };
+    picked[i] = byte((b[i] & 0xff) % 80) + byte(((b[i] & 0xff) + 7) % 80);
+  }
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_reverse", a, b, m, {{items}}), reversed) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_counts", a, b, m, {{items}}), counts) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_sort", sa, b, sortM, {{items}}), sorted) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "copies_reverse", a, b, m, {{items}}), reversed) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "many_write_ports", a, b, m, {{items}}), picked) == -1);
   }
 }
 

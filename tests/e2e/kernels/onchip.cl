@@ -14,6 +14,18 @@ __kernel void private_reverse(__global const int *a, __global const int *b, __gl
 }
 
 // A per-work-item insertion sort: data-dependent loops, reads and writes of one private array.
+// A private array all of whose 80 bytes are written at once (an unrolled loop) and read at run-time
+// indices: an on-chip memory with 80 write ports, more than Verilator unrolls by default
+// (OpenCL-CTS vload_private views a char16 array as bytes).
+__kernel void many_write_ports(__global const int *a, __global const int *b, __global int *out, int m) {
+  size_t i = get_global_id(0);
+  uchar bytes[80];
+  #pragma unroll
+  for (int k = 0; k < 80; ++k)
+    bytes[k] = (uchar)(a[i] + k * 3);
+  out[i] = bytes[(b[i] & 0xff) % 80] + bytes[((b[i] & 0xff) + 7) % 80];
+}
+
 __kernel void private_sort(__global const int *a, __global const int *b, __global int *out, int m) {
   int i = get_global_id(0);
   int v[12];
