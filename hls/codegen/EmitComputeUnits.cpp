@@ -29,8 +29,7 @@ verilog::Module emitComputeUnits(const KernelGraph &kernel, const verilog::Modul
   top.addPort(Direction::Output, "done");
   top.addPort(Direction::Output, "retired");
   for (unsigned i = 0; i < kernel.numArgs + ComputeUnitShareArgs * units; ++i) {
-    auto wide = kernel.wideArgBytes.find(i);
-    top.addPort(Direction::Input, "arg_" + std::to_string(i), wide == kernel.wideArgBytes.end() ? 64 : wide->second * 8);
+    top.addPort(Direction::Input, "arg_" + std::to_string(i), kernel.argBytes(i) * 8);
   }
   for (unsigned d = 0; d < 3; ++d) {
     top.addPort(Direction::Input, "global_offset_" + std::to_string(d), 64);

@@ -62,10 +62,7 @@ public:
 private:
   static std::string n(NodeId id, const char *suffix) { return llvm::formatv("n{0}_{1}", id, suffix); }
   /// The width of argument port `i`: 64 bits, a wide vector's own.
-  unsigned argBits(unsigned i) const {
-    auto wide = k_.wideArgBytes.find(i);
-    return wide == k_.wideArgBytes.end() ? 64 : wide->second * 8;
-  }
+  unsigned argBits(unsigned i) const { return k_.argBytes(i) * 8; }
   static std::string port(unsigned p, const char *suffix) { return llvm::formatv("m{0}_{1}", p, suffix); }
   static std::string stream(unsigned s, const char *suffix) { return llvm::formatv("s{0}_{1}", s, suffix); }
 

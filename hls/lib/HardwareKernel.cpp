@@ -253,9 +253,9 @@ bool fromJSON(const llvm::json::Value &value, PipePort &port, llvm::json::Path p
 }
 
 unsigned HardwareKernel::argWords() const {
-  unsigned words = numArgs;
-  for (const auto &[index, bytes] : wideArgBytes)
-    words += bytes / 8 - 1;
+  unsigned words = 0;
+  for (unsigned index = 0; index < numArgs; ++index)
+    words += argBytes(index) / 8;
   return words;
 }
 

@@ -10,9 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Module.h"
 
 namespace loom::hls {
 
@@ -26,21 +24,11 @@ void expandLinearIds(llvm::Function &kernel) {
         else if (callee->getName() == "_Z19get_local_linear_idv")
           calls.emplace_back(call, false);
       }
-  llvm::Module &module = *kernel.getParent();
   llvm::Type *i64 = llvm::Type::getInt64Ty(kernel.getContext());
-  llvm::Type *i32 = llvm::Type::getInt32Ty(kernel.getContext());
   for (auto [call, global] : calls) {
+    // The builder carries the call's debug location to the calls it adds.
     llvm::IRBuilder<> b(call);
-    auto workItemFunction = [&](const char *name, unsigned dimension) -> llvm::Value * {
-      llvm::FunctionCallee callee = module.getOrInsertFunction(name, llvm::FunctionType::get(i64, {i32}, false));
-      auto *function = llvm::cast<llvm::Function>(callee.getCallee());
-      function->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-      function->setDoesNotAccessMemory();
-      llvm::CallInst *value = b.CreateCall(callee, {b.getInt32(dimension)});
-      value->setCallingConv(llvm::CallingConv::SPIR_FUNC);
-      value->setDebugLoc(call->getDebugLoc());
-      return value;
-    };
+    auto workItemFunction = [&](const char *name, int dimension) { return askWorkItem(b, name, dimension, i64); };
     // ((id2 * size1) + id1) * size0 + id0, the ids counted from the global offset.
     llvm::Value *linear = nullptr;
     for (int d = 2; d >= 0; --d) {

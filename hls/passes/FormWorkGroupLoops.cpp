@@ -306,29 +306,6 @@ ConstantInt *scheduleSubGroups(Function &workItem, unsigned firstExtra, const lo
   return b.getInt32(Pass::Skip);
 }
 
-/// The i64 value of work-item function `name` (mangled, one i32 dimension operand unless
-/// `dimension` is negative) at `b`.
-Value *askWorkItem(IRBuilder<> &b, StringRef name, int dimension, Type *result) {
-  Module &module = *b.GetInsertBlock()->getModule();
-  SmallVector<Type *, 1> params;
-  SmallVector<Value *, 1> args;
-  if (dimension >= 0) {
-    params.push_back(b.getInt32Ty());
-    args.push_back(b.getInt32(dimension));
-  }
-  FunctionCallee callee = module.getOrInsertFunction(name, FunctionType::get(result, params, false));
-  // What Clang declares them with: the answers unused get deleted.
-  if (auto *function = dyn_cast<Function>(callee.getCallee())) {
-    function->setCallingConv(CallingConv::SPIR_FUNC);
-    function->setDoesNotAccessMemory();
-    function->setDoesNotThrow();
-    function->addFnAttr(Attribute::WillReturn);
-  }
-  CallInst *call = b.CreateCall(callee, args);
-  call->setCallingConv(CallingConv::SPIR_FUNC);
-  return call;
-}
-
 /// reqd_work_group_size(X, Y, Z) of the kernel, if given.
 Optional<std::array<uint64_t, 3>> requiredGroupSize(const Function &kernel) {
   const MDNode *node = kernel.getMetadata("reqd_work_group_size");

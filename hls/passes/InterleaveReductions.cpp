@@ -26,21 +26,6 @@
 #include "llvm/Transforms/Vectorize/LoopVectorize.h"
 
 namespace loom::hls {
-
-bool usesWorkItemIds(const llvm::Function &kernel) {
-  for (const llvm::BasicBlock &block : kernel)
-    for (const llvm::Instruction &inst : block)
-      if (const auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-        if (const llvm::Function *callee = call->getCalledFunction()) {
-          llvm::StringRef name = callee->getName();
-          for (const char *id : {"get_global_id", "get_local_id", "get_group_id", "get_global_linear_id",
-                                 "get_local_linear_id"})
-            if (name.contains(id))
-              return true;
-        }
-  return false;
-}
-
 namespace {
 
 /// The latency of the loop's slowest reassociable float reduction's ring, or 0 when it has none.

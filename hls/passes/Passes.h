@@ -11,6 +11,7 @@
 #include "loom/hls/Verilog.h"
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Error.h"
 
 namespace loom::hls {
@@ -21,6 +22,9 @@ std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kern
 
 /// Whether the kernel asks which work-item it is (an NDRange kernel's work-items differ).
 bool usesWorkItemIds(const llvm::Function &kernel);
+/// A call, at `b`, of work-item function `name` (mangled; one i32 dimension operand unless
+/// `dimension` is negative) returning `result` (lib/WorkItemFunctions.cpp).
+llvm::Value *askWorkItem(llvm::IRBuilder<> &b, llvm::StringRef name, int dimension, llvm::Type *result);
 
 /// The vendor attributes the frontend honoured (lib/VendorAttributes.cpp).
 /// Work-items a cycle: N of num_simd_work_items(N), else 1.

@@ -301,12 +301,9 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
   os << "void *loom_k" << index << "_create() {\n"
      << "  auto *m = new Instance" << index << ";\n  auto &t = m->top;\n"
      << "  t.clk = 0;\n  t.rst = 1;\n  t.start = 0;\n" << idle;
-  auto argBytes = [&](unsigned a) {
-    auto wide = kernel.wideArgBytes.find(a);
-    return wide == kernel.wideArgBytes.end() ? 8u : wide->second;
-  };
+
   for (unsigned a = 0; a < kernel.numArgs; ++a)
-    os << zeroData(argBytes(a), "t.arg_" + std::to_string(a));
+    os << zeroData(kernel.argBytes(a), "t.arg_" + std::to_string(a));
   for (unsigned d = 0; d < 3; ++d)
     os << "  t.global_offset_" << d << " = 0;\n  t.global_size_" << d << " = 1;\n";
   // Synchronous reset: a few edges with rst high put every register in its reset state.
@@ -322,8 +319,8 @@ std::string ModelBuilder::generateKernelShim(const hls::HardwareKernel &kernel, 
         "size[3]) {\n"
      << "  auto &t = static_cast<Instance" << index << " *>(model)->top;\n";
   // A wide argument takes several words of args.
-  for (unsigned a = 0, word = 0; a < kernel.numArgs; word += argBytes(a++) / 8)
-    os << copyData(argBytes(a), "t.arg_" + std::to_string(a), llvm::formatv("(args + {0})", word).str(),
+  for (unsigned a = 0, word = 0; a < kernel.numArgs; word += kernel.argBytes(a++) / 8)
+    os << copyData(kernel.argBytes(a), "t.arg_" + std::to_string(a), llvm::formatv("(args + {0})", word).str(),
                    /*toModel=*/true);
   for (unsigned d = 0; d < 3; ++d)
     os << "  t.global_offset_" << d << " = offset[" << d << "];\n  t.global_size_" << d

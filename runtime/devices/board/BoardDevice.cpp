@@ -438,9 +438,7 @@ private:
         break;
       case ArgValue::Kind::Scalar: {
         // A vector over 8 bytes has a port that wide, taking that many bytes of words.
-        const auto &wide = boardProgram.hardware()[kernelIndex].wideArgBytes;
-        const auto found = wide.find(unsigned(i));
-        const size_t words = found == wide.end() ? 1 : found->second / 8;
+        const size_t words = boardProgram.hardware()[kernelIndex].argBytes(unsigned(i)) / 8;
         if (arg.bytes.size() > words * 8)
           return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes given, but the kernel's argument "
                                      "port takes {3}",

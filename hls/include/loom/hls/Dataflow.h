@@ -188,6 +188,7 @@ struct KernelGraph {
   std::string kernelName;
   unsigned numArgs = 0;
   std::map<unsigned, unsigned> wideArgBytes; ///< See HardwareKernel::wideArgBytes.
+  unsigned argBytes(unsigned index) const { return argumentPortBytes(wideArgBytes, index); }
   bool workGroupArgs = false; ///< See HardwareKernel::workGroupArgs.
   bool printfBuffer = false;  ///< See HardwareKernel::printfBuffer.
   Graph graph;

@@ -78,6 +78,11 @@ namespace loom::hls {
 constexpr unsigned MaxPortBytes = 64;
 /// The widest kernel argument the board passes: OpenCL C's widest type, a long16.
 constexpr unsigned MaxArgumentBytes = 128;
+/// The bytes of argument `index`'s port, given a kernel's wideArgBytes: 8 unless it is wide.
+inline unsigned argumentPortBytes(const std::map<unsigned, unsigned> &wideArgBytes, unsigned index) {
+  auto wide = wideArgBytes.find(index);
+  return wide == wideArgBytes.end() ? 8 : wide->second;
+}
 /// The largest packet a pipe port moves: OpenCL's minimum CL_DEVICE_PIPE_MAX_PACKET_SIZE (sim's LoomStream).
 constexpr unsigned MaxPipePacketBytes = 1024;
 
@@ -204,6 +209,8 @@ struct HardwareKernel {
   std::map<unsigned, unsigned> wideArgBytes;
   /// The 64-bit words of a launch's arguments, in order: one per argument, a wide one's bytes / 8.
   unsigned argWords() const;
+  /// The bytes of argument `index`'s port: 8, or a wide argument's.
+  unsigned argBytes(unsigned index) const { return argumentPortBytes(wideArgBytes, index); }
   std::vector<MemoryPort> ports;
   std::vector<PipePort> pipePorts;
   unsigned initiationInterval = 1;    ///< Cycles between work-item entries in steady state.
