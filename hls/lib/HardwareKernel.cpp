@@ -355,8 +355,7 @@ bool fromJSON(const llvm::json::Value &value, HardwareKernel &kernel, llvm::json
   const unsigned ownPorts = kernel.computeUnits ? kernel.ports.size() / kernel.computeUnits : 0;
   const unsigned shareArgs = kernel.computeUnits > 1 ? ComputeUnitShareArgs * kernel.computeUnits : 0;
   if (!kernel.computeUnits || ownPorts * kernel.computeUnits != kernel.ports.size() ||
-      kernel.numArgs < shareArgs + (kernel.workGroupArgs ? WorkGroupArgs : 0) + (kernel.printfBuffer ? 1 : 0) ||
-      (kernel.workGroupLoops && !kernel.workGroupArgs)) {
+      kernel.numArgs < shareArgs + (kernel.workGroupArgs ? WorkGroupArgs : 0) + (kernel.printfBuffer ? 1 : 0)) {
     path.field("compute_units").report("expected a positive count that divides the ports, with its arguments");
     return false;
   }

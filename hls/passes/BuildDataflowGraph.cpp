@@ -461,6 +461,10 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
     case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
     case Fn::EnqueuedLocalSize: value = workGroupArg(d); break;
     case Fn::LocalSize: {
+      if (hasUniformWorkGroups(*call.getFunction())) {
+        value = workGroupArg(d);
+        break;
+      }
       // OpenCL 2.0's non-uniform work-groups: the last group has what is left. Where it starts is the
       // launch's (static wires); a work-item only compares its position.
       NodeId lastSize = workGroupArg(4 + d);

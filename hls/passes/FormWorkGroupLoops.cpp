@@ -482,17 +482,21 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
     b.SetCurrentDebugLocation(DILocation::get(context, subprogram->getLine(), 0, subprogram));
   Type *i64 = b.getInt64Ty();
   Value *values[Param::BackEnd] = {};
+  // With uniform groups the loops over a group's work-items run the same count in every group, so
+  // one group's loops overlap the next's (LoopRings' every-work-item rule).
+  const bool uniform = hasUniformWorkGroups(kernel);
   for (unsigned d = 0; d < 3; ++d) {
     Value *offset = askWorkItem(b, "_Z17get_global_offsetj", d, i64);
     Value *enqueued =
         required ? b.getInt64((*required)[d]) : askWorkItem(b, "_Z23get_enqueued_local_sizej", d, i64);
     Value *groups = askWorkItem(b, "_Z15get_global_sizej", d, i64);
-    Value *lastSize = askWorkItem(b, LastGroupSize, d, i64);
+    Value *lastSize = uniform ? enqueued : askWorkItem(b, LastGroupSize, d, i64);
     values[Param::GroupId + d] = b.CreateSub(askWorkItem(b, "_Z13get_global_idj", d, i64), offset, "group.id");
     values[Param::GlobalOffset + d] = offset;
     values[Param::NumGroups + d] = groups;
     values[Param::EnqueuedLocalSize + d] = enqueued;
-    values[Param::LocalSize + d] = lowering::emitGroupSize(b, values[Param::GroupId + d], groups, enqueued, lastSize);
+    values[Param::LocalSize + d] =
+        uniform ? enqueued : lowering::emitGroupSize(b, values[Param::GroupId + d], groups, enqueued, lastSize);
     values[Param::GlobalSize + d] =
         b.CreateAdd(b.CreateMul(b.CreateSub(groups, b.getInt64(1)), enqueued), lastSize, "global.size");
   }

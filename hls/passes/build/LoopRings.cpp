@@ -57,8 +57,8 @@ unsigned requestedInitiationInterval(const llvm::Loop &loop) {
 }
 
 /// Whether `value` is the same for every work-item, in every iteration of every loop: made of
-/// arguments, constants and the NDRange's sizes alone. Not an id, nor a local size (the last group of
-/// a non-uniform NDRange has what is left), nor a loop's variable, nor anything loaded.
+/// arguments, constants and the NDRange's sizes alone. Not an id, nor a local size where work-groups
+/// may be non-uniform (the last group has what is left), nor a loop's variable, nor anything loaded.
 bool sameForEveryWorkItem(const llvm::Value *value, unsigned depth = 0) {
   if (llvm::isa<llvm::Argument, llvm::Constant>(value))
     return true;
@@ -71,11 +71,12 @@ bool sameForEveryWorkItem(const llvm::Value *value, unsigned depth = 0) {
   if (const auto *call = llvm::dyn_cast<llvm::CallInst>(computed)) {
     const llvm::Function *callee = call->getCalledFunction();
     const llvm::Optional<WorkItemFn> fn = callee ? workItemFnNamed(callee->getName()) : llvm::None;
-    return fn &&
-           llvm::is_contained({WorkItemFn::GlobalSize, WorkItemFn::GlobalOffset, WorkItemFn::EnqueuedLocalSize,
-                               WorkItemFn::NumGroups, WorkItemFn::WorkDim},
-                              *fn) &&
-           operandsAre(call->args());
+    const bool sameSize = fn && (llvm::is_contained({WorkItemFn::GlobalSize, WorkItemFn::GlobalOffset,
+                                                     WorkItemFn::EnqueuedLocalSize, WorkItemFn::NumGroups,
+                                                     WorkItemFn::WorkDim},
+                                                    *fn) ||
+                                 (*fn == WorkItemFn::LocalSize && hasUniformWorkGroups(*call->getFunction())));
+    return sameSize && operandsAre(call->args());
   }
   if (computed->mayReadOrWriteMemory() || computed->mayHaveSideEffects())
     return false;

@@ -2395,14 +2395,31 @@ entry:
     checkLintClean(program.verilog, "loom_kernel_reverse");
   }
   SECTION("reqd_work_group_size sizes the storage and the loops") {
+    const std::string reqd = "!reqd_work_group_size !0";
+    const std::string sizes = "!0 = !{i32 64, i32 1, i32 1}\n";
+    // OpenCL C 1.x: every group is whole, so the loops' bounds are constants and the launch passes no
+    // sizes; the next group's loops overlap this one's.
     std::map<std::string, std::string> dumps;
-    auto program = synthesizeOk(withSize("!reqd_work_group_size !0") + "!0 = !{i32 64, i32 1, i32 1}\n", dumps);
+    auto program = synthesizeOk(withSize(reqd) + sizes, dumps);
     CHECK(program.kernels[0].maxGroupItems == 64);
-    // A partial last group's size is the launch's: the one bound of the loops that is not a constant.
-    CHECK(program.kernels[0].workGroupArgs);
+    CHECK_FALSE(program.kernels[0].workGroupArgs);
+    auto differ = [](const hls::HardwareKernel &hw) {
+      return llvm::any_of(hw.loops, [](const hls::LoopReport &loop) {
+        return loop.innerLoopsWaitFor.find("may differ between them") != std::string::npos;
+      });
+    };
+    CHECK_FALSE(differ(program.kernels[0]));
     hls::HardwareKernel back;
     llvm::json::Path::Root root;
     CHECK(fromJSON(hls::toJSON(program.kernels[0]), back, root));
+    CHECK(back.maxGroupItems == 64);
+    // OpenCL C 2.0 without -cl-uniform-work-group-size: a partial last group's size is the launch's,
+    // the one bound of the loops that is not a constant, which differs between groups.
+    std::map<std::string, std::string> partialDumps;
+    auto partial = synthesizeOk(withSize("#0 " + reqd) + sizes + "attributes #0 = { \"uniform-work-group-size\"=\"false\" }\n",
+                                partialDumps);
+    CHECK(partial.kernels[0].workGroupArgs);
+    CHECK(differ(partial.kernels[0]));
   }
   SECTION("a bad JSON: work-group loops without a group size") {
     hls::HardwareKernel hw;
