@@ -90,8 +90,9 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
     n.index = arg.getArgNo();
     n.name = arg.getName().str();
     values_[&arg] = result_.addNode(n);
+    // The argument's size in memory: a 3-element vector takes a 4-element one's (clSetKernelArg's).
     if (*width > 64)
-      result_.wideArgBytes[n.index] = llvm::alignTo(*width, 64) / 8;
+      result_.wideArgBytes[n.index] = layout_.getTypeAllocSize(arg.getType());
   }
   llvm::ReversePostOrderTraversal<const llvm::Function *> order(&kernel_);
   for (const llvm::BasicBlock *block : order) {
@@ -194,6 +195,25 @@ NodeId GraphBuilder::addAt(Node node, Position at, std::vector<NodeId> operands)
 }
 
 
+llvm::Optional<uint64_t> GraphBuilder::constantBits(const llvm::Constant &constant) {
+  const unsigned width = constant.getType()->getScalarSizeInBits();
+  if (width == 0 || width > 64)
+    return llvm::None;
+  if (const auto *integer = llvm::dyn_cast<llvm::ConstantInt>(&constant))
+    return integer->getZExtValue();
+  if (const auto *real = llvm::dyn_cast<llvm::ConstantFP>(&constant))
+    return real->getValueAPF().bitcastToAPInt().getZExtValue();
+  const auto *expr = llvm::dyn_cast<llvm::ConstantExpr>(&constant);
+  if (!expr || (expr->getOpcode() != llvm::Instruction::PtrToInt && expr->getOpcode() != llvm::Instruction::Trunc))
+    return llvm::None;
+  const llvm::Optional<uint64_t> bits = expr->getOpcode() == llvm::Instruction::PtrToInt
+                                            ? onChipOffset(expr->getOperand(0))
+                                            : constantBits(*expr->getOperand(0));
+  if (!bits)
+    return llvm::None;
+  return width == 64 ? *bits : *bits & ((uint64_t(1) << width) - 1);
+}
+
 llvm::Expected<NodeId> GraphBuilder::constantVector(const llvm::Constant &vector, const llvm::FixedVectorType &type,
                                                     const llvm::Instruction &user) {
   const unsigned laneBits = type.getScalarSizeInBits(), width = laneBits * type.getNumElements();
@@ -205,10 +225,8 @@ llvm::Expected<NodeId> GraphBuilder::constantVector(const llvm::Constant &vector
   for (unsigned lane = 0; lane < type.getNumElements(); ++lane) {
     const llvm::Constant *element = vector.getAggregateElement(lane);
     uint64_t bits = 0;
-    if (const auto *integer = llvm::dyn_cast_or_null<llvm::ConstantInt>(element))
-      bits = integer->getZExtValue();
-    else if (const auto *real = llvm::dyn_cast_or_null<llvm::ConstantFP>(element))
-      bits = real->getValueAPF().bitcastToAPInt().getZExtValue();
+    if (llvm::Optional<uint64_t> known = element ? constantBits(*element) : llvm::None)
+      bits = *known;
     else if (!element || !llvm::isa<llvm::UndefValue>(element))
       return fail(user, "this vector constant is not supported by the hardware flow yet");
     if (width <= 64)
@@ -241,6 +259,9 @@ llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llv
     // Addresses in an on-chip memory are byte offsets from its start.
     n.width = 64;
     n.constant = *offset;
+  } else if (const auto *expr = llvm::dyn_cast<llvm::ConstantExpr>(value); expr && constantBits(*expr)) {
+    n.width = expr->getType()->getScalarSizeInBits();
+    n.constant = *constantBits(*expr);
   } else if (const auto *lanes = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
              lanes && llvm::isa<llvm::Constant>(value) && !llvm::isa<llvm::UndefValue>(value)) {
     return constantVector(llvm::cast<llvm::Constant>(*value), *lanes, user);

@@ -6,6 +6,7 @@
 #include "DifferentialSupport.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace e2e;
 
@@ -50,6 +51,24 @@ TEST_CASE("private arrays indexed at run time (zero-initialised too), per work-i
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "private_sort", sa, b, sortM, {{items}}), sorted) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "copies_reverse", a, b, m, {{items}}), reversed) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "many_write_ports", a, b, m, {{items}}), picked) == -1);
+  }
+}
+
+TEST_CASE("the addresses of __local arrays, stored as integers, are aligned to their types", "[e2e][board][onchip]") {
+  const std::vector<int> unused(8, 0);
+  const std::array<uint64_t, 6> alignments = {4, 8, 16, 16, 32, 64};
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    const auto out = runTwoInputs<cl_ulong>(OnChip, target, "local_addresses", unused, unused, 0, {{1}});
+    for (size_t k = 0; k < alignments.size(); ++k) {
+      INFO("array " << k << " at " << out[k]);
+      CHECK(out[k] % alignments[k] == 0);
+    }
+    for (size_t k = 0; k < 4; ++k) {
+      const uint32_t narrow = uint32_t(out[6 + k / 2] >> (32 * (k % 2)));
+      INFO("array " << k << " as a uint: " << narrow);
+      CHECK(narrow == uint32_t(out[k]));
+    }
   }
 }
 

@@ -121,7 +121,10 @@ TEST_CASE("float3 cross products, an int2 argument, a runtime lane index, a floa
   auto floats = randomFloats(n, 13);
   std::vector<cl_long> widePicked(n);
   std::vector<float> fromFloat4(n);
+  const cl_long3 wide3 = {{-3, 1000000007, 1LL << 40, 0}};
+  std::vector<cl_long> fromLong3(n);
   for (size_t i = 0; i < n; ++i) {
+    fromLong3[i] = (lanes[i] & 1 ? wide3.s[0] : wide3.s[2]) * lanes[i] + wide3.s[1];
     widePicked[i] = wide.s[lanes[i] & 15] * lanes[i] + wide.s[15];
     fromFloat4[i] = floats[i] * k4.s[0] + k4.s[1] - k4.s[2] * k4.s[3] + float(lanes[i]);
   }
@@ -142,6 +145,8 @@ TEST_CASE("float3 cross products, an int2 argument, a runtime lane index, a floa
     CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float3_cross", a, b, 0, {{n}}), cross) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Vectors, target, "int2_argument", ia, lanes, k), picked) == -1);
     CHECK(firstMismatch(runTwoInputs<cl_long>(Vectors, target, "long16_argument", lanes, lanes, wide), widePicked) ==
+          -1);
+    CHECK(firstMismatch(runTwoInputs<cl_long>(Vectors, target, "long3_argument", lanes, lanes, wide3), fromLong3) ==
           -1);
     CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float4_argument", lanes, floats, k4), fromFloat4) == -1);
     CHECK(firstMismatch(runTwoInputs<float>(Vectors, target, "float4_dot", da, db, m, {{rows}}), dot) == -1);

@@ -143,6 +143,9 @@ private:
   NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands);
   NodeId addAt(Node node, Position at, std::vector<NodeId> operands);
   llvm::Expected<NodeId> valueOf(const llvm::Value *value, const llvm::Instruction &user);
+  /// The bits of a scalar constant known at compile time: an integer, a float, or an on-chip
+  /// address made an integer (its byte offset, as the pointer's value is), maybe truncated.
+  llvm::Optional<uint64_t> constantBits(const llvm::Constant &constant);
   /// A constant vector as one static value of all its lanes (undefined lanes read as zero).
   llvm::Expected<NodeId> constantVector(const llvm::Constant &vector, const llvm::FixedVectorType &type,
                                         const llvm::Instruction &user);

@@ -26,6 +26,29 @@ __kernel void many_write_ports(__global const int *a, __global const int *b, __g
   out[i] = bytes[(b[i] & 0xff) % 80] + bytes[((b[i] & 0xff) + 7) % 80];
 }
 
+// The addresses of __local arrays of each vector width, stored side by side: one vector of constant
+// addresses on the board, where an on-chip address is the offset in its memory. Each must be aligned
+// to its type's size (OpenCL-CTS kernel_memory_alignment_local); the uint ones are truncated.
+__kernel void local_addresses(__global const int *a, __global const int *b, __global ulong *out, int m) {
+  __local int mem1[3];
+  __local int2 mem2[3];
+  __local int3 mem3[3];
+  __local int4 mem4[3];
+  __local int8 mem8[3];
+  __local int16 mem16[3];
+  out[0] = (ulong)&mem1[0];
+  out[1] = (ulong)&mem2[0];
+  out[2] = (ulong)&mem3[0];
+  out[3] = (ulong)&mem4[0];
+  out[4] = (ulong)&mem8[0];
+  out[5] = (ulong)&mem16[0];
+  __global uint *narrow = (__global uint *)(out + 6);
+  narrow[0] = (uint)&mem1[0];
+  narrow[1] = (uint)&mem2[0];
+  narrow[2] = (uint)&mem3[0];
+  narrow[3] = (uint)&mem4[0];
+}
+
 __kernel void private_sort(__global const int *a, __global const int *b, __global int *out, int m) {
   int i = get_global_id(0);
   int v[12];

@@ -54,6 +54,12 @@ __kernel void long16_argument(__global const int *a, __global const int *b, __gl
   out[i] = k[a[i] & 15] * b[i] + k.sf;
 }
 
+// A 3-element vector takes a 4-element one's size: clSetKernelArg gives 32 bytes for a long3.
+__kernel void long3_argument(__global const int *a, __global const int *b, __global long *out, long3 k) {
+  size_t i = get_global_id(0);
+  out[i] = (a[i] & 1 ? k.x : k.z) * b[i] + k.y;
+}
+
 __kernel void float4_argument(__global const int *a, __global const float *b, __global float *out, float4 k) {
   size_t i = get_global_id(0);
   out[i] = b[i] * k.x + k.y - k.z * k.w + (float)a[i];
