@@ -38,8 +38,10 @@ def build_alone(source, stem, options):
 fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed-math -Dgsum=gsum_fast")
 # The same rows with #pragma max_interleaving 1.
 once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
-# Kernels with barriers, as OpenCL C 2.0 for the work-group function.
-barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers", "-cl-std=CL2.0")
+# Kernels with barriers, as OpenCL C 2.0 for the work-group function, with uniform work-groups as FPGA
+# kernels are written (every group's loops over its work-items then run the same count, and overlap).
+barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers",
+                                                "-cl-std=CL2.0 -cl-uniform-work-group-size")
 barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile",
                    "tiled_sgemm")
 
