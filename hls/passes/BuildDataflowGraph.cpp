@@ -259,9 +259,9 @@ llvm::Expected<NodeId> GraphBuilder::valueOf(const llvm::Value *value, const llv
     // Addresses in an on-chip memory are byte offsets from its start.
     n.width = 64;
     n.constant = *offset;
-  } else if (const auto *expr = llvm::dyn_cast<llvm::ConstantExpr>(value); expr && constantBits(*expr)) {
+  } else if (const auto *expr = llvm::dyn_cast<llvm::ConstantExpr>(value); auto bits = expr ? constantBits(*expr) : llvm::None) {
     n.width = expr->getType()->getScalarSizeInBits();
-    n.constant = *constantBits(*expr);
+    n.constant = *bits;
   } else if (const auto *lanes = llvm::dyn_cast<llvm::FixedVectorType>(value->getType());
              lanes && llvm::isa<llvm::Constant>(value) && !llvm::isa<llvm::UndefValue>(value)) {
     return constantVector(llvm::cast<llvm::Constant>(*value), *lanes, user);
