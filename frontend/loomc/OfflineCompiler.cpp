@@ -48,6 +48,7 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
   sim::ModelBuilder modelBuilder;
   if (options.progress)
     modelBuilder.setProgress(options.progress);
+  modelBuilder.setKeepTemporaries(options.saveTemps);
   auto model = modelBuilder.build(synthesized->verilog, synthesized->kernels);
   if (!model)
     return withLog(result.log + modelBuilder.log(), model.takeError());

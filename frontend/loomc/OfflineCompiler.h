@@ -31,6 +31,9 @@ struct OfflineOptions {
   /// ("all" for every pass).
   std::string dumpAfter;
   std::function<void(llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text)> dump;
+  /// Keeps the simulation model's build directory (the Verilog, the Verilated C++ and the tools'
+  /// logs; its path is in the log), to see why Verilator or the C++ compiler refused it.
+  bool saveTemps = false;
 };
 
 struct OfflineResult {

@@ -39,6 +39,9 @@ static cl::opt<std::string> DumpAfter("dump-after",
                                       cl::value_desc("pass"), cl::cat(LoomcCategory));
 static cl::opt<bool> Report("report", cl::desc("Print the hardware report (II, depth, ports, area)"),
                             cl::cat(LoomcCategory));
+static cl::opt<bool> SaveTemps("save-temps",
+                               cl::desc("Keep the simulation model's build directory and print its path"),
+                               cl::cat(LoomcCategory));
 static cl::opt<bool> Quiet("q", cl::desc("Print nothing but errors"), cl::cat(LoomcCategory));
 
 static int listBoards() {
@@ -108,6 +111,7 @@ int main(int argc, char **argv) {
                    << step << "\n";
   };
   options.dumpAfter = DumpAfter;
+  options.saveTemps = SaveTemps;
   options.dump = [](llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text) {
     // Flushed at once, so a dump survives a later failure.
     llvm::outs() << "// ----- after " << pass << " (" << kernel << ")\n" << text;

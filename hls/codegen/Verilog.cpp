@@ -101,9 +101,11 @@ std::string print(const Expr &e) {
     return "(" + print(*e.operands[0]) + " ? " + print(*e.operands[1]) + " : " +
            print(*e.operands[2]) + ")";
   case Expr::Kind::Concat: {
+    // Verilator refuses a line of more than 40,000 tokens: a long concatenation takes many lines.
+    constexpr size_t PartsPerLine = 16;
     std::string out = "{";
     for (size_t i = 0; i < e.operands.size(); ++i)
-      out += (i ? ", " : "") + print(*e.operands[i]);
+      out += (i == 0 ? "" : i % PartsPerLine ? ", " : ",\n    ") + print(*e.operands[i]);
     return out + "}";
   }
   case Expr::Kind::Replicate:

@@ -273,6 +273,10 @@ private:
   Node ramAccess(OpKind kind, unsigned width, unsigned memory, const llvm::Value *pointer);
   /// `address` (a byte offset into on-chip memory `memory`) in the work-item's copy of the memory.
   NodeId copyAddress(unsigned memory, NodeId address, const llvm::Instruction &inst);
+  /// The tokens of the `earlier` accesses (lifted here) a new node with operands `ops` must wait
+  /// for: youngest first, leaving out those it already waits for, through `ops` or a younger one
+  /// (whose own wait stands for them), so a long straight run of accesses is a chain, not a fan.
+  std::vector<NodeId> orderingTokens(std::vector<const Access *> earlier, const std::vector<NodeId> &ops);
   void orderAfter(NodeId before, NodeId after);
   /// The memory an access may touch, as a class: its array or argument when no other object's
   /// accesses reach it (an on-chip array, a `restrict` argument), else the kernel itself, standing

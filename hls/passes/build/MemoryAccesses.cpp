@@ -277,6 +277,34 @@ bool GraphBuilder::isStream(const llvm::Instruction &inst, const llvm::Value *po
   return stride && uint64_t(std::abs(*stride)) <= bytes;
 }
 
+std::vector<NodeId> GraphBuilder::orderingTokens(std::vector<const Access *> earlier, const std::vector<NodeId> &ops) {
+  llvm::sort(earlier, [](const Access *a, const Access *b) { return a->node > b->node; });
+  std::set<NodeId> waitedFor;
+  auto waitFor = [&](NodeId node) {
+    std::vector<NodeId> work{node};
+    while (!work.empty()) {
+      NodeId n = work.back();
+      work.pop_back();
+      if (!waitedFor.insert(n).second)
+        continue;
+      for (auto [it, end] = boost::in_edges(n, result_.graph); it != end; ++it)
+        if (!result_.graph[*it].back)
+          work.push_back(boost::source(*it, result_.graph));
+    }
+  };
+  for (NodeId op : ops)
+    waitFor(op);
+  std::vector<NodeId> tokens;
+  for (const Access *access : earlier) {
+    const NodeId token = lift(access->node, current_);
+    if (waitedFor.count(token))
+      continue;
+    tokens.push_back(token);
+    waitFor(token);
+  }
+  return tokens;
+}
+
 void GraphBuilder::orderAfter(NodeId before, NodeId after) {
   if (!dependsOn(result_, after, before))
     result_.connect(before, after, result_.operands(after).size());
@@ -576,18 +604,18 @@ llvm::Error GraphBuilder::appendPredicate(Node &n, const llvm::Instruction &inst
 llvm::Error GraphBuilder::place(Node n, const llvm::Instruction &inst, std::vector<NodeId> ops, bool writes) {
   if (auto err = appendPredicate(n, inst, ops))
     return err;
+  std::vector<const Access *> earlier;
+  // A load waits for earlier stores; a store also for earlier loads.
+  for (const std::vector<Access> *accesses : {&memory_.stores, &memory_.loads})
+    for (const Access &access : *accesses)
+      if ((writes || accesses == &memory_.stores) && mayAlias(access, inst))
+        earlier.push_back(&access);
+  llvm::append_range(ops, orderingTokens(earlier, ops));
   NodeId id = add(n, inst, ops);
-  auto waitFor = [&](std::vector<Access> &earlier) {
-    for (const Access &access : earlier)
-      if (mayAlias(access, inst))
-        orderAfter(lift(access.node, current_), id);
-    // A write that overwrites an earlier access stands for it from now on.
-    if (writes)
-      llvm::erase_if(earlier, [&](const Access &access) { return covers(inst, access); });
-  };
-  waitFor(memory_.stores);
   if (writes) {
-    waitFor(memory_.loads);
+    // A write that overwrites an earlier access stands for it from now on.
+    for (std::vector<Access> *accesses : {&memory_.stores, &memory_.loads})
+      llvm::erase_if(*accesses, [&](const Access &access) { return covers(inst, access); });
     memory_.stores.push_back({id, &inst, aliasClassOf(inst)});
   } else {
     memory_.loads.push_back({id, &inst, aliasClassOf(inst)});
@@ -825,12 +853,14 @@ llvm::Error GraphBuilder::pipeAccess(const llvm::CallInst &call, llvm::StringRef
   if (n.kind != OpKind::PipeQuery)
     if (auto err = appendPredicate(n, call, ops))
       return err;
-  const NodeId id = add(n, call, ops);
   // The pipe's accesses, in the work-item's order (a reservation's packets before its commit), and
   // kept with the work-item's accesses so that it completes after them.
-  for (const Access &earlier : memory_.stores)
-    if (earlier.aliasClass == pipe)
-      orderAfter(lift(earlier.node, current_), id);
+  std::vector<const Access *> earlier;
+  for (const Access &access : memory_.stores)
+    if (access.aliasClass == pipe)
+      earlier.push_back(&access);
+  llvm::append_range(ops, orderingTokens(earlier, ops));
+  const NodeId id = add(n, call, ops);
   memory_.stores.push_back({id, nullptr, pipe});
   if (n.width)
     values_[&call] = id;

@@ -4,6 +4,7 @@
 // Yosys accept.
 #include "loom/hls/Dataflow.h"
 #include "loom/hls/Pipeline.h"
+#include "loom/hls/Verilog.h"
 
 #include "../../TestSupport.h"
 
@@ -373,6 +374,53 @@ entry:
   const size_t at = built.find("= store");
   CHECK(count(built.substr(at, built.find('\n', at) - at), "%") == 2);
   checkLintClean(program->verilog, "loom_kernel_lanes");
+}
+
+/// A straight run of `pairs` copies src[i] -> dst[i] through pointers that may alias.
+std::string copyRun(unsigned pairs) {
+  std::string body = "define spir_kernel void @copy_run(i32 addrspace(1)* %src, i32 addrspace(1)* %dst) {\n"
+                     "entry:\n";
+  for (unsigned i = 0; i < pairs; ++i)
+    body += llvm::formatv("  %p{0} = getelementptr inbounds i32, i32 addrspace(1)* %src, i64 {0}\n"
+                          "  %v{0} = load i32, i32 addrspace(1)* %p{0}, align 4\n"
+                          "  %q{0} = getelementptr inbounds i32, i32 addrspace(1)* %dst, i64 {0}\n"
+                          "  store i32 %v{0}, i32 addrspace(1)* %q{0}, align 4\n",
+                          i)
+                .str();
+  return body + "  ret void\n}\n";
+}
+
+TEST_CASE("a straight run of accesses that may alias waits in a chain, not on every earlier store") {
+  // OpenCL-CTS vector_creation: hundreds of vector stores, each after loads of the same buffers.
+  constexpr unsigned Pairs = 24;
+  std::map<std::string, std::string> dumps;
+  const auto program = synthesizeOk(copyRun(Pairs), dumps);
+  const std::string &built = dumps["build-dataflow"];
+  REQUIRE(count(built, "= load i32") == Pairs);
+  // Each load waits for the store before it, which stands for all earlier ones: the address and
+  // one token (the work-item's, for the first).
+  for (size_t at = built.find("= load i32"); at != std::string::npos; at = built.find("= load i32", at + 1)) {
+    const std::string line = built.substr(at, built.find('\n', at) - at);
+    CHECK(count(line, "%") == 2);
+  }
+  // So the buffers that balance the paths grow with the run, not with its square.
+  CHECK(count(dumps["balance-paths"], "= fifo") <= 2 * Pairs);
+  REQUIRE(program.kernels.size() == 1);
+  CHECK(program.kernels[0].area.rams <= 2 * Pairs);
+}
+
+TEST_CASE("a long concatenation spans lines: Verilator takes at most 40,000 tokens a line") {
+  hls::verilog::Module module("wide");
+  std::vector<hls::verilog::ExprRef> parts;
+  for (unsigned i = 0; i < 100; ++i)
+    parts.push_back(module.wire("w" + std::to_string(i)));
+  module.wire("all", 100, hls::verilog::concat(parts));
+  const std::string text = module.print();
+  const size_t at = text.find("{w0");
+  REQUIRE(at != std::string::npos);
+  const std::string statement = text.substr(at, text.find(';', at) - at);
+  CHECK(count(statement, "\n") == 100 / 16);
+  CHECK(count(statement, "w") == 100);
 }
 
 TEST_CASE("a vector wider than a port moves as a port's worth of lanes a request") {
