@@ -8,6 +8,7 @@
 // from the IR types: on the Host target every IR pointer is in address space 0.
 //===----------------------------------------------------------------------===//
 #include "loom/frontend/KernelInfo.h"
+#include "loom/lowering/WorkItemFunction.h"
 
 #include "ProgramScopeFifos.h"
 #include "VendorExtensions.h"
@@ -383,9 +384,7 @@ llvm::Expected<KernelInfo> readKernel(const llvm::Function &f, const llvm::DataL
     }
   }
   kernel.attributes = attributesOf(f, kernel.reqdWorkGroupSize);
-  // Clang says "false" for OpenCL C 2.0 and later without -cl-uniform-work-group-size; SPIR-V
-  // carries no such attribute, and its kernels keep OpenCL 1.2's rule.
-  kernel.uniformWorkGroups = f.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
+  kernel.uniformWorkGroups = lowering::hasUniformWorkGroups(f);
   kernel.localVariableBytes = localVariableBytes(f, layout);
   llvm::SmallPtrSet<const llvm::Function *, 8> onPath;
   kernel.privateBytes = privateFrameBytes(f, layout, onPath);

@@ -223,6 +223,21 @@ Value *emitGroupSize(IRBuilder<> &b, Value *group, Value *groups, Value *enqueue
   return b.CreateSelect(b.CreateICmpEQ(group, b.CreateSub(groups, b.getInt64(1))), lastSize, enqueued, "group.size");
 }
 
+bool hasUniformWorkGroups(const Function &kernel) {
+  // Clang says "false" for OpenCL C 2.0 and later without -cl-uniform-work-group-size.
+  return kernel.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
+}
+
+Optional<std::array<uint64_t, 3>> requiredGroupSize(const Function &kernel) {
+  const MDNode *node = kernel.getMetadata("reqd_work_group_size");
+  if (!node || node->getNumOperands() != 3)
+    return None;
+  std::array<uint64_t, 3> sizes{};
+  for (unsigned d = 0; d < 3; ++d)
+    sizes[d] = mdconst::extract<ConstantInt>(node->getOperand(d))->getZExtValue();
+  return sizes;
+}
+
 bool callsFunction(const Function &function, StringRef callee) {
   for (const Instruction &instruction : instructions(function))
     if (const auto *call = dyn_cast<CallInst>(&instruction))
@@ -295,7 +310,10 @@ CallInst *emitWorkItemCall(IRBuilder<> &b, Function &kernel, Function &workItem,
 }
 
 WorkItemLoopNest emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &workItem, ArrayRef<Value *> callArgs,
-                                   MutableArrayRef<Value *> values, Value *resume, const Twine &prefix) {
+                                   MutableArrayRef<Value *> values, Value *resume, const Twine &prefix,
+                                   ArrayRef<Value *> bounds) {
+  if (bounds.empty())
+    bounds = values.slice(Param::LocalSize, 3);
   LLVMContext &context = b.getContext();
   Function *group = b.GetInsertBlock()->getParent();
   Type *i64 = b.getInt64Ty();
@@ -323,17 +341,17 @@ WorkItemLoopNest emitWorkItemLoops(IRBuilder<> &b, Function &kernel, Function &w
   nest.call = emitWorkItemCall(b, kernel, workItem, callArgs, values, {x, y, z}, resume);
   Value *xNext = b.CreateAdd(x, one, "x.next", /*HasNUW=*/true);
   x->addIncoming(xNext, xLoop);
-  nest.latches[0] = b.CreateCondBr(b.CreateICmpULT(xNext, values[Param::LocalSize]), xLoop, yLatch);
+  nest.latches[0] = b.CreateCondBr(b.CreateICmpULT(xNext, bounds[0]), xLoop, yLatch);
 
   b.SetInsertPoint(yLatch);
   Value *yNext = b.CreateAdd(y, one, "y.next", true);
   y->addIncoming(yNext, yLatch);
-  nest.latches[1] = b.CreateCondBr(b.CreateICmpULT(yNext, values[Param::LocalSize + 1]), yLoop, zLatch);
+  nest.latches[1] = b.CreateCondBr(b.CreateICmpULT(yNext, bounds[1]), yLoop, zLatch);
 
   b.SetInsertPoint(zLatch);
   Value *zNext = b.CreateAdd(z, one, "z.next", true);
   z->addIncoming(zNext, zLatch);
-  nest.latches[2] = b.CreateCondBr(b.CreateICmpULT(zNext, values[Param::LocalSize + 2]), zLoop, done);
+  nest.latches[2] = b.CreateCondBr(b.CreateICmpULT(zNext, bounds[2]), zLoop, done);
 
   b.SetInsertPoint(done);
   return nest;

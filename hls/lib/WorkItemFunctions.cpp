@@ -26,12 +26,6 @@ bool usesWorkItemIds(const llvm::Function &kernel) {
   return false;
 }
 
-bool hasUniformWorkGroups(const llvm::Function &kernel) {
-  // Clang says "false" for OpenCL C 2.0 and later without -cl-uniform-work-group-size, as the
-  // frontend's KernelInfo reads it for the launch's check.
-  return kernel.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
-}
-
 llvm::Value *askWorkItem(llvm::IRBuilder<> &b, llvm::StringRef name, int dimension, llvm::Type *result) {
   llvm::Module &module = *b.GetInsertBlock()->getModule();
   llvm::SmallVector<llvm::Type *, 1> params;

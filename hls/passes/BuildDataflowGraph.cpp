@@ -482,7 +482,7 @@ llvm::Optional<llvm::Error> GraphBuilder::workItemFunction(const llvm::CallInst 
     case Fn::GlobalOffset: value = rangeValue(OpKind::GlobalOffset, d, call); break;
     case Fn::EnqueuedLocalSize: value = workGroupArg(d); break;
     case Fn::LocalSize: {
-      if (hasUniformWorkGroups(*call.getFunction())) {
+      if (lowering::hasUniformWorkGroups(*call.getFunction())) {
         value = workGroupArg(d);
         break;
       }

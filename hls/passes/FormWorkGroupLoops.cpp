@@ -306,17 +306,6 @@ ConstantInt *scheduleSubGroups(Function &workItem, unsigned firstExtra, const lo
   return b.getInt32(Pass::Skip);
 }
 
-/// reqd_work_group_size(X, Y, Z) of the kernel, if given.
-Optional<std::array<uint64_t, 3>> requiredGroupSize(const Function &kernel) {
-  const MDNode *node = kernel.getMetadata("reqd_work_group_size");
-  if (!node || node->getNumOperands() != 3)
-    return None;
-  std::array<uint64_t, 3> sizes{};
-  for (unsigned d = 0; d < 3; ++d)
-    sizes[d] = mdconst::extract<ConstantInt>(node->getOperand(d))->getZExtValue();
-  return sizes;
-}
-
 /// Gives each piece of storage a work-item keeps across barriers an element per work-item of the
 /// group: `items` of them, indexed by the local linear id.
 void placePerWorkItem(Function &workItem, unsigned firstExtra, ArrayRef<AllocaInst *> storage, uint64_t items) {
@@ -415,6 +404,25 @@ ConstantInt *addSkipCase(Function &workItem) {
   return skip;
 }
 
+/// OpenCL C 2.0's partial last group, with loops that run the enqueued size in every group (so one
+/// group's loops overlap the next's, as under uniform groups): the work-items a group lacks come
+/// first, resuming at `skip`, and the rest are its work-items in order, so the last iteration, whose
+/// result is the next region, is always one of them. `values` holds the group's sizes.
+void skipMissingWorkItems(const lowering::WorkItemLoopNest &nest, ArrayRef<Value *> values, unsigned firstExtra,
+                          ConstantInt *skip) {
+  CallInst *call = nest.call;
+  IRBuilder<> b(call);
+  Value *present = b.getTrue();
+  for (unsigned d = 0; d < 3; ++d) {
+    Value *index = call->getArgOperand(firstExtra + Param::LocalId + d);
+    Value *missing = b.CreateSub(values[Param::EnqueuedLocalSize + d], values[Param::LocalSize + d], "missing");
+    present = b.CreateAnd(present, b.CreateICmpUGE(index, missing));
+    call->setArgOperand(firstExtra + Param::LocalId + d, b.CreateSub(index, missing, "local.id"));
+  }
+  Value *region = call->getArgOperand(firstExtra + Param::Resume);
+  call->setArgOperand(firstExtra + Param::Resume, b.CreateSelect(present, region, skip));
+}
+
 /// num_simd_work_items(N): the loop over the local x ids steps by N and calls N work-items an
 /// iteration, lane k the work-item x + k, or resuming at `skip` when the group has no such work-item
 /// (a partial group's last lanes). A select, not a branch: lanes branching on the same region would
@@ -458,7 +466,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   if (!regions)
     return regions.takeError();
   markUniformValues(regions->uniformAcrossBarriers);
-  const Optional<std::array<uint64_t, 3>> required = requiredGroupSize(kernel);
+  const Optional<std::array<uint64_t, 3>> required = lowering::requiredGroupSize(kernel);
   const uint64_t items = required ? (*required)[0] * (*required)[1] * (*required)[2] : MaxWorkGroupLoopItems;
   streamCollectives(workItem, firstExtra, *regions, items);
   ConstantInt *passSkip = regions->hasSubGroupCuts() && items > SubGroupItems
@@ -483,8 +491,9 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   Type *i64 = b.getInt64Ty();
   Value *values[Param::BackEnd] = {};
   // With uniform groups the loops over a group's work-items run the same count in every group, so
-  // one group's loops overlap the next's (LoopRings' every-work-item rule).
-  const bool uniform = hasUniformWorkGroups(kernel);
+  // one group's loops overlap the next's (LoopRings' every-work-item rule); see skipMissingWorkItems
+  // for non-uniform ones.
+  const bool uniform = lowering::hasUniformWorkGroups(kernel);
   for (unsigned d = 0; d < 3; ++d) {
     Value *offset = askWorkItem(b, "_Z17get_global_offsetj", d, i64);
     Value *enqueued =
@@ -510,8 +519,12 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   b.SetInsertPoint(regionLoop);
   PHINode *region = b.CreatePHI(b.getInt32Ty(), 2, "region");
   region->addIncoming(b.getInt32(0), entry);
-  lowering::WorkItemLoopNest nest =
-      lowering::emitWorkItemLoops(b, kernel, workItem, callArgs, values, region, "items.");
+  // Partial groups run the enqueued size too, skipping what they lack: but for lanes, which skip
+  // past the group's end (addLanes), and sub-group passes, whose last work-item tells the next.
+  const bool skipsMissing = !uniform && lanes == 1 && !passSkip;
+  lowering::WorkItemLoopNest nest = lowering::emitWorkItemLoops(
+      b, kernel, workItem, callArgs, values, region, "items.",
+      skipsMissing ? ArrayRef<Value *>(values).slice(Param::EnqueuedLocalSize, 3) : ArrayRef<Value *>{});
   region->addIncoming(nest.call, b.GetInsertBlock());
   auto *exit = BasicBlock::Create(context, "exit", &kernel);
   b.CreateCondBr(b.CreateICmpNE(nest.call, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
@@ -519,6 +532,8 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
 
+  if (skipsMissing)
+    skipMissingWorkItems(nest, values, firstExtra, addSkipCase(workItem));
   const std::vector<CallInst *> calls =
       lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, passSkip ? passSkip : addSkipCase(workItem))
                 : std::vector<CallInst *>{nest.call};

@@ -22,9 +22,6 @@ std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kern
 
 /// Whether the kernel asks which work-item it is (an NDRange kernel's work-items differ).
 bool usesWorkItemIds(const llvm::Function &kernel);
-/// Whether every work-group of a launch has the enqueued size: OpenCL C 1.x, or
-/// -cl-uniform-work-group-size (the launch refuses a partial group otherwise; SPIR-V keeps 1.x's rule).
-bool hasUniformWorkGroups(const llvm::Function &kernel);
 /// A call, at `b`, of work-item function `name` (mangled; one i32 dimension operand unless
 /// `dimension` is negative) returning `result` (lib/WorkItemFunctions.cpp).
 llvm::Value *askWorkItem(llvm::IRBuilder<> &b, llvm::StringRef name, int dimension, llvm::Type *result);

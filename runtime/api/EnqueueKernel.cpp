@@ -59,6 +59,14 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
   const uint64_t maxGroup = object->maxWorkGroupSize(info.maxWorkGroupSize);
   const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
   const bool uniform = object->info.uniformWorkGroups;
+  // A dimension the launch leaves out has one work-item a group: the kernel's required size there
+  // must be 1 too (both devices build the kernel for exactly that size).
+  for (cl_uint d = work_dim; d < 3 && hasReqd; ++d)
+    LOOM_CHECK(reqd[d] == 1, CL_INVALID_WORK_GROUP_SIZE,
+               "kernel '" + object->info.name + "' has reqd_work_group_size(" + std::to_string(reqd[0]) + ", " +
+                   std::to_string(reqd[1]) + ", " + std::to_string(reqd[2]) + ") but the launch has " +
+                   std::to_string(work_dim) + " dimension(s), whose groups have 1 work-item in dimension " +
+                   std::to_string(d));
   NDRange range;
   range.dims = work_dim;
   for (cl_uint d = 0; d < work_dim; ++d) {

@@ -42,6 +42,11 @@ once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_T
 # kernels are written (every group's loops over its work-items then run the same count, and overlap).
 barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers",
                                                 "-cl-std=CL2.0 -cl-uniform-work-group-size")
+# The same as OpenCL C 2.0 allows them, with a partial last group: each group's loops run the enqueued
+# size all the same, skipping the work-items a partial group lacks, and overlap as well.
+nonuniform_binary, nonuniform_verilog = build_alone("barriers.cl", "qor_nonuniform",
+                                                    "-cl-std=CL2.0 -Dasync_tile=async_tile_nonuniform "
+                                                    "-Dtiled_sgemm=tiled_sgemm_nonuniform")
 barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile",
                    "tiled_sgemm")
 
@@ -217,6 +222,7 @@ case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(
 
 # Barrier kernels: the bound is one work-item a cycle through each region (pass) of each group.
 barriers_program = cl.Program(context, [device], [open(barriers_binary, "rb").read()]).build()
+nonuniform_program = cl.Program(context, [device], [open(nonuniform_binary, "rb").read()]).build()
 items = 4096
 values = rng.standard_normal(items + 3).astype(np.float32)
 for kernel, group, lanes in (("local_reverse", 256, 1), ("local_reverse", 16, 1), ("local_reverse_simd4", 256, 4)):
@@ -240,18 +246,21 @@ case(f"async_window {items}, groups of 64", cycles, 2 * items, "1 work-item/cycl
      np.array_equal(get(wb, windows), want))
 tiles = rng.standard_normal(items * 16).astype(np.float32)
 tb = buf(np.zeros_like(tiles))
-cycles = run("async_tile", (items,), buf(tiles), tb, built=barriers_program, local_size=(64,))
 want = tiles.reshape(-1, 1024).copy()
 want[:, :64] += want[:, :-65:-1]
-case(f"async_tile {items * 16} floats, groups of 64", cycles, 3 * items, "1 work-item/cycle, 3 regions",
-     np.array_equal(get(tb, np.zeros_like(tiles)), want.reshape(-1)))
+for kernel, built in (("async_tile", barriers_program), ("async_tile_nonuniform", nonuniform_program)):
+    tb = buf(np.zeros_like(tiles))
+    cycles = run(kernel, (items,), buf(tiles), tb, built=built, local_size=(64,))
+    case(f"{kernel} {items * 16} floats, groups of 64", cycles, 3 * items, "1 work-item/cycle, 3 regions",
+         np.array_equal(get(tb, np.zeros_like(tiles)), want.reshape(-1)))
 
 # The sgemm above with 16 x 16 __local tiles: the same sums in the same order.
-tsc = buf(sc)
-cycles = run("tiled_sgemm", (s, s), buf(sga), buf(sgb), tsc, np.int32(s), built=barriers_program, local_size=(16, 16))
 regions = 2 * s // 16 + 1
-case(f"tiled_sgemm {s}^3, 16 x 16 tiles", cycles, regions * s * s, f"1 work-item/cycle, {regions} regions",
-     np.array_equal(get(tsc, sc), want_sgemm))
+for kernel, built in (("tiled_sgemm", barriers_program), ("tiled_sgemm_nonuniform", nonuniform_program)):
+    tsc = buf(sc)
+    cycles = run(kernel, (s, s), buf(sga), buf(sgb), tsc, np.int32(s), built=built, local_size=(16, 16))
+    case(f"{kernel} {s}^3, 16 x 16 tiles", cycles, regions * s * s, f"1 work-item/cycle, {regions} regions",
+         np.array_equal(get(tsc, sc), want_sgemm))
 
 items, m = 1000, 16
 unsorted = rng.integers(-10000, 10000, (items, m)).astype(np.int32)

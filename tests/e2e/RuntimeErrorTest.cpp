@@ -247,3 +247,36 @@ TEST_CASE("a failed launch fails its event and the commands after it", "[e2e][ru
   clReleaseKernel(kernel);
   clReleaseProgram(program);
 }
+
+TEST_CASE("reqd_work_group_size holds in every dimension, also those a launch leaves out", "[e2e][runtime][errors]") {
+  CpuSetup cl;
+  // The device builds the loops over a group's work-items for exactly the required size.
+  cl_program program = cl.build("__kernel __attribute__((reqd_work_group_size(4, 2, 1)))\n"
+                                "void k(__global int *out) {\n"
+                                "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
+                                "      100 * (get_local_id(1) * get_local_size(0) + get_local_id(0))\n"
+                                "      + 10 * get_local_size(1) + get_local_size(0);\n"
+                                "}\n");
+  cl_int err = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "k", &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<int> host(16, -1);
+  cl_mem buffer = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(int),
+                                 host.data(), &err);
+  REQUIRE(clSetKernelArg(kernel, 0, sizeof(cl_mem), &buffer) == CL_SUCCESS);
+  const size_t four = 4, global1[] = {16}, global2[] = {8, 2}, local2[] = {4, 2};
+  // One dimension: its groups have one work-item in dimension 1, not the 2 the kernel requires.
+  CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, global1, &four, 0, nullptr, nullptr) ==
+        CL_INVALID_WORK_GROUP_SIZE);
+  CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, global1, nullptr, 0, nullptr, nullptr) ==
+        CL_INVALID_WORK_GROUP_SIZE);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 2, nullptr, global2, local2, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, host.size() * sizeof(int), host.data(), 0, nullptr,
+                              nullptr) == CL_SUCCESS);
+  for (size_t y = 0; y < 2; ++y)
+    for (size_t x = 0; x < 8; ++x)
+      CHECK(host[y * 8 + x] == int(100 * (y * 4 + x % 4) + 24));
+  clReleaseMemObject(buffer);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}

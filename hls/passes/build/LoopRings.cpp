@@ -15,6 +15,7 @@
 // used after a loop goes through it.
 //===----------------------------------------------------------------------===//
 #include "passes/build/GraphBuilder.h"
+#include "loom/lowering/WorkItemFunction.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
@@ -75,7 +76,7 @@ bool sameForEveryWorkItem(const llvm::Value *value, unsigned depth = 0) {
                                                      WorkItemFn::EnqueuedLocalSize, WorkItemFn::NumGroups,
                                                      WorkItemFn::WorkDim},
                                                     *fn) ||
-                                 (*fn == WorkItemFn::LocalSize && hasUniformWorkGroups(*call->getFunction())));
+                                 (*fn == WorkItemFn::LocalSize && lowering::hasUniformWorkGroups(*call->getFunction())));
     return sameSize && operandsAre(call->args());
   }
   if (computed->mayReadOrWriteMemory() || computed->mayHaveSideEffects())

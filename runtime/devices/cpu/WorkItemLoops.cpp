@@ -613,14 +613,23 @@ Function *makeWorkGroupFunction(Function &kernel, const WorkItemFunction &workIt
     return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i64, info, index));
   };
   Value *values[ExtraCount] = {};
+  // The launch enforces both: reqd_work_group_size makes the loops over a group's work-items run
+  // constant trip counts, which the vectorizer and the unroller know; uniform groups all have the
+  // enqueued size.
+  const Optional<std::array<uint64_t, 3>> required = lowering::requiredGroupSize(kernel);
+  const bool uniform = lowering::hasUniformWorkGroups(kernel);
   for (unsigned d = 0; d < 3; ++d) {
     values[GroupId + d] = infoAt(WorkGroupInfo::GroupId + d);
     values[GlobalSize + d] = infoAt(WorkGroupInfo::GlobalSize + d);
-    values[EnqueuedLocalSize + d] = infoAt(WorkGroupInfo::EnqueuedLocalSize + d);
+    values[EnqueuedLocalSize + d] =
+        required ? static_cast<Value *>(b.getInt64((*required)[d])) : infoAt(WorkGroupInfo::EnqueuedLocalSize + d);
     values[NumGroups + d] = infoAt(WorkGroupInfo::NumGroups + d);
-    values[LocalSize + d] = lowering::emitGroupSize(
-        b, values[GroupId + d], values[NumGroups + d], values[EnqueuedLocalSize + d],
-        lowering::emitLastGroupSize(b, values[NumGroups + d], values[EnqueuedLocalSize + d], values[GlobalSize + d]));
+    values[LocalSize + d] =
+        uniform ? values[EnqueuedLocalSize + d]
+                : lowering::emitGroupSize(b, values[GroupId + d], values[NumGroups + d], values[EnqueuedLocalSize + d],
+                                          lowering::emitLastGroupSize(b, values[NumGroups + d],
+                                                                      values[EnqueuedLocalSize + d],
+                                                                      values[GlobalSize + d]));
     values[GlobalOffset + d] = infoAt(WorkGroupInfo::GlobalOffset + d);
   }
   values[WorkDim] = b.CreateTrunc(infoAt(WorkGroupInfo::WorkDim), i32);

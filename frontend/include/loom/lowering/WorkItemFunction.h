@@ -16,6 +16,7 @@
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -48,6 +49,14 @@ enum : unsigned {
 llvm::Value *emitLastGroupSize(llvm::IRBuilder<> &b, llvm::Value *groups, llvm::Value *enqueued, llvm::Value *global);
 llvm::Value *emitGroupSize(llvm::IRBuilder<> &b, llvm::Value *group, llvm::Value *groups, llvm::Value *enqueued,
                            llvm::Value *lastSize);
+
+/// Whether every work-group of a launch of `kernel` has the enqueued size: OpenCL C 1.x, SPIR-V
+/// (which keeps 1.x's rule), or -cl-uniform-work-group-size. The launch refuses a partial group
+/// then, so a back end may take a group's size to be the enqueued one.
+bool hasUniformWorkGroups(const llvm::Function &kernel);
+
+/// reqd_work_group_size(X, Y, Z) of `kernel`, if given (the launch enforces it).
+llvm::Optional<std::array<uint64_t, 3>> requiredGroupSize(const llvm::Function &kernel);
 
 /// True when `function` calls the function named `callee` (a back end's question about a kernel
 /// after inlining: does it print, does it run work-groups).
@@ -82,10 +91,12 @@ struct WorkItemLoopNest {
 /// Emits do { do { do { call } while (++x < lx) } while (++y < ly) } while (++z < lz) (sizes >= 1)
 /// from `b`'s block, the call to `workItem` taking `callArgs` (the kernel's arguments), then
 /// `values` (indexed by WorkItemParam; the local ids and resume are set here) resuming at `resume`.
+/// The loops run to `bounds` (x, y, z) when given, else to the group's local sizes in `values`.
 /// Leaves `b` in the block after the loops; the call's result is the last work-item's next region.
 WorkItemLoopNest emitWorkItemLoops(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Function &workItem,
                                    llvm::ArrayRef<llvm::Value *> callArgs, llvm::MutableArrayRef<llvm::Value *> values,
-                                   llvm::Value *resume, const llvm::Twine &prefix);
+                                   llvm::Value *resume, const llvm::Twine &prefix,
+                                   llvm::ArrayRef<llvm::Value *> bounds = {});
 
 /// Calls `workItem` for the work-item at `localId`, resuming at `resume` (sets those in `values`).
 llvm::CallInst *emitWorkItemCall(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Function &workItem,
