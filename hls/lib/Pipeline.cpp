@@ -219,24 +219,6 @@ llvm::Error reportUtilization(SynthesizedProgram &program, const board::Board &b
   return llvm::Error::success();
 }
 
-/// Global-memory bytes each loop's iteration (index 0: a work-item outside loops) moves at most, as
-/// the board's memory counts them: a request occupies its bank for the beats it touches, so a plain
-/// access costs whole beats; an element of a stream through a line port costs its own bytes, as
-/// consecutive elements share a line. An access under a condition counts as if it happened (the
-/// regions of a kernel with barriers are such conditions, each pass running one region's accesses).
-std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board) {
-  std::vector<uint64_t> bytes(kernel.loops.size() + 1, 0);
-  const uint64_t beat = std::max(1u, board.memory.widthBytes);
-  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
-    const Node &n = kernel.graph[id];
-    if (n.isStatic || (n.kind != OpKind::Load && n.kind != OpKind::Store && n.kind != OpKind::Atomic))
-      continue;
-    const MemoryPort &port = kernel.ports[n.index];
-    bytes[n.loop] += port.lines() && n.stream ? port.elementBytes : llvm::alignTo(port.bytes, beat);
-  }
-  return bytes;
-}
-
 /// ", memory bandwidth: ..." when the board's peak bandwidth, shared by `units` compute units, allows
 /// fewer than `wanted` passes a cycle (iterations of a loop at its II, or work-items); else empty.
 std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const char *pass, const board::Board &board) {

@@ -10,7 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <boost/graph/strong_components.hpp>
+#include <cmath>
 
 namespace loom::hls {
 namespace {
@@ -70,9 +73,37 @@ std::vector<bool> onRecurrence(const Graph &graph) {
 
 } // namespace
 
+/// Global-memory bytes each loop's iteration (index 0: a work-item outside loops) moves at most, as
+/// the board's memory counts them: a request occupies its bank for the beats it touches, so a plain
+/// access costs whole beats; an element of a stream through a line port costs its own bytes, as
+/// consecutive elements share a line. An access under a condition counts as if it happened (the
+/// regions of a kernel with barriers are such conditions, each pass running one region's accesses).
+std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board) {
+  std::vector<uint64_t> bytes(kernel.loops.size() + 1, 0);
+  const uint64_t beat = std::max(1u, board.memory.widthBytes);
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.isStatic || (n.kind != OpKind::Load && n.kind != OpKind::Store && n.kind != OpKind::Atomic))
+      continue;
+    const MemoryPort &port = kernel.ports[n.index];
+    bytes[n.loop] += port.lines() && n.stream ? port.elementBytes : llvm::alignTo(port.bytes, beat);
+  }
+  return bytes;
+}
+
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
   // Issue register plus response buffer around the memory's own latency.
   const unsigned memoryLatency = board.memory.latencyCycles + 2;
+  // Little's law: a port keeps its rate of requests times the latency in flight. Work-items whose
+  // accesses outside loops move more bytes than this unit's share of the memory's peak moves a cycle
+  // cannot come every cycle, so those ports take credits for that rate, doubled (an access under a
+  // condition counts as if it happened), not for a request every cycle: a response buffer each of
+  // a block of RAM or more otherwise (OpenCL-CTS vector_creation's hundreds of 64-byte ports).
+  const double share = board.memoryBytesPerCycle() / std::max(1u, kernel.computeUnits);
+  const uint64_t workItemBytes = globalBytes(kernel, board)[0];
+  const double workItemsPerCycle = share > 0 && workItemBytes ? std::min(1.0, share / double(workItemBytes)) : 1.0;
+  const unsigned workItemCredits =
+      std::min(memoryLatency + 2, unsigned(std::ceil(2 * memoryLatency * workItemsPerCycle)) + 2);
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
     Node &n = kernel.graph[id];
     if (n.isStatic) {
@@ -90,7 +121,7 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
     case OpKind::Store:
     case OpKind::Atomic: // The memory reads and writes at once: a load's round trip.
       n.latency = memoryLatency;
-      n.depth = memoryLatency + 2;
+      n.depth = n.loop == 0 && !kernel.ports[n.index].lines() ? workItemCredits : memoryLatency + 2;
       // A line store writes a line only once its last element came (or a few idle cycles later): a
       // stream's first element waits for the rest of its line, and the credits cover them too.
       if (n.kind == OpKind::Store && kernel.ports[n.index].lines()) {

@@ -111,6 +111,9 @@ llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
 void joinLoopEntries(KernelGraph &kernel);
 void addCompletion(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
+/// Global-memory bytes each loop's iteration (index: the loop's number; 0: a work-item outside
+/// loops) moves at most, as the board's memory counts them (AssignLatencies.cpp says how).
+std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board);
 void scheduleASAP(KernelGraph &kernel);
 void balancePaths(KernelGraph &kernel);
 void sizeLoopControls(KernelGraph &kernel);

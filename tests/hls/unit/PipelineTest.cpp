@@ -376,16 +376,18 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_lanes");
 }
 
-/// A straight run of `pairs` copies src[i] -> dst[i] through pointers that may alias.
-std::string copyRun(unsigned pairs) {
-  std::string body = "define spir_kernel void @copy_run(i32 addrspace(1)* %src, i32 addrspace(1)* %dst) {\n"
-                     "entry:\n";
+/// A straight run of `pairs` copies src[i] -> dst[i] of `type` (`bytes` each) through pointers that
+/// may alias.
+std::string copyRun(unsigned pairs, const std::string &type = "i32", unsigned bytes = 4) {
+  std::string body = llvm::formatv("define spir_kernel void @copy_run({0} addrspace(1)* %src, {0} addrspace(1)* %dst) "
+                                   "{{\nentry:\n",
+                                   type);
   for (unsigned i = 0; i < pairs; ++i)
-    body += llvm::formatv("  %p{0} = getelementptr inbounds i32, i32 addrspace(1)* %src, i64 {0}\n"
-                          "  %v{0} = load i32, i32 addrspace(1)* %p{0}, align 4\n"
-                          "  %q{0} = getelementptr inbounds i32, i32 addrspace(1)* %dst, i64 {0}\n"
-                          "  store i32 %v{0}, i32 addrspace(1)* %q{0}, align 4\n",
-                          i)
+    body += llvm::formatv("  %p{0} = getelementptr inbounds {1}, {1} addrspace(1)* %src, i64 {0}\n"
+                          "  %v{0} = load {1}, {1} addrspace(1)* %p{0}, align {2}\n"
+                          "  %q{0} = getelementptr inbounds {1}, {1} addrspace(1)* %dst, i64 {0}\n"
+                          "  store {1} %v{0}, {1} addrspace(1)* %q{0}, align {2}\n",
+                          i, type, bytes)
                 .str();
   return body + "  ret void\n}\n";
 }
@@ -407,6 +409,32 @@ TEST_CASE("a straight run of accesses that may alias waits in a chain, not on ev
   CHECK(count(dumps["balance-paths"], "= fifo") <= 2 * Pairs);
   REQUIRE(program.kernels.size() == 1);
   CHECK(program.kernels[0].area.rams <= 2 * Pairs);
+}
+
+TEST_CASE("ports of work-items that move more than the memory's peak a cycle take credits for their rate") {
+  auto board = board::loadBoard("default");
+  REQUIRE_OK(board);
+  auto firstLoadCredits = [&](const std::string &type, unsigned bytes) {
+    auto ir = parse(copyRun(8, type, bytes));
+    std::string dump;
+    hls::HlsOptions options;
+    options.dump = [&](llvm::StringRef pass, llvm::StringRef, llvm::StringRef text) {
+      if (pass == "assign-latencies")
+        dump += text.str();
+    };
+    REQUIRE_OK(hls::synthesizeProgram(*ir->module, *board, options));
+    const size_t at = dump.find("credits=", dump.find("= load"));
+    REQUIRE(at != std::string::npos);
+    return std::stoul(dump.substr(at + 8));
+  };
+  // 8 copies of 4 bytes, 64 bytes a work-item: the memory can take one every cycle, and the ports
+  // keep a request a cycle in flight over the memory's latency.
+  const unsigned everyCycle = firstLoadCredits("i32", 4);
+  CHECK(everyCycle > board->memory.latencyCycles);
+  // Of 64 bytes each, 1 KiB a work-item: at most an eighth of one a cycle, a quarter with the margin.
+  const unsigned eighth = firstLoadCredits("<16 x i32>", 64);
+  CHECK(eighth < everyCycle / 3);
+  CHECK(eighth >= board->memory.latencyCycles / 4);
 }
 
 TEST_CASE("a long concatenation spans lines: Verilator takes at most 40,000 tokens a line") {
