@@ -50,22 +50,25 @@
 namespace loom::hls {
 namespace {
 
-/// Whether `node` already waits for `ancestor` through forward edges.
-bool dependsOn(const KernelGraph &kernel, NodeId node, NodeId ancestor) {
+/// Adds `node` and every node it waits for through forward edges to `waited`.
+void addWaitedFor(const KernelGraph &kernel, NodeId node, std::set<NodeId> &waited) {
   std::vector<NodeId> work{node};
-  std::set<NodeId> seen;
   while (!work.empty()) {
     NodeId n = work.back();
     work.pop_back();
-    if (n == ancestor)
-      return true;
-    if (!seen.insert(n).second)
+    if (!waited.insert(n).second)
       continue;
     for (auto [it, end] = boost::in_edges(n, kernel.graph); it != end; ++it)
       if (!kernel.graph[*it].back)
         work.push_back(boost::source(*it, kernel.graph));
   }
-  return false;
+}
+
+/// Whether `node` already waits for `ancestor` through forward edges.
+bool dependsOn(const KernelGraph &kernel, NodeId node, NodeId ancestor) {
+  std::set<NodeId> waited;
+  addWaitedFor(kernel, node, waited);
+  return waited.count(ancestor) != 0;
 }
 
 /// A constant table: a program-scope __constant array, or a constant private one Clang made global.
@@ -279,28 +282,16 @@ bool GraphBuilder::isStream(const llvm::Instruction &inst, const llvm::Value *po
 
 std::vector<NodeId> GraphBuilder::orderingTokens(std::vector<const Access *> earlier, const std::vector<NodeId> &ops) {
   llvm::sort(earlier, [](const Access *a, const Access *b) { return a->node > b->node; });
-  std::set<NodeId> waitedFor;
-  auto waitFor = [&](NodeId node) {
-    std::vector<NodeId> work{node};
-    while (!work.empty()) {
-      NodeId n = work.back();
-      work.pop_back();
-      if (!waitedFor.insert(n).second)
-        continue;
-      for (auto [it, end] = boost::in_edges(n, result_.graph); it != end; ++it)
-        if (!result_.graph[*it].back)
-          work.push_back(boost::source(*it, result_.graph));
-    }
-  };
+  std::set<NodeId> waited;
   for (NodeId op : ops)
-    waitFor(op);
+    addWaitedFor(result_, op, waited);
   std::vector<NodeId> tokens;
   for (const Access *access : earlier) {
     const NodeId token = lift(access->node, current_);
-    if (waitedFor.count(token))
+    if (waited.count(token))
       continue;
     tokens.push_back(token);
-    waitFor(token);
+    addWaitedFor(result_, token, waited);
   }
   return tokens;
 }
