@@ -390,9 +390,29 @@ void copyUniformValuesBetweenRegions(Function &kernel, BasicBlock &regionStart, 
       b.CreateStore(b.CreateLoad(exit->getAllocatedType(), exit), entry);
 }
 
+/// The switch on `resume` that starts `workItem` at its region. A function without cuts (a kernel
+/// that only asks its sub-group sizes) has one region and no switch yet: it gets one with none but
+/// region 0, after the entry block's allocas, which must stay there to be hoisted when inlined.
+SwitchInst &regionDispatch(Function &workItem, Argument &resume) {
+  BasicBlock &entry = workItem.getEntryBlock();
+  if (auto *dispatch = dyn_cast<SwitchInst>(entry.getTerminator()))
+    return *dispatch;
+  Instruction *firstOther = nullptr;
+  for (Instruction &instruction : make_early_inc_range(entry)) {
+    auto *alloca = dyn_cast<AllocaInst>(&instruction);
+    if (!alloca || !alloca->isStaticAlloca())
+      firstOther = firstOther ? firstOther : &instruction;
+    else if (firstOther)
+      alloca->moveBefore(firstOther);
+  }
+  BasicBlock *body = entry.splitBasicBlock(firstOther, "region0");
+  entry.getTerminator()->eraseFromParent();
+  return *SwitchInst::Create(&resume, body, 1, &entry);
+}
+
 /// A resume value at which `workItem` returns at once: a lane past the end of a partial group.
-ConstantInt *addSkipCase(Function &workItem) {
-  auto *dispatch = cast<SwitchInst>(workItem.getEntryBlock().getTerminator());
+ConstantInt *addSkipCase(Function &workItem, Argument &resume) {
+  SwitchInst *dispatch = &regionDispatch(workItem, resume);
   uint64_t last = 0;
   for (const auto &existing : dispatch->cases())
     last = std::max(last, existing.getCaseValue()->getZExtValue());
@@ -462,7 +482,8 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   const Argument *localIds[] = {workItem.getArg(firstExtra + Param::LocalId),
                                 workItem.getArg(firstExtra + Param::LocalId + 1),
                                 workItem.getArg(firstExtra + Param::LocalId + 2)};
-  auto regions = lowering::formBarrierRegions(workItem, *workItem.getArg(firstExtra + Param::Resume), localIds);
+  Argument &resume = *workItem.getArg(firstExtra + Param::Resume);
+  auto regions = lowering::formBarrierRegions(workItem, resume, localIds);
   if (!regions)
     return regions.takeError();
   markUniformValues(regions->uniformAcrossBarriers);
@@ -533,9 +554,9 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   b.CreateRetVoid();
 
   if (skipsMissing)
-    skipMissingWorkItems(nest, values, firstExtra, addSkipCase(workItem));
+    skipMissingWorkItems(nest, values, firstExtra, addSkipCase(workItem, resume));
   const std::vector<CallInst *> calls =
-      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, passSkip ? passSkip : addSkipCase(workItem))
+      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, passSkip ? passSkip : addSkipCase(workItem, resume))
                 : std::vector<CallInst *>{nest.call};
   // A pass's last work-item tells the next pass (scheduleSubGroups): the last lane's.
   if (passSkip)

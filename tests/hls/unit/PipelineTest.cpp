@@ -2569,6 +2569,32 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_sum");
 }
 
+TEST_CASE("a kernel that only asks its sub-group sizes runs work-groups, partial ones too") {
+  // No barrier and no collective: one region, which the work-item loops still call with the region to
+  // resume (OpenCL-CTS sub_group_info_core crashed the compiler here, in OpenCL C 2.0's partial groups).
+  for (const std::string uniform : {"true", "false"}) {
+    CAPTURE(uniform);
+    std::map<std::string, std::string> dumps;
+    auto program = synthesizeOk(R"(
+declare spir_func i32 @_Z22get_max_sub_group_sizev()
+declare spir_func i32 @_Z18get_num_sub_groupsv()
+define spir_kernel void @query(i32 addrspace(1)* %out) #0 {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %max = call spir_func i32 @_Z22get_max_sub_group_sizev()
+  %count = call spir_func i32 @_Z18get_num_sub_groupsv()
+  %sum = add i32 %max, %count
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %sum, i32 addrspace(1)* %p, align 4
+  ret void
+}
+attributes #0 = { "uniform-work-group-size"=")" + uniform + R"(" }
+)", dumps);
+    CHECK(program.kernels[0].workGroupLoops);
+    checkLintClean(program.verilog, "loom_kernel_query");
+  }
+}
+
 TEST_CASE("the board's sub-groups are runs of work-items, each keeping the cut it waits at") {
   const std::string kernel = R"(
 declare spir_func i64 @_Z22get_sub_group_local_idv()
