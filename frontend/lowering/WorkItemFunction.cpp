@@ -126,6 +126,10 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
     };
     auto localLinearId = [&] { return emitLocalLinearId(b, function, firstExtra); };
     auto groupItems = [&] { return emitGroupItems(b, function, firstExtra); };
+    auto enqueuedItems = [&] {
+      return b.CreateMul(b.CreateMul(param(Param::EnqueuedLocalSize), param(Param::EnqueuedLocalSize + 1)),
+                         param(Param::EnqueuedLocalSize + 2));
+    };
     auto globalId = [&](unsigned d) {
       return b.CreateAdd(b.CreateAdd(b.CreateMul(param(Param::GroupId + d), param(Param::EnqueuedLocalSize + d)),
                                      param(Param::LocalId + d)),
@@ -174,18 +178,16 @@ void replaceBuiltins(Function &function, unsigned firstExtra, uint64_t subGroupS
       value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(subGroupSize),
                                       b.CreateSub(groupItems(), b.CreateAnd(localLinearId(), ~(subGroupSize - 1))));
       break;
+    // The dispatch's, the same in a partial group (the spec: invariant for the NDRange).
     case Builtin::MaxSubGroupSize:
-      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(subGroupSize), groupItems());
+      value = b.CreateBinaryIntrinsic(Intrinsic::umin, b.getInt64(subGroupSize), enqueuedItems());
       break;
     case Builtin::NumSubGroups:
       value = b.CreateUDiv(b.CreateAdd(groupItems(), b.getInt64(subGroupSize - 1)), b.getInt64(subGroupSize));
       break;
-    case Builtin::EnqueuedNumSubGroups: {
-      Value *enqueuedItems = b.CreateMul(b.CreateMul(param(Param::EnqueuedLocalSize), param(Param::EnqueuedLocalSize + 1)),
-                                         param(Param::EnqueuedLocalSize + 2));
-      value = b.CreateUDiv(b.CreateAdd(enqueuedItems, b.getInt64(subGroupSize - 1)), b.getInt64(subGroupSize));
+    case Builtin::EnqueuedNumSubGroups:
+      value = b.CreateUDiv(b.CreateAdd(enqueuedItems(), b.getInt64(subGroupSize - 1)), b.getInt64(subGroupSize));
       break;
-    }
     case Builtin::SubGroupId:
       value = b.CreateUDiv(localLinearId(), b.getInt64(subGroupSize));
       break;

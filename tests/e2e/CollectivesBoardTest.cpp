@@ -43,11 +43,11 @@ std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
   return out;
 }
 
-/// The sub-group size the device answers for kernel sub_groups in groups of `local`.
-size_t subGroupSize(const Target &target, size_t local) {
+/// The sub-group size the device answers for kernel `name` in groups of `local`.
+size_t subGroupSize(const Target &target, size_t local, const char *name = "sub_groups") {
   Setup cl(target.device());
   cl_program program = programFor(cl, target, Collectives);
-  cl_kernel kernel = kernelNamed(program, "sub_groups");
+  cl_kernel kernel = kernelNamed(program, name);
   size_t size = 0;
   REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
                                   sizeof size, &size, nullptr) == CL_SUCCESS);
@@ -278,6 +278,33 @@ TEST_CASE("collectives: sub-groups of the device's size", "[e2e][board][collecti
           }
         INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size << ", op " << op);
         CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_groups", a, b, op, {{items}, {local}}),
+                            expected) == -1);
+      }
+    }
+}
+
+TEST_CASE("collectives: sub-group queries alone, with a partial last work-group", "[e2e][board][collectives]") {
+  // 1000 work-items: the last group has 40 of 64, or 40 of 48. A partial group has fewer sub-groups,
+  // its last one maybe shorter; the maximum and the enqueued count are the dispatch's.
+  const size_t items = 1000;
+  std::vector<int> a(items), b(items);
+  for (const Target &target : Targets)
+    for (size_t local : {64u, 48u}) {
+      const size_t size = subGroupSize(target, local, "sub_group_queries");
+      REQUIRE(size >= 2);
+      for (int op = 0; op < 2; ++op) {
+        std::vector<int> expected(items);
+        for (size_t group = 0; group < items; group += local) {
+          const size_t end = std::min(group + local, items), count = (end - group + size - 1) / size;
+          for (size_t first = group; first < end; first += size)
+            for (size_t i = first; i < std::min(first + size, end); ++i) {
+              const size_t members = std::min(size, end - first), id = (first - group) / size;
+              expected[i] = op == 0 ? int(i - first + 1000 * id + 100000 * count)
+                                    : int(members + 1000 * size + 1000000 * ((local + size - 1) / size));
+            }
+        }
+        INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size << ", op " << op);
+        CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_group_queries", a, b, op, {{items}, {local}}),
                             expected) == -1);
       }
     }

@@ -58,6 +58,13 @@ __kernel void rounds(__global const int *a, __global const int *b, __global int 
   out[get_global_id(0)] = v;
 }
 
+// sub_groups' ids and sizes (ops 0 and 1) alone: no barrier and no collective, so one region.
+__kernel void sub_group_queries(__global const int *a, __global const int *b, __global int *out, int op) {
+  out[get_global_id(0)] =
+      op == 0 ? (int)(get_sub_group_local_id() + 1000 * get_sub_group_id() + 100000 * get_num_sub_groups())
+              : (int)(get_sub_group_size() + 1000 * get_max_sub_group_size() + 1000000 * get_enqueued_num_sub_groups());
+}
+
 // Sub-groups, whatever their size on the device (runs of work-items in local linear id order: the
 // CPU's of 8, the board's of 64): the ids and sizes, the sub-group functions, and an
 // exchange between neighbours through global memory between sub_group_barriers.
