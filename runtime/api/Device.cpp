@@ -156,7 +156,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     value = InfoValue::of<cl_uint>(128);
     break;
   case CL_DEVICE_SINGLE_FP_CONFIG: {
-    cl_device_fp_config config = CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+    // Division and sqrt round correctly on both without -cl-fp32-correctly-rounded-divide-sqrt: the
+    // board's units are exact to the half-ulp (hls/rtl/loom_fdiv.v, loom_fsqrt.v), the CPU's are x86's.
+    cl_device_fp_config config =
+        CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
     if (info.denormals)
       config |= CL_FP_DENORM;
     value = InfoValue::of(config);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Operations on the board: float division and square root (correctly rounded), the common builtins
 // of the builtin library, switch statements (lowered to branches), integer division at every width,
-// compiled by loomc at build time and compared with the CPU device and a host reference.
+// compiled by loomc at build time (with -cl-fp32-correctly-rounded-divide-sqrt, which both devices
+// take: CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) and compared with the CPU device and a host reference.
 #include "DifferentialSupport.h"
 
 #include <climits>

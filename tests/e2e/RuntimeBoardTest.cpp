@@ -37,6 +37,7 @@ TEST_CASE("the simulated board is an accelerator with FPGA-style float units", "
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
   CHECK((fp & CL_FP_ROUND_TO_NEAREST) != 0);
   CHECK((fp & CL_FP_DENORM) == 0); // The board's float units flush denormals to zero.
+  CHECK((fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0);
   cl_uint clock = 0;
   REQUIRE(clGetDeviceInfo(board, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof clock, &clock, nullptr) == CL_SUCCESS);
   CHECK(clock == 300);

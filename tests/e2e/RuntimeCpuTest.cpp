@@ -47,6 +47,7 @@ TEST_CASE("the Loom platform and its devices answer every query", "[e2e][runtime
   cl_device_fp_config fp = 0;
   REQUIRE(clGetDeviceInfo(cpu, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, nullptr) == CL_SUCCESS);
   CHECK((fp & CL_FP_DENORM) != 0);
+  CHECK((fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0);
   cl_bool images = CL_TRUE;
   REQUIRE(clGetDeviceInfo(cpu, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr) == CL_SUCCESS);
   CHECK(images == CL_FALSE);
