@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Math functions (OpenCL C 1.2 section 6.12.2) on float, float2 ... float16: sqrt, fabs, copysign,
-// fmin, fmax (also with a scalar second operand) and mad. Scalars are Clang builtins that are LLVM
+// Math functions (OpenCL C 1.2 section 6.12.2) on float, float2 ... float16. sqrt, fabs, copysign,
+// fmin, fmax (also with a scalar second operand) and mad are Clang builtins that are LLVM
 // intrinsics (llvm.sqrt.f32: correctly rounded; llvm.fabs, llvm.copysign, llvm.minnum,
-// llvm.maxnum); a vector applies the scalar function to each lane, so the hardware flow sees one
-// scalar intrinsic per lane.
+// llvm.maxnum) on both targets. The other scalar functions are each target's own: in hardware the
+// float-arithmetic library (math/all.cl), synthesised like user code; on the CPU device the C
+// library. A vector applies the scalar function to each lane, so the hardware flow sees scalars.
 
 LOOM_BUILTIN float sqrt(float x) { return __builtin_sqrtf(x); }
 LOOM_BUILTIN float fabs(float x) { return __builtin_fabsf(x); }
@@ -38,12 +39,31 @@ LOOM_FLOATS(LOOM_FMIN_FMAX_SCALAR, LOOM_VECTOR_SHAPES)
 #define LOOM_MAD(T, S, I, U) LOOM_BUILTIN T mad(T a, T b, T c) { return a * b + c; }
 LOOM_FLOATS(LOOM_MAD, LOOM_SHAPES)
 
-#ifndef __SPIR__
-// The rest of the math functions, on the CPU device only: the C library's single-precision functions
-// (glibc 2.36, which the CPU device's process has loaded; within the spec's ulp bounds), and where it
-// has none (the *pi functions, rsqrt, rootn) the double-precision function rounded once. In hardware
-// they are not units yet: a kernel calling one gets the hardware flow's "not supported" error at the
-// call's line.
+#ifdef __SPIR__
+#include "math/all.cl"
+#define LOOM_SCALAR_UNARY(F, C) LOOM_BUILTIN float F(float x) { return loom_##F(x); }
+#define LOOM_SCALAR_BINARY(F, C) LOOM_BUILTIN float F(float x, float y) { return loom_##F(x, y); }
+LOOM_SCALAR_UNARY(lgamma, )
+LOOM_SCALAR_UNARY(sinpi, )
+LOOM_SCALAR_UNARY(cospi, )
+LOOM_SCALAR_UNARY(tanpi, )
+LOOM_SCALAR_UNARY(asinpi, )
+LOOM_SCALAR_UNARY(acospi, )
+LOOM_SCALAR_UNARY(atanpi, )
+LOOM_SCALAR_BINARY(atan2pi, )
+LOOM_SCALAR_UNARY(rsqrt, )
+LOOM_BUILTIN float fma(float a, float b, float c) { return loom_fma(a, b, c); }
+LOOM_BUILTIN float pown(float x, int n) { return loom_pown(x, n); }
+LOOM_BUILTIN float rootn(float x, int n) { return loom_rootn(x, n); }
+LOOM_BUILTIN float ldexp(float x, int n) { return loom_ldexp(x, n); }
+LOOM_BUILTIN int ilogb(float x) { return loom_ilogb(x); }
+#define LOOM_FREXP loom_frexp
+#define LOOM_REMQUO loom_remquo
+#define LOOM_LGAMMA_R loom_lgamma_r
+#else
+// On the CPU device: the C library's single-precision functions (glibc 2.36, which the CPU device's
+// process has loaded; within the spec's ulp bounds), and where it has none (the *pi functions,
+// rsqrt, rootn) the double-precision function rounded once.
 // No errno in OpenCL C: the functions without a pointer operand are pure (`const`), so that LLVM may
 // move, merge and vectorise their calls (with libmvec's versions, runtime/devices/cpu/CpuProgram.cpp),
 // instead of treating each as a write of errno.
@@ -89,58 +109,15 @@ float remainderf(float, float) LOOM_PURE;
 float frexpf(float, int *);
 float ldexpf(float, int) LOOM_PURE;
 int ilogbf(float) LOOM_PURE;
-float modff(float, float *);
 
-#define LOOM_LIBM_UNARY(F, C)                                                                      \
-  LOOM_BUILTIN float F(float x) { return C(x); }                                                  \
-  LOOM_LANEWISE_UNARY(F)
-#define LOOM_LIBM_BINARY(F, C)                                                                     \
-  LOOM_BUILTIN float F(float x, float y) { return C(x, y); }                                      \
-  LOOM_LANEWISE_BINARY(F)
-LOOM_LIBM_UNARY(acos, acosf)
-LOOM_LIBM_UNARY(acosh, acoshf)
-LOOM_LIBM_UNARY(asin, asinf)
-LOOM_LIBM_UNARY(asinh, asinhf)
-LOOM_LIBM_UNARY(atan, atanf)
-LOOM_LIBM_UNARY(atanh, atanhf)
-LOOM_LIBM_UNARY(cbrt, cbrtf)
-LOOM_LIBM_UNARY(ceil, ceilf)
-LOOM_LIBM_UNARY(cos, cosf)
-LOOM_LIBM_UNARY(cosh, coshf)
-LOOM_LIBM_UNARY(erfc, erfcf)
-LOOM_LIBM_UNARY(erf, erff)
-LOOM_LIBM_UNARY(exp, expf)
-LOOM_LIBM_UNARY(exp2, exp2f)
-LOOM_LIBM_UNARY(exp10, exp10f)
-LOOM_LIBM_UNARY(expm1, expm1f)
-LOOM_LIBM_UNARY(floor, floorf)
-LOOM_LIBM_UNARY(log, logf)
-LOOM_LIBM_UNARY(log2, log2f)
-LOOM_LIBM_UNARY(log10, log10f)
-LOOM_LIBM_UNARY(log1p, log1pf)
-LOOM_LIBM_UNARY(logb, logbf)
-LOOM_LIBM_UNARY(rint, rintf)
-LOOM_LIBM_UNARY(round, roundf)
-LOOM_LIBM_UNARY(sin, sinf)
-LOOM_LIBM_UNARY(sinh, sinhf)
-LOOM_LIBM_UNARY(tan, tanf)
-LOOM_LIBM_UNARY(tanh, tanhf)
-LOOM_LIBM_UNARY(tgamma, tgammaf)
-LOOM_LIBM_UNARY(trunc, truncf)
-LOOM_LIBM_BINARY(atan2, atan2f)
-LOOM_LIBM_BINARY(fdim, fdimf)
-LOOM_LIBM_BINARY(fmod, fmodf)
-LOOM_LIBM_BINARY(hypot, hypotf)
-LOOM_LIBM_BINARY(nextafter, nextafterf)
-LOOM_LIBM_BINARY(pow, powf)
-LOOM_LIBM_BINARY(remainder, remainderf)
+#define LOOM_SCALAR_UNARY(F, C) LOOM_BUILTIN float F(float x) { return C(x); }
+#define LOOM_SCALAR_BINARY(F, C) LOOM_BUILTIN float F(float x, float y) { return C(x, y); }
 
 // lgamma without the sign (lgammaf itself writes the global signgam).
 LOOM_BUILTIN float lgamma(float x) {
   int sign;
   return lgammaf_r(x, &sign);
 }
-LOOM_LANEWISE_UNARY(lgamma)
 
 // x reduced to r in [-1, 1] with the same sine and cosine of pi * x (x - 2 rint(x / 2) is exact in
 // float), then pi * r in double. Where the result is an exact zero or infinity the spec gives it
@@ -172,42 +149,7 @@ LOOM_BUILTIN float acospi(float x) { return (float)(__builtin_acos((double)x) / 
 LOOM_BUILTIN float atanpi(float x) { return (float)(__builtin_atan((double)x) / LOOM_PI); }
 LOOM_BUILTIN float atan2pi(float y, float x) { return (float)(__builtin_atan2((double)y, (double)x) / LOOM_PI); }
 LOOM_BUILTIN float rsqrt(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
-LOOM_LANEWISE_UNARY(sinpi)
-LOOM_LANEWISE_UNARY(cospi)
-LOOM_LANEWISE_UNARY(tanpi)
-LOOM_LANEWISE_UNARY(asinpi)
-LOOM_LANEWISE_UNARY(acospi)
-LOOM_LANEWISE_UNARY(atanpi)
-LOOM_LANEWISE_BINARY(atan2pi)
-LOOM_LANEWISE_UNARY(rsqrt)
-
 LOOM_BUILTIN float fma(float a, float b, float c) { return __builtin_fmaf(a, b, c); }
-LOOM_BUILTIN float maxmag(float x, float y) {
-  return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y);
-}
-LOOM_BUILTIN float minmag(float x, float y) {
-  return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y);
-}
-// powr is pow for x >= 0, and NaN where the spec says: x < 0, 0^0, inf^0, 1^inf.
-LOOM_BUILTIN float powr(float x, float y) {
-  if (x < 0.0f || isnan(x) || isnan(y) || (x == 0.0f && y == 0.0f) || (isinf(x) && y == 0.0f) ||
-      (x == 1.0f && isinf(y)))
-    return NAN;
-  if (x == 0.0f) // -0 too: powr has no odd powers of a negative base
-    return y < 0.0f ? INFINITY : 0.0f;
-  return powf(x, y);
-}
-LOOM_LANEWISE_BINARY(maxmag)
-LOOM_LANEWISE_BINARY(minmag)
-LOOM_LANEWISE_BINARY(powr)
-#define LOOM_FMA_VECTOR(T, S, I, U) LOOM_BUILTIN T fma(T a, T b, T c) { return (T)(fma(a.lo, b.lo, c.lo), fma(a.hi, b.hi, c.hi)); }
-LOOM_FMA_VECTOR(float2, float, int, uint)
-LOOM_BUILTIN float3 fma(float3 a, float3 b, float3 c) { return (float3)(fma(a.s01, b.s01, c.s01), fma(a.s2, b.s2, c.s2)); }
-LOOM_FMA_VECTOR(float4, float, int, uint)
-LOOM_FMA_VECTOR(float8, float, int, uint)
-LOOM_FMA_VECTOR(float16, float, int, uint)
-
-// With an int (vector) second operand: pown, rootn, ldexp (also with a scalar n).
 // The sign of an odd power or root is the base's, -0's included; n is exact in double (a float
 // would round an odd n above 2^24 to an even one).
 LOOM_BUILTIN float pown(float x, int n) {
@@ -223,6 +165,149 @@ LOOM_BUILTIN float rootn(float x, int n) {
 LOOM_BUILTIN float ldexp(float x, int n) { return ldexpf(x, n); }
 // OpenCL's FP_ILOGBNAN is INT_MAX; glibc's is INT_MIN (its FP_ILOGB0, OpenCL's too).
 LOOM_BUILTIN int ilogb(float x) { return isnan(x) ? INT_MAX : ilogbf(x); }
+// remquo: the remainder of remainder(x, y) and the quotient's sign with its 7 low bits, as OpenCL
+// asks (the C library's remquof gives 3). fmod by 128 y keeps the quotient's low 7 bits; 64 y, 32 y,
+// ... y then take them off one by one, each subtraction exact (Sterbenz: the operands are within a
+// factor of 2), and the last step rounds the quotient to nearest, ties to even, as remainder does.
+static float __attribute__((overloadable, always_inline)) loom_libm_remquo(float x, float y, int *q) {
+  *q = 0;
+  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0f)
+    return NAN;
+  if (isinf(y) || x == 0.0f)
+    return x;
+  const float ay = fabs(y);
+  float ax = ay < 0x1p121f ? fmodf(fabs(x), 128.0f * ay) : fabs(x);
+  int bits = 0;
+  for (int bit = 64; bit > 0; bit >>= 1) {
+    const float multiple = (float)bit * ay; // infinite when it exceeds every float: then above ax
+    if (ax >= multiple) {
+      ax -= multiple;
+      bits += bit;
+    }
+  }
+  if (2.0f * ax > ay || (2.0f * ax == ay && (bits & 1))) {
+    ax -= ay;
+    bits += 1;
+  }
+  *q = (signbit(x) != signbit(y) ? -1 : 1) * (bits & 0x7f);
+  return signbit(x) ? -ax : ax; // a zero keeps x's sign
+}
+
+#define LOOM_FREXP frexpf
+#define LOOM_REMQUO loom_libm_remquo
+#define LOOM_LGAMMA_R lgammaf_r
+#endif
+
+LOOM_SCALAR_UNARY(acos, acosf)
+LOOM_LANEWISE_UNARY(acos)
+LOOM_SCALAR_UNARY(acosh, acoshf)
+LOOM_LANEWISE_UNARY(acosh)
+LOOM_SCALAR_UNARY(asin, asinf)
+LOOM_LANEWISE_UNARY(asin)
+LOOM_SCALAR_UNARY(asinh, asinhf)
+LOOM_LANEWISE_UNARY(asinh)
+LOOM_SCALAR_UNARY(atan, atanf)
+LOOM_LANEWISE_UNARY(atan)
+LOOM_SCALAR_UNARY(atanh, atanhf)
+LOOM_LANEWISE_UNARY(atanh)
+LOOM_SCALAR_UNARY(cbrt, cbrtf)
+LOOM_LANEWISE_UNARY(cbrt)
+LOOM_SCALAR_UNARY(ceil, ceilf)
+LOOM_LANEWISE_UNARY(ceil)
+LOOM_SCALAR_UNARY(cos, cosf)
+LOOM_LANEWISE_UNARY(cos)
+LOOM_SCALAR_UNARY(cosh, coshf)
+LOOM_LANEWISE_UNARY(cosh)
+LOOM_SCALAR_UNARY(erfc, erfcf)
+LOOM_LANEWISE_UNARY(erfc)
+LOOM_SCALAR_UNARY(erf, erff)
+LOOM_LANEWISE_UNARY(erf)
+LOOM_SCALAR_UNARY(exp, expf)
+LOOM_LANEWISE_UNARY(exp)
+LOOM_SCALAR_UNARY(exp2, exp2f)
+LOOM_LANEWISE_UNARY(exp2)
+LOOM_SCALAR_UNARY(exp10, exp10f)
+LOOM_LANEWISE_UNARY(exp10)
+LOOM_SCALAR_UNARY(expm1, expm1f)
+LOOM_LANEWISE_UNARY(expm1)
+LOOM_SCALAR_UNARY(floor, floorf)
+LOOM_LANEWISE_UNARY(floor)
+LOOM_SCALAR_UNARY(log, logf)
+LOOM_LANEWISE_UNARY(log)
+LOOM_SCALAR_UNARY(log2, log2f)
+LOOM_LANEWISE_UNARY(log2)
+LOOM_SCALAR_UNARY(log10, log10f)
+LOOM_LANEWISE_UNARY(log10)
+LOOM_SCALAR_UNARY(log1p, log1pf)
+LOOM_LANEWISE_UNARY(log1p)
+LOOM_SCALAR_UNARY(logb, logbf)
+LOOM_LANEWISE_UNARY(logb)
+LOOM_SCALAR_UNARY(rint, rintf)
+LOOM_LANEWISE_UNARY(rint)
+LOOM_SCALAR_UNARY(round, roundf)
+LOOM_LANEWISE_UNARY(round)
+LOOM_SCALAR_UNARY(sin, sinf)
+LOOM_LANEWISE_UNARY(sin)
+LOOM_SCALAR_UNARY(sinh, sinhf)
+LOOM_LANEWISE_UNARY(sinh)
+LOOM_SCALAR_UNARY(tan, tanf)
+LOOM_LANEWISE_UNARY(tan)
+LOOM_SCALAR_UNARY(tanh, tanhf)
+LOOM_LANEWISE_UNARY(tanh)
+LOOM_SCALAR_UNARY(tgamma, tgammaf)
+LOOM_LANEWISE_UNARY(tgamma)
+LOOM_SCALAR_UNARY(trunc, truncf)
+LOOM_LANEWISE_UNARY(trunc)
+LOOM_SCALAR_BINARY(atan2, atan2f)
+LOOM_LANEWISE_BINARY(atan2)
+LOOM_SCALAR_BINARY(fdim, fdimf)
+LOOM_LANEWISE_BINARY(fdim)
+LOOM_SCALAR_BINARY(fmod, fmodf)
+LOOM_LANEWISE_BINARY(fmod)
+LOOM_SCALAR_BINARY(hypot, hypotf)
+LOOM_LANEWISE_BINARY(hypot)
+LOOM_SCALAR_BINARY(nextafter, nextafterf)
+LOOM_LANEWISE_BINARY(nextafter)
+LOOM_SCALAR_BINARY(pow, powf)
+LOOM_LANEWISE_BINARY(pow)
+LOOM_SCALAR_BINARY(remainder, remainderf)
+LOOM_LANEWISE_BINARY(remainder)
+LOOM_LANEWISE_UNARY(lgamma)
+LOOM_LANEWISE_UNARY(sinpi)
+LOOM_LANEWISE_UNARY(cospi)
+LOOM_LANEWISE_UNARY(tanpi)
+LOOM_LANEWISE_UNARY(asinpi)
+LOOM_LANEWISE_UNARY(acospi)
+LOOM_LANEWISE_UNARY(atanpi)
+LOOM_LANEWISE_BINARY(atan2pi)
+LOOM_LANEWISE_UNARY(rsqrt)
+
+LOOM_BUILTIN float maxmag(float x, float y) {
+  return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y);
+}
+LOOM_BUILTIN float minmag(float x, float y) {
+  return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y);
+}
+// powr is pow for x >= 0, and NaN where the spec says: x < 0, 0^0, inf^0, 1^inf.
+LOOM_BUILTIN float powr(float x, float y) {
+  if (x < 0.0f || isnan(x) || isnan(y) || (x == 0.0f && y == 0.0f) || (isinf(x) && y == 0.0f) ||
+      (x == 1.0f && isinf(y)))
+    return NAN;
+  if (x == 0.0f) // -0 too: powr has no odd powers of a negative base
+    return y < 0.0f ? INFINITY : 0.0f;
+  return pow(x, y);
+}
+LOOM_LANEWISE_BINARY(maxmag)
+LOOM_LANEWISE_BINARY(minmag)
+LOOM_LANEWISE_BINARY(powr)
+#define LOOM_FMA_VECTOR(T, S, I, U) LOOM_BUILTIN T fma(T a, T b, T c) { return (T)(fma(a.lo, b.lo, c.lo), fma(a.hi, b.hi, c.hi)); }
+LOOM_FMA_VECTOR(float2, float, int, uint)
+LOOM_BUILTIN float3 fma(float3 a, float3 b, float3 c) { return (float3)(fma(a.s01, b.s01, c.s01), fma(a.s2, b.s2, c.s2)); }
+LOOM_FMA_VECTOR(float4, float, int, uint)
+LOOM_FMA_VECTOR(float8, float, int, uint)
+LOOM_FMA_VECTOR(float16, float, int, uint)
+
+// With an int (vector) second operand: pown, rootn, ldexp (also with a scalar n).
 LOOM_BUILTIN float nan(uint code) { return LOOM_AS(float, 0x7fc00000u | code); }
 #define LOOM_INT_OPERAND(F, T, IT)                                                                 \
   LOOM_BUILTIN T F(T x, IT n) { return (T)(F(x.lo, n.lo), F(x.hi, n.hi)); }
@@ -266,48 +351,20 @@ LOOM_NAN(float16, uint16)
 LOOM_FLOATS(LOOM_NATIVE, LOOM_SHAPES)
 LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
 
-// remquo: the remainder of remainder(x, y) and the quotient's sign with its 7 low bits, as OpenCL
-// asks (the C library's remquof gives 3). fmod by 128 y keeps the quotient's low 7 bits; 64 y, 32 y,
-// ... y then take them off one by one, each subtraction exact (Sterbenz: the operands are within a
-// factor of 2), and the last step rounds the quotient to nearest, ties to even, as remainder does.
-static float __attribute__((overloadable, always_inline)) loom_remquo(float x, float y, int *q) {
-  *q = 0;
-  if (isnan(x) || isnan(y) || isinf(x) || y == 0.0f)
-    return NAN;
-  if (isinf(y) || x == 0.0f)
-    return x;
-  const float ay = fabs(y);
-  float ax = ay < 0x1p121f ? fmodf(fabs(x), 128.0f * ay) : fabs(x);
-  int bits = 0;
-  for (int bit = 64; bit > 0; bit >>= 1) {
-    const float multiple = (float)bit * ay; // infinite when it exceeds every float: then above ax
-    if (ax >= multiple) {
-      ax -= multiple;
-      bits += bit;
-    }
-  }
-  if (2.0f * ax > ay || (2.0f * ax == ay && (bits & 1))) {
-    ax -= ay;
-    bits += 1;
-  }
-  *q = (signbit(x) != signbit(y) ? -1 : 1) * (bits & 0x7f);
-  return signbit(x) ? -ax : ax; // a zero keeps x's sign
-}
-
 // The functions with a pointer operand, for every address space a pointer may have (OpenCL C 1.2's
-// three, and 2.0's generic): the scalar through the C library with a private temporary, a vector
-// lane by lane.
+// three, and 2.0's generic): the scalar through the target's function with a private temporary, a
+// vector lane by lane.
 #define LOOM_POINTER_SCALARS(AS)                                                                   \
-  LOOM_BUILTIN float frexp(float x, AS int *e) { int t; float r = frexpf(x, &t); *e = t; return r; } \
-  LOOM_BUILTIN float modf(float x, AS float *i) { float t; float r = modff(x, &t); *i = t; return r; } \
+  LOOM_BUILTIN float frexp(float x, AS int *e) { int t; float r = LOOM_FREXP(x, &t); *e = t; return r; } \
+  LOOM_BUILTIN float modf(float x, AS float *i) { float t; float whole = trunc(x); *i = whole; return isinf(x) ? copysign(0.0f, x) : copysign(x - whole, x); } \
   LOOM_BUILTIN float sincos(float x, AS float *c) { *c = cos(x); return sin(x); }                  \
-  LOOM_BUILTIN float remquo(float x, float y, AS int *q) { int t; float r = loom_remquo(x, y, &t); *q = t; return r; } \
+  LOOM_BUILTIN float remquo(float x, float y, AS int *q) { int t; float r = LOOM_REMQUO(x, y, &t); *q = t; return r; } \
   LOOM_BUILTIN float fract(float x, AS float *i) {                                                 \
-    float whole = floorf(x);                                                                       \
+    float whole = floor(x);                                                                       \
     *i = whole;                                                                                    \
     return isnan(x) ? x : isinf(x) ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f);         \
   }                                                                                                \
-  LOOM_BUILTIN float lgamma_r(float x, AS int *s) { int t; float r = lgammaf_r(x, &t); *s = t; return r; }
+  LOOM_BUILTIN float lgamma_r(float x, AS int *s) { int t; float r = LOOM_LGAMMA_R(x, &t); *s = t; return r; }
 #define LOOM_LANES(N) for (int lane = 0; lane < (N); ++lane)
 #define LOOM_POINTER_VECTOR(N, AS)                                                                 \
   LOOM_BUILTIN float##N frexp(float##N x, AS int##N *e) {                                          \
@@ -328,4 +385,3 @@ LOOM_POINTER_FUNCTIONS(__private) // First: the vector forms' lanes call these.
 LOOM_POINTER_FUNCTIONS(__global)
 LOOM_POINTER_FUNCTIONS(__local)
 LOOM_POINTER_FUNCTIONS()
-#endif

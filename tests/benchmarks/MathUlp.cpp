@@ -2,12 +2,13 @@
 // Benchmark: the precision of the single-argument float math builtins on the Loom CPU device, as the
 // device computes them (a kernel applying one function to an array, so loops the vectoriser handles,
 // libmvec's vector versions included): every float input (or every `step`-th bit pattern), against
-// a double-precision reference (tests/UlpError.h), with the largest error in ULPs, the input where it
-// occurs, and the bound of the OpenCL C specification (3.0, section 7.4, table "ULP values for
-// single precision built-in math functions"). Exhaustive takes some 30 s per function here.
+// a double-precision reference, with the largest error in ULPs, the input where it occurs, and the
+// bound of the OpenCL C specification (3.0, section 7.4, table "ULP values for single precision
+// built-in math functions"): the references and bounds of tests/FloatMath.h, which the board's
+// library is measured against too. Exhaustive takes some 30 s per function here.
 // usage: bench_math_ulp [step] [function...]   (OCL_ICD_VENDORS must list Loom)
 #include "BenchSupport.h"
-#include "UlpError.h"
+#include "FloatMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,56 +17,10 @@
 #include <thread>
 
 using namespace bench;
+using loom::test::floatmath::Unary;
+using loom::test::floatmath::UnaryFunctions;
 
 namespace {
-
-constexpr double Pi = 3.14159265358979323846;
-
-/// x - 2 round(x / 2): exact for a float, in [-1, 1]; the *pi functions' argument reduced so that
-/// multiplying by pi in double loses nothing that matters.
-double reducedHalfTurns(double x) { return x - 2.0 * std::nearbyint(0.5 * x); }
-
-struct Function {
-  const char *name;
-  double (*reference)(double);
-  double bound; ///< In ULPs.
-};
-
-const Function Functions[] = {
-    {"acos", [](double x) { return std::acos(x); }, 4},
-    {"acosh", [](double x) { return std::acosh(x); }, 4},
-    {"acospi", [](double x) { return std::acos(x) / Pi; }, 5},
-    {"asin", [](double x) { return std::asin(x); }, 4},
-    {"asinh", [](double x) { return std::asinh(x); }, 4},
-    {"asinpi", [](double x) { return std::asin(x) / Pi; }, 5},
-    {"atan", [](double x) { return std::atan(x); }, 5},
-    {"atanh", [](double x) { return std::atanh(x); }, 5},
-    {"atanpi", [](double x) { return std::atan(x) / Pi; }, 5},
-    {"cbrt", [](double x) { return std::cbrt(x); }, 2},
-    {"cos", [](double x) { return std::cos(x); }, 4},
-    {"cosh", [](double x) { return std::cosh(x); }, 4},
-    {"cospi", [](double x) { return std::cos(Pi * reducedHalfTurns(x)); }, 4},
-    {"erf", [](double x) { return std::erf(x); }, 16},
-    {"erfc", [](double x) { return std::erfc(x); }, 16},
-    {"exp", [](double x) { return std::exp(x); }, 3},
-    {"exp2", [](double x) { return std::exp2(x); }, 3},
-    {"exp10", [](double x) { return std::pow(10.0, x); }, 3},
-    {"expm1", [](double x) { return std::expm1(x); }, 3},
-    {"lgamma", [](double x) { return std::lgamma(x); }, INFINITY}, // the spec gives no bound
-    {"log", [](double x) { return std::log(x); }, 3},
-    {"log2", [](double x) { return std::log2(x); }, 3},
-    {"log10", [](double x) { return std::log10(x); }, 3},
-    {"log1p", [](double x) { return std::log1p(x); }, 2},
-    {"rsqrt", [](double x) { return 1.0 / std::sqrt(x); }, 2},
-    {"sin", [](double x) { return std::sin(x); }, 4},
-    {"sinh", [](double x) { return std::sinh(x); }, 4},
-    {"sinpi", [](double x) { return std::copysign(std::sin(Pi * reducedHalfTurns(x)), x); }, 4},
-    {"sqrt", [](double x) { return std::sqrt(x); }, 3},
-    {"tan", [](double x) { return std::tan(x); }, 5},
-    {"tanh", [](double x) { return std::tanh(x); }, 5},
-    {"tanpi", [](double x) { return std::tan(Pi * reducedHalfTurns(x)); }, 6},
-    {"tgamma", [](double x) { return std::tgamma(x); }, 16},
-};
 
 struct Worst {
   double ulps = 0;
@@ -74,7 +29,7 @@ struct Worst {
 
 /// The worst error of `results` (the device's, for the inputs with bit patterns first, first + step,
 /// ...) over the two host threads.
-Worst compare(const Function &function, const std::vector<float> &inputs, const std::vector<float> &results) {
+Worst compare(const Unary &function, const std::vector<float> &inputs, const std::vector<float> &results) {
   Worst halves[2];
   auto scan = [&](size_t begin, size_t end, Worst &worst) {
     for (size_t i = begin; i < end; ++i) {
@@ -112,7 +67,7 @@ int main(int argc, char **argv) {
   std::printf("math precision on the Loom CPU device: %llu inputs per function (%s), against double\n",
               (unsigned long long)total, step == 1 ? "every float" : "every step-th bit pattern");
   unsigned failed = 0;
-  for (const Function &function : Functions) {
+  for (const Unary &function : UnaryFunctions) {
     if (!only.empty() && std::find(only.begin(), only.end(), function.name) == only.end())
       continue;
     const std::string source = std::string("__kernel void apply(__global const float *x, __global float *y) {\n"

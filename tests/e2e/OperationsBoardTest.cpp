@@ -5,7 +5,9 @@
 // take: CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) and compared with the CPU device and a host reference.
 #include "DifferentialSupport.h"
 
+#include <algorithm>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <random>
 
@@ -116,5 +118,77 @@ TEST_CASE("integer builtins, divisions at 8/16/32/64 bits and a switch in a loop
     CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "divisions", a, b, k), divisions) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "state_machine", small, b, int(n), {{1}}), states) ==
           -1);
+  }
+}
+
+namespace {
+
+template <typename T> int leadingZeros(T x) {
+  constexpr int bits = sizeof(T) * 8;
+  for (int n = 0; n < bits; ++n)
+    if (x & (T(1) << (bits - 1 - n)))
+      return n;
+  return bits;
+}
+template <typename T> int trailingZeros(T x) {
+  constexpr int bits = sizeof(T) * 8;
+  for (int n = 0; n < bits; ++n)
+    if (x & (T(1) << n))
+      return n;
+  return bits;
+}
+template <typename T> int ones(T x) {
+  int n = 0;
+  for (; x; x &= x - 1)
+    ++n;
+  return n;
+}
+template <typename T> T rotated(T x, T by) {
+  constexpr unsigned bits = sizeof(T) * 8;
+  const unsigned s = unsigned(by) % bits;
+  return s ? T(x << s | x >> (bits - s)) : x;
+}
+/// OpenCL C's saturating a + b (or a - b), from the exact result in 64 bits (128 for the unsigned
+/// 32-bit multiply-add).
+template <typename T> T saturated(long long exact) {
+  return T(std::clamp<long long>(exact, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+}
+
+} // namespace
+
+TEST_CASE("clz, ctz, popcount, rotate and saturating arithmetic at every width: board == CPU == host",
+          "[e2e][board][operations]") {
+  const size_t n = 2000;
+  const int k = 1 << 30;
+  std::mt19937 random(14);
+  std::vector<int> a(n), b(n), want(n);
+  for (size_t i = 0; i < n; ++i) {
+    // Random bits, then few-bit values (long runs of zeros), and the extremes.
+    a[i] = i % 3 ? int(random()) : int(random() % 300) << (random() % 24);
+    b[i] = i % 5 ? int(random()) : int(random() % 70) - 35;
+  }
+  a[0] = 0, b[0] = 0, a[1] = INT_MIN, b[1] = -1, a[2] = INT_MAX, b[2] = INT_MAX, a[3] = -1, b[3] = 1;
+  for (size_t i = 0; i < n; ++i) {
+    const int x = a[i], y = b[i];
+    const unsigned u = unsigned(x), v = unsigned(y);
+    const uint64_t w = uint64_t(u) << 32 | v;
+    const uint8_t c = uint8_t(x);
+    const int16_t s = int16_t(x), t = int16_t(y);
+    unsigned r = leadingZeros(u) + trailingZeros(u) * 3 + ones(u) * 5 + leadingZeros(w) * 7 + trailingZeros(w) * 11 +
+            ones(w) * 13;
+    r += leadingZeros(c) + trailingZeros(c) * 17 + ones(uint16_t(s)) * 19 + leadingZeros(uint16_t(s)) * 23;
+    r ^= int(rotated(u, v)) ^ int(rotated(w, uint64_t(int64_t(y)))) ^ rotated(c, uint8_t(y)) ^
+         int16_t(rotated(uint16_t(s), uint16_t(t)));
+    r += saturated<int>((long long)x + y) ^ saturated<int>((long long)x - y) ^
+         int(saturated<unsigned>((long long)u + v)) ^ int(saturated<unsigned>((long long)u - v)) ^
+         saturated<int16_t>(s + t) ^ saturated<uint8_t>(c - uint8_t(y));
+    const unsigned __int128 unsignedMad = (unsigned __int128)u * v + unsigned(k);
+    r += saturated<int>((long long)x * y + k) ^
+         int(unsignedMad > 0xffffffffu ? 0xffffffffu : unsigned(unsignedMad));
+    want[i] = int(r);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "integer_bits", a, b, k), want) == -1);
   }
 }

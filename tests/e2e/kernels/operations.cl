@@ -63,3 +63,20 @@ __kernel void state_machine(__global const int *a, __global const int *b, __glob
     out[j] = total * 4 + state + count * 1000 + b[j] * 0;
   }
 }
+
+// The integer library's bit counts, rotates and saturating arithmetic at every width: LLVM's ctlz,
+// cttz, ctpop, fshl and the *_sat intrinsics, each a few stages of compares and selects in hardware.
+__kernel void integer_bits(__global const int *a, __global const int *b, __global int *out, int k) {
+  const size_t i = get_global_id(0);
+  const int x = a[i], y = b[i];
+  const uint u = (uint)x, v = (uint)y;
+  const ulong w = ((ulong)u << 32) | v;
+  const uchar c = (uchar)x;
+  const short s = (short)x, t = (short)y;
+  uint r = clz(u) + ctz(u) * 3 + popcount(u) * 5 + (int)clz(w) * 7 + (int)ctz(w) * 11 + (int)popcount(w) * 13;
+  r += clz(c) + ctz(c) * 17 + popcount(s) * 19 + clz(s) * 23;
+  r ^= (int)rotate(u, v) ^ (int)rotate(w, (ulong)y) ^ rotate(c, (uchar)y) ^ rotate(s, t);
+  r += add_sat(x, y) ^ sub_sat(x, y) ^ (int)add_sat(u, v) ^ (int)sub_sat(u, v) ^ add_sat(s, t) ^ sub_sat(c, (uchar)y);
+  r += mad_sat(x, y, k) ^ (int)mad_sat(u, v, (uint)k);
+  out[i] = (int)r;
+}

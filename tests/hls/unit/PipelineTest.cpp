@@ -1188,6 +1188,50 @@ done:
   checkLintClean(program->verilog, "loom_kernel_mixed");
 }
 
+TEST_CASE("bit counts, funnel shifts and saturating arithmetic become compare-and-select stages") {
+  auto ir = parse(R"(
+declare i32 @llvm.ctlz.i32(i32, i1)
+declare i64 @llvm.cttz.i64(i64, i1)
+declare i16 @llvm.ctpop.i16(i16)
+declare i8 @llvm.fshl.i8(i8, i8, i8)
+declare i32 @llvm.fshr.i32(i32, i32, i32)
+declare i32 @llvm.sadd.sat.i32(i32, i32)
+declare i16 @llvm.usub.sat.i16(i16, i16)
+define spir_kernel void @bits(i32 addrspace(1)* %a, i64 addrspace(1)* %b) {
+entry:
+  %x = load i32, i32 addrspace(1)* %a, align 4
+  %w = load i64, i64 addrspace(1)* %b, align 8
+  %lz = call i32 @llvm.ctlz.i32(i32 %x, i1 false)
+  %tz = call i64 @llvm.cttz.i64(i64 %w, i1 false)
+  %h = trunc i32 %x to i16
+  %ones = call i16 @llvm.ctpop.i16(i16 %h)
+  %c = trunc i32 %x to i8
+  %rot = call i8 @llvm.fshl.i8(i8 %c, i8 %c, i8 3)
+  %shr = call i32 @llvm.fshr.i32(i32 %x, i32 %lz, i32 %x)
+  %sum = call i32 @llvm.sadd.sat.i32(i32 %shr, i32 %x)
+  %diff = call i16 @llvm.usub.sat.i16(i16 %ones, i16 %h)
+  %r8 = zext i8 %rot to i32
+  %d16 = zext i16 %diff to i32
+  %t32 = trunc i64 %tz to i32
+  %r1 = add i32 %sum, %r8
+  %r2 = add i32 %r1, %d16
+  %r3 = add i32 %r2, %t32
+  store i32 %r3, i32 addrspace(1)* %a, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const std::string &graph = dumps["balance-paths"];
+  CHECK(graph.find("call") == std::string::npos);
+  // ctlz i32: 5 halving stages and the last bit, each choosing a count and (but the last) a value.
+  CHECK(count(graph, "= select i32") >= 11);
+  CHECK(count(graph, "= select i64") >= 13); // cttz i64: 6 stages, the last bit
+  CHECK(count(graph, "= and i16") >= 4);     // ctpop: pairs, nibbles (two masks) and bytes
+  checkLintClean(program->verilog, "loom_kernel_bits");
+}
+
 TEST_CASE("unsupported kernels fail with the source location and what is missing") {
   SECTION("irreducible control flow") {
     auto ir = parse(R"(
