@@ -15,7 +15,7 @@ using namespace e2e;
 
 namespace {
 
-const Sources Operations{LOOM_E2E_OPERATIONS_LOOM, LOOM_E2E_OPERATIONS_CL};
+const Sources Operations{LOOM_E2E_OPERATIONS_LOOM, LOOM_E2E_OPERATIONS_CL, LOOM_E2E_OPERATIONS_OPTIONS};
 
 /// Index of the first element whose bits differ (any NaN matches any NaN: the board's NaN is the
 /// canonical one, the CPU's keeps x86's sign), or -1.
