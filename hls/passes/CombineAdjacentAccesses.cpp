@@ -35,7 +35,8 @@
 namespace loom::hls {
 namespace {
 
-/// A scalar load or store of global or constant memory that may join a wide access.
+/// A scalar load or store of global or constant memory that may join a wide access (not of a
+/// constant table: a ROM whose words are its elements).
 bool combinable(const llvm::Instruction &inst) {
   llvm::Type *type = nullptr;
   if (const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst); load && load->isSimple())
@@ -44,8 +45,9 @@ bool combinable(const llvm::Instruction &inst) {
     type = store->getValueOperand()->getType();
   if (!type || !(type->isIntegerTy() || type->isFloatTy()) || type->getPrimitiveSizeInBits() % 8)
     return false;
-  const unsigned space = llvm::getLoadStorePointerOperand(&inst)->getType()->getPointerAddressSpace();
-  return space == 1 || space == 2;
+  const llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+  const unsigned space = pointer->getType()->getPointerAddressSpace();
+  return (space == 1 || space == 2) && !constantTable(llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0));
 }
 
 /// Whether accesses of objects `a` and `b` (null: any memory) may touch the same bytes: unless they

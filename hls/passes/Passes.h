@@ -11,6 +11,7 @@
 #include "loom/hls/Verilog.h"
 
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Error.h"
 
@@ -100,6 +101,10 @@ constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
 /// The function attribute formWorkGroupLoops leaves on a kernel it made run a work-group per
 /// invocation: its __local arrays belong to one invocation, like private arrays to a work-item.
 constexpr const char *WorkGroupInvocationAttribute = "loom.work_group_invocation";
+/// A constant table: a program-scope __constant array, or a constant private one Clang made global.
+/// Though in the constant address space, it is an on-chip ROM of one element size, not global
+/// memory: its accesses stay one element each.
+const llvm::GlobalVariable *constantTable(const llvm::Value *object);
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);

@@ -8,11 +8,12 @@
 // four float adders working side by side. A load or store of a whole vector of global memory stays
 // one access, a wide port moving the vector in one request (its lanes are slices of the port's data),
 // or, wider than a port, one access per port's worth of lanes; other vector accesses (of private or
-// __local arrays, or of 3 lanes) become one access per lane.
+// __local arrays, of constant tables, or of 3 lanes) become one access per lane.
 // Runs on the IR, before build-dataflow.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -27,15 +28,17 @@ namespace {
 
 /// The lanes of a load or store of `type` through `pointer` that one access moves: all of them when
 /// it stays one access of a wide port (a vector of 2 or more byte-sized lanes in global or constant
-/// memory, of a power-of-two size a port can carry); a port's worth of them when it is wider (a
-/// pipe's packet of a struct, a long16), so it becomes a few full-width accesses; else 1.
+/// memory, not a constant table, of a power-of-two size a port can carry); a port's worth of them
+/// when it is wider (a pipe's packet of a struct, a long16), so it becomes a few full-width
+/// accesses; else 1.
 unsigned lanesPerAccess(llvm::Type *type, const llvm::Value *pointer, const llvm::DataLayout &layout) {
   auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
   if (!vector || vector->getNumElements() < 2 || vector->getScalarSizeInBits() % 8)
     return 1;
   const unsigned space = pointer->getType()->getPointerAddressSpace();
   const uint64_t bytes = layout.getTypeStoreSize(vector);
-  if ((space != 1 && space != 2) || !llvm::isPowerOf2_64(bytes) || layout.getTypeAllocSize(vector) != bytes)
+  if ((space != 1 && space != 2) || constantTable(llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0)) ||
+      !llvm::isPowerOf2_64(bytes) || layout.getTypeAllocSize(vector) != bytes)
     return 1;
   return unsigned(std::min<uint64_t>(bytes, MaxPortBytes) / layout.getTypeAllocSize(vector->getElementType()));
 }

@@ -184,3 +184,22 @@ TEST_CASE("constant tables (__constant arrays, a constant private array) as ROMs
     CHECK(firstMismatch(runTwoInputs<float>(OnChip, target, "smooth", signal, zero, int(n)), smoothed) == -1);
   }
 }
+
+TEST_CASE("a constant table's neighbours at a run-time base and its rows as vectors: board == CPU == host",
+          "[e2e][board][onchip]") {
+  const size_t n = 500;
+  auto a = randomInts(n, 0, 1 << 20, 7), b = randomInts(n, 0, 1 << 20, 8);
+  auto scrambled = [](uint32_t k) { return k * 2654435761u ^ (k << 27); };
+  std::vector<int> expected(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t row = uint32_t(a[i] & 7) * 4, k = uint32_t(b[i] % 28);
+    const uint32_t neighbours =
+        scrambled(k) ^ (scrambled(k + 1) << 1) ^ (scrambled(k + 2) * 5u) ^ (scrambled(k + 3) + 9u);
+    expected[i] = int(scrambled(row) + scrambled(row + 1) * 3u + scrambled(row + 2) * 7u + scrambled(row + 3) * 11u +
+                      neighbours);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "table_rows", a, b, 0), expected) == -1);
+  }
+}

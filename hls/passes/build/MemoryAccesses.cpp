@@ -71,13 +71,12 @@ bool dependsOn(const KernelGraph &kernel, NodeId node, NodeId ancestor) {
   return waited.count(ancestor) != 0;
 }
 
-/// A constant table: a program-scope __constant array, or a constant private one Clang made global.
+} // namespace
+
 const llvm::GlobalVariable *constantTable(const llvm::Value *object) {
   const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
   return global && global->isConstant() && global->hasDefinitiveInitializer() ? global : nullptr;
 }
-
-} // namespace
 
 bool isLocalArgument(const llvm::Value *value) {
   const auto *argument = llvm::dyn_cast<llvm::Argument>(value);

@@ -124,6 +124,24 @@ __kernel void smooth(__global const float *a, __global const float *b, __global 
   out[i] = acc;
 }
 
+// A table's neighbouring elements at a run-time base, and its rows read a vector at a time: each
+// stays a read of the ROM's 4-byte words (LLVM combines them into wider loads).
+#define SCRAMBLED(k) ((uint)(k) * 2654435761u ^ ((uint)(k) << 27))
+__constant uint scrambled[32] = {
+    SCRAMBLED(0),  SCRAMBLED(1),  SCRAMBLED(2),  SCRAMBLED(3),  SCRAMBLED(4),  SCRAMBLED(5),  SCRAMBLED(6),
+    SCRAMBLED(7),  SCRAMBLED(8),  SCRAMBLED(9),  SCRAMBLED(10), SCRAMBLED(11), SCRAMBLED(12), SCRAMBLED(13),
+    SCRAMBLED(14), SCRAMBLED(15), SCRAMBLED(16), SCRAMBLED(17), SCRAMBLED(18), SCRAMBLED(19), SCRAMBLED(20),
+    SCRAMBLED(21), SCRAMBLED(22), SCRAMBLED(23), SCRAMBLED(24), SCRAMBLED(25), SCRAMBLED(26), SCRAMBLED(27),
+    SCRAMBLED(28), SCRAMBLED(29), SCRAMBLED(30), SCRAMBLED(31)};
+
+__kernel void table_rows(__global const int *a, __global const int *b, __global int *out, int unused) {
+  int i = get_global_id(0);
+  uint4 row = vload4(a[i] & 7, scrambled);
+  int k = b[i] % 28;
+  uint neighbours = scrambled[k] ^ (scrambled[k + 1] << 1) ^ (scrambled[k + 2] * 5u) ^ (scrambled[k + 3] + 9u);
+  out[i] = (int)(row.x + row.y * 3u + row.z * 7u + row.w * 11u + neighbours);
+}
+
 // The FPGA shift-register idiom, single work-item: an 8-sample window shifted by one per iteration
 // (unrolled, a chain of registers: no memmove), taps from a buffer.
 __attribute__((reqd_work_group_size(1, 1, 1)))

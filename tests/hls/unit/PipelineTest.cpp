@@ -2142,6 +2142,62 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_unrolled");
 }
 
+TEST_CASE("a constant table's neighbouring or vector reads stay reads of its elements") {
+  // Four neighbours at a variable base once combined into one 16-byte ROM word (its contents are
+  // words of at most 8 bytes: the high half ORed into the low one, tbl[4] | tbl[6] for base 4); a
+  // vector read of the table's rows gave it two element sizes.
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
+@tbl = internal addrspace(2) constant [8 x i32] [i32 1, i32 2, i32 4, i32 8, i32 16, i32 32, i32 64, i32 128], align 16
+define spir_kernel void @neighbours(i32 addrspace(1)* noalias %w, i32 addrspace(1)* noalias %out) {
+entry:
+  %base = load i32, i32 addrspace(1)* %w, align 4
+  %i0 = sext i32 %base to i64
+  %i1 = add nsw i64 %i0, 1
+  %i2 = add nsw i64 %i0, 2
+  %i3 = add nsw i64 %i0, 3
+  %p0 = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %i0
+  %v0 = load i32, i32 addrspace(2)* %p0, align 4
+  %p1 = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %i1
+  %v1 = load i32, i32 addrspace(2)* %p1, align 4
+  %p2 = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %i2
+  %v2 = load i32, i32 addrspace(2)* %p2, align 4
+  %p3 = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %i3
+  %v3 = load i32, i32 addrspace(2)* %p3, align 4
+  %s01 = or i32 %v0, %v1
+  %s23 = or i32 %v2, %v3
+  %s = or i32 %s01, %s23
+  store i32 %s, i32 addrspace(1)* %out, align 4
+  ret void
+}
+define spir_kernel void @rows(i32 addrspace(1)* noalias %w, <4 x i32> addrspace(1)* noalias %out) {
+entry:
+  %row = load i32, i32 addrspace(1)* %w, align 4
+  %r = sext i32 %row to i64
+  %e = shl nsw i64 %r, 2
+  %scalar = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %r
+  %first = load i32, i32 addrspace(2)* %scalar, align 4
+  %element = getelementptr inbounds [8 x i32], [8 x i32] addrspace(2)* @tbl, i64 0, i64 %e
+  %p = bitcast i32 addrspace(2)* %element to <4 x i32> addrspace(2)*
+  %v = load <4 x i32>, <4 x i32> addrspace(2)* %p, align 16
+  %splat = insertelement <4 x i32> undef, i32 %first, i32 0
+  %sum = add <4 x i32> %v, %splat
+  store <4 x i32> %sum, <4 x i32> addrspace(1)* %out, align 16
+  ret void
+}
+)",
+                              dumps);
+  REQUIRE(program.kernels.size() == 2);
+  const auto &built = dumps["build-dataflow"];
+  CHECK_THAT(built, Catch::Contains("rom tbl: 8 x 4 bytes"));
+  CHECK(count(built, "= ram_load i32 ram=tbl") == 4 + 5);
+  CHECK(count(built, "= ram_load i128") == 0);
+  for (const auto &kernel : program.kernels)
+    CHECK(kernel.ports.size() == 2); // the table takes no global memory port
+  checkLintClean(program.verilog, "loom_kernel_neighbours");
+  checkLintClean(program.verilog, "loom_kernel_rows");
+}
+
 TEST_CASE("num_simd_work_items: lanes of consecutive work-items, unordered, their accesses combined") {
   // a[i] = b[i] * 3 + get_local_id(0), with pointers that may alias: within a work-item the store
   // waits for the load, but the lanes are different work-items, so their loads combine (and their
