@@ -7,7 +7,7 @@
 // what C's conversions (and __builtin_convertvector) do. _sat clamps to the destination's range
 // (NaN to 0); there is no _sat to float. A rounding mode that is the default (or means nothing, as
 // between integers) is the plain conversion; float to integer with _rte, _rtp or _rtn rounds first
-// (rint, ceil, floor: the CPU device's C library, so those are CPU only for now). Integer to float
+// (rint, ceil, floor: the CPU device's C library, the board's math library). Integer to float
 // with _rtz, _rtp or _rtn corrects the nearest float by one step where it lies on the wrong side of
 // the integer (integer arithmetic only, so on both devices).
 
@@ -147,7 +147,6 @@ LOOM_FROM_ALL(LOOM_TO_INTEGERS, LOOM_CONVERT_SAT)
 #define LOOM_IF_INTEGER_SOURCE_2(...)
 LOOM_FROM_ALL(LOOM_TO_INTEGERS, LOOM_CONVERT_SAT_MODES)
 
-#ifndef __SPIR__
 // Float to integer rounding to nearest even, up or down: rounded to an integral float first.
 #define LOOM_CONVERT_ROUNDED(S, T, SIGNED, MODE, ROUND)                                            \
   LOOM_BUILTIN T convert_##T##MODE(float x) { return (T)ROUND(x); }                              \
@@ -159,4 +158,3 @@ LOOM_FROM_ALL(LOOM_TO_INTEGERS, LOOM_CONVERT_SAT_MODES)
   LOOM_CONVERT_ROUNDED(S, T, SIGNED, _rtp, ceil)                                                   \
   LOOM_CONVERT_ROUNDED(S, T, SIGNED, _rtn, floor)
 LOOM_TO_INTEGERS(LOOM_CONVERT_ROUNDINGS, float, 2)
-#endif

@@ -6,9 +6,11 @@
 #include "DifferentialSupport.h"
 
 #include <algorithm>
+#include <cfenv>
 #include <climits>
 #include <limits>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace e2e;
@@ -190,5 +192,93 @@ TEST_CASE("clz, ctz, popcount, rotate and saturating arithmetic at every width: 
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "integer_bits", a, b, k), want) == -1);
+  }
+}
+
+namespace {
+
+/// `value` converted to float in rounding `mode` (FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD) by the
+/// host's conversion instruction; volatile keeps the conversion between the mode's changes.
+template <typename I> float floatRounded(I value, int mode) {
+  std::fesetround(mode);
+  volatile I in = value;
+  volatile float out = float(in);
+  std::fesetround(FE_TONEAREST);
+  return out;
+}
+
+/// OpenCL C's convert_T_sat of an integral-valued double (NaN to 0).
+template <typename T> T saturatedFrom(double x) {
+  if (std::isnan(x))
+    return 0;
+  if (x <= double(std::numeric_limits<T>::min()))
+    return std::numeric_limits<T>::min();
+  if (x >= double(std::numeric_limits<T>::max()))
+    return std::numeric_limits<T>::max();
+  return T(x);
+}
+
+int floatBits(float f) {
+  int bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+/// What case `k` of kernel `conversions` gives for x and y.
+int expectedConversion(int k, float x, int y) {
+  const float bounded = std::fmin(std::fmax(x, -1e9f), 1e9f);
+  switch (k) {
+  case 0: return saturatedFrom<int>(std::trunc(double(x)));
+  case 1: return int(std::nearbyint(double(bounded)));
+  case 2: return int(std::ceil(double(bounded)));
+  case 3: return int(std::floor(double(bounded)));
+  case 4: return saturatedFrom<int>(std::nearbyint(double(x)));
+  case 5: return int(saturatedFrom<uint32_t>(std::ceil(double(x))));
+  case 6: return saturatedFrom<int16_t>(std::floor(double(x))) + 65536 * saturatedFrom<uint8_t>(std::nearbyint(double(x)));
+  case 7: {
+    const int64_t l = saturatedFrom<int64_t>(std::floor(double(x * 0x1p20f)));
+    return int(l ^ (l >> 32));
+  }
+  case 8: return saturatedFrom<int8_t>(y) + 256 * saturatedFrom<uint16_t>(y);
+  case 9: return floatBits(floatRounded(y, FE_TOWARDZERO));
+  case 10: return floatBits(floatRounded(uint64_t(uint32_t(y)) * 0x10001u, FE_UPWARD));
+  case 11: return floatBits(floatRounded(int64_t(y) * -123457, FE_DOWNWARD));
+  default: {
+    const float lanes[4] = {x, -x, x * 0.5f, x + 0.5f};
+    uint32_t r[4];
+    for (int lane = 0; lane < 4; ++lane)
+      r[lane] = uint32_t(saturatedFrom<int>(std::ceil(double(lanes[lane]))));
+    return int(r[0] ^ (r[1] * 3u) ^ (r[2] * 5u) ^ (r[3] * 7u));
+  }
+  }
+}
+
+} // namespace
+
+TEST_CASE("convert_T with saturation and every rounding mode, float and integer sources: board == CPU == host",
+          "[e2e][board][operations]") {
+  std::vector<float> a = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.49999997f, 255.5f,
+                          256.5f, -128.5f, 32767.5f, -32768.5f, 65535.5f, 2147483520.0f, 2147483648.0f,
+                          -2147483648.0f, -2147483904.0f, 4294967040.0f, 4294967296.0f, 1e9f + 64, -1e9f - 64,
+                          9.2e18f, -9.3e18f, 0x1p43f, -0x1p43f, 0x1.fffffep42f};
+  std::vector<int> b = {0, -1, INT_MIN, INT_MAX, 127, 128, -128, -129, 65535, 65536, 16777217, -16777217, 33554435};
+  std::mt19937 random(21);
+  std::uniform_int_distribution<int> exponent(-20, 40), integer(INT_MIN, INT_MAX), sign(0, 1);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  while (a.size() < 2000) {
+    const float magnitude = std::ldexp(mantissa(random), exponent(random));
+    a.push_back(a.size() % 4 == 0 ? float(integer(random) >> 9) + 0.5f : sign(random) ? -magnitude : magnitude);
+  }
+  while (b.size() < a.size())
+    b.push_back(integer(random));
+  for (int k = 0; k <= 12; ++k) {
+    INFO("case " << k);
+    std::vector<int> want(a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      want[i] = expectedConversion(k, a[i], b[i]);
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name);
+      CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "conversions", a, b, k), want) == -1);
+    }
   }
 }

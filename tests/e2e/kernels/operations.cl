@@ -80,3 +80,33 @@ __kernel void integer_bits(__global const int *a, __global const int *b, __globa
   r += mad_sat(x, y, k) ^ (int)mad_sat(u, v, (uint)k);
   out[i] = (int)r;
 }
+
+// Explicit conversions with saturation and rounding modes, case k of them (one launch per case):
+// float to integer rounds by rint, ceil or floor first (the math library on the board), integer to
+// float corrects the nearest float by a step, saturation clamps (NaN to 0).
+__kernel void conversions(__global const float *a, __global const int *b, __global int *out, int k) {
+  const size_t i = get_global_id(0);
+  const float x = a[i];
+  const int y = b[i];
+  const float bounded = clamp(x, -1e9f, 1e9f); // in int's range: no saturation asked
+  int r;
+  switch (k) {
+  case 0: r = convert_int_sat(x); break;
+  case 1: r = convert_int_rte(bounded); break;
+  case 2: r = convert_int_rtp(bounded); break;
+  case 3: r = convert_int_rtn(bounded); break;
+  case 4: r = convert_int_sat_rte(x); break;
+  case 5: r = (int)convert_uint_sat_rtp(x); break;
+  case 6: r = convert_short_sat_rtn(x) + 65536 * convert_uchar_sat_rte(x); break;
+  case 7: { long l = convert_long_sat_rtn(x * 0x1p20f); r = (int)(l ^ (l >> 32)); } break;
+  case 8: r = convert_char_sat(y) + 256 * convert_ushort_sat(y); break;
+  case 9: r = as_int(convert_float_rtz(y)); break;
+  case 10: r = as_int(convert_float_rtp((ulong)(uint)y * 0x10001ul)); break;
+  case 11: r = as_int(convert_float_rtn((long)y * -123457l)); break;
+  default: {
+    int4 lanes = convert_int4_sat_rtp((float4)(x, -x, x * 0.5f, x + 0.5f));
+    r = (int)((uint)lanes.x ^ ((uint)lanes.y * 3u) ^ ((uint)lanes.z * 5u) ^ ((uint)lanes.w * 7u));
+  }
+  }
+  out[i] = r;
+}
