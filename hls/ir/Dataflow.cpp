@@ -271,7 +271,8 @@ unsigned lineBuffers(const KernelGraph &kernel, NodeId load) {
   const Node &node = kernel.graph[load];
   if (node.loop) {
     const LoopReport &loop = kernel.loops[node.loop - 1];
-    const bool oneInvocation = loop.maxInterleaving == 1 || (kernel.workItemsAlike && loop.depth == 1);
+    const bool oneInvocation = loop.maxInterleaving == 1 || loop.workItemsInside == 1 ||
+                               (kernel.workItemsAlike && loop.depth == 1);
     if (!oneInvocation)
       return node.depth;
   }

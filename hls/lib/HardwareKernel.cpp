@@ -171,7 +171,7 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
 }
 
 llvm::json::Value toJSON(const LoopReport &loop) {
-  return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"ii", loop.ii},
+  return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"innermost", loop.innermost}, {"ii", loop.ii},
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
@@ -183,6 +183,7 @@ llvm::json::Value toJSON(const LoopReport &loop) {
 bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
   llvm::json::ObjectMapper map(value, path);
   return map && map.map("location", loop.location) && mapUnsigned(value, "depth", loop.depth, path) &&
+         map.mapOptional("innermost", loop.innermost) &&
          mapUnsigned(value, "ii", loop.ii, path) && map.map("bound_by", loop.boundBy) &&
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&

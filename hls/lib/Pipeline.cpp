@@ -446,6 +446,9 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                           "max_interleaving)",
                                                           loop.maxInterleaving)
                                                 .str()
+                                      : loop.workItemsInside == 1
+                                          ? ", one invocation inside at a time (its rings close in a cycle: "
+                                            "interleaving would only scatter its memory streams)"
                                       : loop.workItemsInside
                                           ? llvm::formatv(", {0} work-items inside at once to cover it",
                                                           loop.workItemsInside)

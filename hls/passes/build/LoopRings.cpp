@@ -144,7 +144,7 @@ llvm::Error GraphBuilder::orderItems(Region &region) {
       Region *sub = regions_.back().get();
       sub->loop = child;
       sub->parent = &region;
-      result_.loops.push_back({"", 1, 0, "", "", 0});
+      result_.loops.emplace_back();
       sub->number = result_.loops.size();
       itemOfHeader[block] = items.size();
       items.push_back({nullptr, sub});
@@ -493,6 +493,7 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   const llvm::BasicBlock *header = loop.loop->getHeader();
   LoopReport &report = result_.loops[loop.number - 1];
   report.depth = loop.loop->getLoopDepth();
+  report.innermost = loop.loop->isInnermost();
   report.tripCount = scalarEvolution_->getSmallConstantTripCount(const_cast<llvm::Loop *>(loop.loop));
   report.requestedII = requestedInitiationInterval(*loop.loop);
   // A loop without memory accesses is "parallel" to LLVM too; ivdep is the programmer's word.

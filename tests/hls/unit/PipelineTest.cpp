@@ -1065,6 +1065,49 @@ TEST_CASE("an outer iteration enters the inner loop while earlier ones are insid
   CHECK(back.loops[0].overlapsFrom == inner.location);
 }
 
+TEST_CASE("an innermost loop whose rings close in a cycle holds one invocation at a time") {
+  // s += a[k]: every ring of the inner loop closes in a cycle, so one row inside at a time already
+  // finishes an iteration a cycle, and its loads stay one stream of consecutive elements, which its
+  // line port serves from few lines. Interleaved rows would make it fetch a line for nearly every
+  // element (and buffer a line per credit).
+  std::map<std::string, std::string> dumps;
+  auto summing = parse(withLineReplaced(rowsKernel(false), "  %times = mul i32 %s, 3\n  %sum = add i32 %times, %x",
+                                        "  %sum = add i32 %s, %x"));
+  auto summed = synthesize(*summing->module, dumps);
+  REQUIRE_OK(summed);
+  REQUIRE(summed->kernels[0].loops.size() == 2);
+  const hls::LoopReport &outer = summed->kernels[0].loops[0], &inner = summed->kernels[0].loops[1];
+  CHECK_FALSE(outer.innermost);
+  CHECK(inner.innermost);
+  CHECK(inner.ii == 1);
+  CHECK(inner.workItemsInside == 1);
+  CHECK(outer.workItemsInside != 1); // Rows still enter the inner loop while earlier ones are inside.
+  CHECK(outer.overlapsFrom == inner.location);
+  CHECK_THAT(summed->report, Catch::Contains(", one invocation inside at a time (its rings close in a cycle"));
+  CHECK(count(summed->verilog, "loom_loop_control #(.LIMIT(1))") == 1);
+  const auto linesOf = [](const std::string &verilog) {
+    const size_t at = verilog.find(".LINES(");
+    REQUIRE(at != std::string::npos);
+    return std::stoul(verilog.substr(at + 7));
+  };
+  const unsigned long streamLines = linesOf(summed->verilog);
+  checkLintClean(summed->verilog, "loom_kernel_rows");
+  hls::HardwareKernel back;
+  llvm::json::Path::Root root;
+  REQUIRE(hls::fromJSON(hls::toJSON(summed->kernels[0]), back, root));
+  CHECK_FALSE(back.loops[0].innermost);
+  CHECK(back.loops[1].innermost);
+
+  // s = s * a[k] + a[k]: a ring through a multiplier; rows interleave to cover it.
+  auto folding = parse(withLineReplaced(rowsKernel(false), "%times = mul i32 %s, 3", "%times = mul i32 %s, %x"));
+  auto folded = synthesize(*folding->module, dumps);
+  REQUIRE_OK(folded);
+  CHECK(folded->kernels[0].loops[1].ii > 1);
+  CHECK(folded->kernels[0].loops[1].workItemsInside != 1);
+  CHECK(count(folded->verilog, "loom_loop_control #(.LIMIT(1))") == 0);
+  CHECK(linesOf(folded->verilog) > streamLines);
+}
+
 TEST_CASE("an outer iteration waits for the inner loop when work-items do not all run it alike") {
   // Each work-item's inner loop runs as many steps as its id: work-items overtake each other inside,
   // so every ring of the outer loop goes through the inner loop with its work-item (the running

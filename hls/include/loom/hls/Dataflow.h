@@ -247,7 +247,8 @@ std::vector<LongestRing> longestRings(const KernelGraph &kernel);
 
 /// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `load` with `depth`
 /// credits: enough for a stream's lines over the round trip outside loops and in a loop that holds
-/// one invocation at a time (a single work-item kernel's outermost loops); in other loops, where
+/// one invocation at a time (a single work-item kernel's outermost loops, an innermost loop whose
+/// rings close in a cycle); in other loops, where
 /// interleaved work-items make its requests hop between lines, one per credit.
 unsigned lineBuffers(const KernelGraph &kernel, NodeId load);
 

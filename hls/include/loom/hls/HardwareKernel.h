@@ -141,6 +141,7 @@ struct AreaEstimate {
 struct LoopReport {
   std::string location;   ///< "file:line" of the loop.
   unsigned depth = 1;     ///< Nesting depth, 1 for an outermost loop.
+  bool innermost = true;  ///< It holds no loop.
   unsigned ii = 1;        ///< Cycles between iterations of one work-item (its longest ring).
   std::string boundBy;    ///< The value whose recurrence sets the II, e.g. "sum" or "memory order".
   std::string boundAt;    ///< Where that value is defined.
@@ -153,8 +154,8 @@ struct LoopReport {
   unsigned interleaved = 1; ///< Elements per iteration: the partial sums of a reassociated float reduction.
   /// `#pragma max_interleaving N` below the default: at most N invocations inside at once; else 0.
   unsigned maxInterleaving = 0;
-  /// Work-items the loop admits at once when its II asks more than the default (SizeLoopControls);
-  /// else 0.
+  /// Work-items (or outer iterations) the loop admits at once where SizeLoopControls changed the
+  /// default: more for a long II, 1 for an innermost loop whose rings close in a cycle; else 0.
   unsigned workItemsInside = 0;
   /// For a loop with inner loops: the first inner loop ("file:line") that an iteration enters while
   /// earlier ones are still inside it; empty when each waits for the previous one to leave them,
