@@ -207,7 +207,7 @@ template <typename I> float floatRounded(I value, int mode) {
   return out;
 }
 
-/// OpenCL C's convert_T_sat of an integral-valued double (NaN to 0).
+/// OpenCL C's convert_T_sat of an integral-valued double (NaN to 0); `saturated` above is the integer one.
 template <typename T> T saturatedFrom(double x) {
   if (std::isnan(x))
     return 0;
@@ -239,7 +239,7 @@ int expectedConversion(int k, float x, int y) {
     const int64_t l = saturatedFrom<int64_t>(std::floor(double(x * 0x1p20f)));
     return int(l ^ (l >> 32));
   }
-  case 8: return saturatedFrom<int8_t>(y) + 256 * saturatedFrom<uint16_t>(y);
+  case 8: return saturated<int8_t>(y) + 256 * saturated<uint16_t>(y);
   case 9: return floatBits(floatRounded(y, FE_TOWARDZERO));
   case 10: return floatBits(floatRounded(uint64_t(uint32_t(y)) * 0x10001u, FE_UPWARD));
   case 11: return floatBits(floatRounded(int64_t(y) * -123457, FE_DOWNWARD));
