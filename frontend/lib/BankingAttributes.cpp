@@ -11,8 +11,10 @@
 //   given, must count 2^bits banks, and each bit must lie above bankwidth's bytes).
 // - xcl_array_partition(cyclic, F, d): the low log2(F) bits of dimension d's index (element i goes to
 //   bank i mod F); (block, F, d): its high log2(F) bits (consecutive runs); (complete, d): all of
-//   them, and (complete, 0) all of the array's. Dimension d and the dimensions inside it must have a
-//   power-of-two size, so that d's index is a run of the element index's bits.
+//   them, and (complete, 0) all of the array's (any shape: each element a bank). The dimensions
+//   inside d, and d itself unless it is the outermost, must have a power-of-two size, so that d's
+//   index is a run of the element index's bits; otherwise the partition is ignored with a warning
+//   that says why (Vitis takes it as a hint too: results do not depend on it).
 // - register: every element a bank of its own, a register (at most MaxBanks elements).
 // Every bit must lie inside the array, and at most MaxBanks banks result.
 //===----------------------------------------------------------------------===//
@@ -99,6 +101,10 @@ private:
 
   template <unsigned N> clang::DiagnosticBuilder error(const BankingAttribute &at, const char (&format)[N]) {
     unsigned id = diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Error, format);
+    return diagnostics_.Report(at.annotation->getLocation(), id);
+  }
+  template <unsigned N> clang::DiagnosticBuilder warning(const BankingAttribute &at, const char (&format)[N]) {
+    unsigned id = diagnostics_.getCustomDiagID(clang::DiagnosticsEngine::Warning, format);
     return diagnostics_.Report(at.annotation->getLocation(), id);
   }
 
@@ -214,23 +220,27 @@ private:
           << partition.name << unsigned(dimension) << unsigned(dimensions.size());
       return false;
     }
-    // Dimension d's index occupies element-index bits [low, low + width) when it and every
-    // dimension inside it have a power-of-two size; (complete, 0) takes the whole index.
-    const size_t outermost = dimension == 0 ? 0 : dimension - 1;
+    // Dimension d's index occupies element-index bits [low, low + width) when every dimension
+    // inside it has a power-of-two size, and so has d unless it is the outermost (nothing above it
+    // mixes into its bits, which hold its size rounded up). (complete, 0) takes the whole index,
+    // one bank per element, whatever the shape.
     unsigned low = 0, width = 0;
-    for (size_t d = dimensions.size(); d-- > outermost;) {
-      if (!llvm::isPowerOf2_64(dimensions[d])) {
-        error(partition, "'%0' on dimension %1 needs power-of-two sizes from there inwards (dimension %2 has %3)")
-            << partition.name << unsigned(std::max<size_t>(dimension, 1)) << unsigned(d + 1)
-            << unsigned(dimensions[d]);
-        return false;
+    if (dimension == 0) {
+      uint64_t elements = 1;
+      for (uint64_t size : dimensions)
+        elements *= size;
+      width = llvm::Log2_64_Ceil(elements);
+    }
+    for (size_t d = dimensions.size(); dimension != 0 && d-- > dimension - 1;) {
+      const bool roundedUp = d == 0;
+      if (!llvm::isPowerOf2_64(dimensions[d]) && !roundedUp) {
+        warning(partition, "'%0' on dimension %1 ignored: dimension %2 has %3 elements, not a power of two, so "
+                           "no run of address bits picks its banks; the array stays one memory")
+            << partition.name << unsigned(dimension) << unsigned(d + 1) << unsigned(dimensions[d]);
+        return true;
       }
       low += width;
-      width = llvm::Log2_64(dimensions[d]);
-    }
-    if (dimension == 0) {
-      width += low;
-      low = 0;
+      width = roundedUp ? llvm::Log2_64_Ceil(dimensions[d]) : llvm::Log2_64(dimensions[d]);
     }
     if (!llvm::isPowerOf2_64(elementBytes)) {
       error(partition, "'%0' needs elements of a power-of-two size, not %1 bytes")

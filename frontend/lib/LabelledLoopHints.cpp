@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Intel's aoc takes `__attribute__((opencl_unroll_hint(N))) label: for (...)` (and
-// `label: __attribute__((opencl_unroll_hint(N))) for (...)`) as the hint on the labelled loop;
-// Clang applies a statement attribute there to the label and rejects it. The rewrite ends the label
-// with an empty statement and moves the attribute behind it, onto the loop:
+// `label: __attribute__((opencl_unroll_hint(N))) for (...)`) as the hint on the labelled loop, and
+// Vitis code stacks more loop attributes with it (xcl_pipeline_loop, xcl_loop_tripcount); Clang
+// applies statement attributes there to the label and rejects the hint. The rewrite ends the label
+// with an empty statement and moves the attributes behind it, onto the loop:
 // `label:; __attribute__((opencl_unroll_hint(N))) for (...)`, keeping every line where it was.
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
@@ -18,15 +19,24 @@ namespace loom::frontend {
 std::string rewriteLabelledLoopHints(llvm::StringRef source) {
   const std::vector<SourceToken> tokens = lexSource(source);
   auto is = [&](size_t i, llvm::StringRef text) { return i < tokens.size() && tokens[i].text == text; };
-  // The tokens of `__attribute__((opencl_unroll_hint[(N)]))` from `i`: their count, or 0.
+  // The tokens of a run of `__attribute__((...))` from `i`, one of them opencl_unroll_hint (Vitis
+  // code stacks xcl_pipeline_loop and xcl_loop_tripcount with it): their count, or 0.
   auto hintAt = [&](size_t i) -> size_t {
-    if (!is(i, "__attribute__") || !is(i + 1, "(") || !is(i + 2, "(") || !is(i + 3, "opencl_unroll_hint"))
-      return 0;
-    size_t j = i + 4;
-    if (is(j, "("))
-      while (j < tokens.size() && !is(j++, ")")) {
+    size_t j = i;
+    bool unrollHint = false;
+    while (is(j, "__attribute__") && is(j + 1, "(") && is(j + 2, "(")) {
+      unrollHint |= is(j + 3, "opencl_unroll_hint");
+      long depth = 0;
+      for (++j; j < tokens.size(); ++j) {
+        depth += is(j, "(") ? 1 : is(j, ")") ? -1 : 0;
+        if (depth == 0)
+          break;
       }
-    return is(j, ")") && is(j + 1, ")") ? j + 2 - i : 0;
+      if (j == tokens.size())
+        return 0;
+      ++j;
+    }
+    return unrollHint ? j - i : 0;
   };
   auto labelAt = [&](size_t i) {
     return i < tokens.size() && tokens[i].kind == clang::tok::raw_identifier && is(i + 1, ":") && !is(i + 2, ":");

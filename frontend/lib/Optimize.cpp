@@ -28,12 +28,15 @@ void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::T
 }
 
 void inlineDefinedFunctions(llvm::Module &module) {
+  bool called = false;
   for (llvm::Function &function : module)
     if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
       function.removeFnAttr(llvm::Attribute::NoInline);
       function.addFnAttr(llvm::Attribute::AlwaysInline);
+      called |= !function.use_empty();
     }
-  optimizeModule(module, llvm::OptimizationLevel::O2);
+  if (called)
+    optimizeModule(module, llvm::OptimizationLevel::O2);
 }
 
 } // namespace loom::frontend

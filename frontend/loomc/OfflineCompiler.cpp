@@ -28,6 +28,7 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
                                          const OfflineOptions &options, const board::Board &board) {
   OfflineResult result;
   result.log = std::move(log);
+  frontend::inlineDefinedFunctions(hardware);
   auto kernels = frontend::extractKernels(hardware);
   if (!kernels)
     return withLog(result.log, kernels.takeError());
@@ -129,7 +130,6 @@ llvm::Expected<OfflineResult> linkOffline(llvm::ArrayRef<frontend::ObjectCode> o
   auto hardware = frontend::linkUnits(context, hardwareUnits, frontend::LinkResult::Executable);
   if (!hardware)
     return hardware.takeError();
-  frontend::inlineDefinedFunctions(**hardware);
   llvm::LLVMContext hostContext;
   auto host = frontend::linkUnits(hostContext, hostUnits, frontend::LinkResult::Executable);
   if (!host)

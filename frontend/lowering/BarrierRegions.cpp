@@ -6,7 +6,9 @@
 // before the cut and its result loaded after it. That switch makes paths that skip a value's definition, so
 // exactly the values live across a barrier lose dominance over a use: those are demoted to allocas
 // (LLVM's reg2mem helpers), which the back end then makes persistent per work-item, or, for a value
-// the same in every work-item, keeps private and saved per group at the cuts (UniformValue).
+// the same in every work-item, keeps private and saved per group at the cuts (UniformValue). A
+// pointer into one array is kept as its offset into the array, and rebuilt from the array after the
+// barrier, so that its accesses still name their array.
 //===----------------------------------------------------------------------===//
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/WorkGroupUniformity.h"
@@ -17,6 +19,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -86,6 +89,46 @@ void hoistArgumentComputations(Function &function, BasicBlock &entry) {
         instruction.moveBefore(entry.getTerminator());
         moved = true;
       }
+    }
+  }
+}
+
+/// A pointer into one array (a private or __local array, or a buffer argument) that is used after a
+/// barrier is kept as its byte offset from the array, and rebuilt from the array where it is used.
+/// Kept as a pointer, it would come back as a load from the work-item's storage that no analysis
+/// can trace to its array: the hardware flow needs each access to name its array, and alias
+/// analysis to know which arrays a region touches (Rodinia's hotspot keeps &temp[S][tx] so).
+void keepPointersAsOffsets(Function &function, const DominatorTree &dominators, DenseSet<const Value *> &uniform) {
+  const DataLayout &layout = function.getParent()->getDataLayout();
+  SmallVector<Instruction *, 16> pointers;
+  for (Instruction &instruction : instructions(function)) {
+    if (!instruction.getType()->isPointerTy() || isa<AllocaInst>(instruction) || isa<PHINode>(instruction) ||
+        !dominators.isReachableFromEntry(instruction.getParent()))
+      continue;
+    const Value *object = getUnderlyingObject(&instruction, /*MaxLookup=*/0);
+    if (object == &instruction || !(isa<AllocaInst>(object) || isa<GlobalVariable>(object) || isa<Argument>(object)) ||
+        object->getType()->getPointerAddressSpace() != instruction.getType()->getPointerAddressSpace())
+      continue;
+    if (any_of(instruction.uses(), [&](const Use &use) { return !dominators.dominates(&instruction, use); }))
+      pointers.push_back(&instruction);
+  }
+  for (Instruction *pointer : pointers) {
+    Value *object = const_cast<Value *>(getUnderlyingObject(pointer, /*MaxLookup=*/0));
+    IRBuilder<> atDefinition(pointer->getNextNode());
+    Type *address = layout.getIntPtrType(pointer->getType());
+    Value *offset = atDefinition.CreateSub(atDefinition.CreatePtrToInt(pointer, address),
+                                           atDefinition.CreatePtrToInt(object, address), pointer->getName() + ".offset");
+    if (uniform.contains(pointer))
+      uniform.insert(offset);
+    Type *bytePointer = Type::getInt8PtrTy(function.getContext(), pointer->getType()->getPointerAddressSpace());
+    for (Use &use : make_early_inc_range(pointer->uses())) {
+      if (dominators.dominates(pointer, use))
+        continue;
+      auto *user = cast<Instruction>(use.getUser());
+      auto *phi = dyn_cast<PHINode>(user);
+      IRBuilder<> atUse(phi ? phi->getIncomingBlock(use)->getTerminator() : user);
+      Value *bytes = atUse.CreateGEP(atUse.getInt8Ty(), atUse.CreateBitCast(object, bytePointer), offset);
+      use.set(atUse.CreateBitCast(bytes, pointer->getType(), pointer->getName()));
     }
   }
 }
@@ -203,7 +246,7 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
   result.regions = cuts.size() + 1;
   const bool inStep = all_of(cuts, [](const Cut &cut) { return cut.scope == Scope::WorkGroup; });
   // Decided on the function as the user wrote it, before the cuts add paths that skip definitions.
-  const DenseSet<const Value *> uniform =
+  DenseSet<const Value *> uniform =
       perWorkItem.empty() || !inStep ? DenseSet<const Value *>() : workGroupUniformValues(function, perWorkItem);
 
   LLVMContext &context = function.getContext();
@@ -249,6 +292,7 @@ Expected<BarrierRegions> formBarrierRegions(Function &function, Argument &resume
     return uniform.contains(value);
   };
   DominatorTree dominators(function);
+  keepPointersAsOffsets(function, dominators, uniform);
   for (;;) {
     SmallVector<Instruction *, 16> values;
     SmallVector<PHINode *, 16> phis;

@@ -328,8 +328,10 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     interleaveReductions(function, board);
     lowerSwitches(function);
     expandMemoryIntrinsics(function);
+    splitArrayChoices(function);
     combineAdjacentAccesses(function);
     scalarizeVectors(function);
+    widenBoolMemory(function);
     splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
     const std::vector<ProgramFifo> fifos = programFifosOf(function);
     const bool autorun = isAutorun(function);

@@ -83,6 +83,18 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
       values_[&arg] = constantNode(64, 0);
       continue;
     }
+    if (isStructArgument(&arg)) {
+      // Its bytes whole, in argument words (clSetKernelArg gives the struct's bytes); its fields are
+      // slices (structArgumentField) and no address of it exists in hardware.
+      const uint64_t bytes = llvm::alignTo(layout_.getTypeAllocSize(arg.getParamByValType()), 8);
+      Node n{OpKind::Argument, unsigned(8 * bytes), true};
+      n.index = arg.getArgNo();
+      n.name = arg.getName().str();
+      structArguments_[&arg] = result_.addNode(n);
+      if (bytes > 8)
+        result_.wideArgBytes[n.index] = bytes;
+      continue;
+    }
     auto width = widthOf(arg.getType(), nullptr);
     if (!width)
       return width.takeError();
@@ -643,11 +655,17 @@ llvm::Error GraphBuilder::visit(const llvm::Instruction &inst) {
   case I::Trunc: return resize(inst, OpKind::Trunc);
   case I::BitCast:
   case I::AddrSpaceCast:
+    if (pointsIntoStructArgument(&inst)) // The loads through it read the argument's slices.
+      return llvm::Error::success();
+    return resize(inst, OpKind::ZExt);
   case I::PtrToInt:
   case I::IntToPtr:
   case I::Freeze: // Hardware has no poison: a frozen value is the value.
     return resize(inst, OpKind::ZExt);
-  case I::GetElementPtr: return address(llvm::cast<llvm::GetElementPtrInst>(inst));
+  case I::GetElementPtr:
+    if (pointsIntoStructArgument(&inst))
+      return llvm::Error::success();
+    return address(llvm::cast<llvm::GetElementPtrInst>(inst));
   case I::ExtractElement: return extractLane(llvm::cast<llvm::ExtractElementInst>(inst));
   case I::InsertElement: return insertLane(llvm::cast<llvm::InsertElementInst>(inst));
   case I::Load:

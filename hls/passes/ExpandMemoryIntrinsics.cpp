@@ -19,18 +19,42 @@
 namespace loom::hls {
 namespace {
 
-/// The scalar type the array behind `pointer` is made of (arrays and vectors of it, nested), or
-/// null when it has none (a struct).
-llvm::Type *elementTypeOf(const llvm::Value *pointer) {
+/// The scalar every field of `type` is made of (through arrays, vectors and structs), or, when its
+/// fields differ but share one size and leave no padding (a struct of ints and floats), an integer
+/// of that size; null otherwise.
+llvm::Type *commonScalarOf(llvm::Type *type, const llvm::DataLayout &layout) {
+  if (type->isIntegerTy() || type->isFloatTy())
+    return type;
+  if (type->isArrayTy())
+    return commonScalarOf(type->getArrayElementType(), layout);
+  if (type->isVectorTy())
+    return commonScalarOf(llvm::cast<llvm::VectorType>(type)->getElementType(), layout);
+  auto *record = llvm::dyn_cast<llvm::StructType>(type);
+  if (!record || record->getNumElements() == 0)
+    return nullptr;
+  llvm::Type *common = nullptr;
+  uint64_t fieldBytes = 0;
+  for (llvm::Type *field : record->elements()) {
+    llvm::Type *scalar = commonScalarOf(field, layout);
+    if (!scalar || (common && layout.getTypeStoreSize(scalar) != layout.getTypeStoreSize(common)))
+      return nullptr;
+    if (common && scalar != common)
+      scalar = llvm::IntegerType::get(type->getContext(), 8 * layout.getTypeStoreSize(scalar));
+    common = scalar;
+    fieldBytes += layout.getTypeAllocSize(field);
+  }
+  return fieldBytes == layout.getTypeAllocSize(record) ? common : nullptr;
+}
+
+/// The scalar type the array behind `pointer` is made of (arrays, vectors and structs of it,
+/// nested), or null when it has none.
+llvm::Type *elementTypeOf(const llvm::Value *pointer, const llvm::DataLayout &layout) {
   const llvm::Value *object = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
-  llvm::Type *type = nullptr;
   if (const auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(object))
-    type = alloca->getAllocatedType();
-  else if (const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object))
-    type = global->getValueType();
-  while (type && (type->isArrayTy() || type->isVectorTy()))
-    type = type->isArrayTy() ? type->getArrayElementType() : llvm::cast<llvm::VectorType>(type)->getElementType();
-  return type && (type->isIntegerTy() || type->isFloatTy()) ? type : nullptr;
+    return commonScalarOf(alloca->getAllocatedType(), layout);
+  if (const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object))
+    return commonScalarOf(global->getValueType(), layout);
+  return nullptr;
 }
 
 /// `byte` repeated to fill `element`; null when `byte` is not a constant and `element` is wider.
@@ -52,9 +76,9 @@ void expand(llvm::MemIntrinsic &call) {
   auto *memset = llvm::dyn_cast<llvm::MemSetInst>(&call);
   auto *transfer = llvm::dyn_cast<llvm::MemTransferInst>(&call);
   // The on-chip side decides: a private or __local array's element, else the other side's.
-  llvm::Type *element = elementTypeOf(call.getRawDest());
+  llvm::Type *element = elementTypeOf(call.getRawDest(), layout);
   if (!element && transfer)
-    element = elementTypeOf(transfer->getRawSource());
+    element = elementTypeOf(transfer->getRawSource(), layout);
   // A whole number of elements, also when the length is computed (LoopIdiomRecognize makes m * 4).
   const bool wholeElements =
       element && llvm::computeKnownBits(call.getLength(), layout).countMinTrailingZeros() >=

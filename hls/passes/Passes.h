@@ -105,10 +105,15 @@ constexpr const char *WorkGroupInvocationAttribute = "loom.work_group_invocation
 /// Though in the constant address space, it is an on-chip ROM of one element size, not global
 /// memory: its accesses stay one element each.
 const llvm::GlobalVariable *constantTable(const llvm::Value *object);
+/// A private array (an alloca), a kernel's __local array or __local pointer argument, or a constant
+/// table: what becomes an on-chip memory.
+bool isOnChipArray(const llvm::Value *object);
 void lowerSwitches(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
+void splitArrayChoices(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);
+void widenBoolMemory(llvm::Function &kernel);
 void splitAggregatePhis(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void decomposeConstantMultiplies(KernelGraph &kernel);

@@ -8,7 +8,8 @@
 // four float adders working side by side. A load or store of a whole vector of global memory stays
 // one access, a wide port moving the vector in one request (its lanes are slices of the port's data),
 // or, wider than a port, one access per port's worth of lanes; other vector accesses (of private or
-// __local arrays, of constant tables, or of 3 lanes) become one access per lane.
+// __local arrays, of constant tables, or of 3 lanes) become one access per lane. A vector reduction
+// (llvm.vector.reduce.*) becomes its lanes' operations, a tree where rounding allows.
 // Runs on the IR, before build-dataflow.
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
@@ -84,6 +86,59 @@ void splitAccess(llvm::Instruction &access, const llvm::DataLayout &layout) {
   access.eraseFromParent();
 }
 
+/// The operation vector reduction `id` applies between lanes, on `x` and `y` at `b`.
+llvm::Value *reductionStep(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id, llvm::Value *x, llvm::Value *y) {
+  switch (id) {
+  case llvm::Intrinsic::vector_reduce_add: return b.CreateAdd(x, y);
+  case llvm::Intrinsic::vector_reduce_mul: return b.CreateMul(x, y);
+  case llvm::Intrinsic::vector_reduce_and: return b.CreateAnd(x, y);
+  case llvm::Intrinsic::vector_reduce_or: return b.CreateOr(x, y);
+  case llvm::Intrinsic::vector_reduce_xor: return b.CreateXor(x, y);
+  case llvm::Intrinsic::vector_reduce_smax: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  case llvm::Intrinsic::vector_reduce_smin: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+  case llvm::Intrinsic::vector_reduce_umax: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, x, y);
+  case llvm::Intrinsic::vector_reduce_umin: return b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, x, y);
+  case llvm::Intrinsic::vector_reduce_fadd: return b.CreateFAdd(x, y);
+  case llvm::Intrinsic::vector_reduce_fmul: return b.CreateFMul(x, y);
+  case llvm::Intrinsic::vector_reduce_fmax: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+  case llvm::Intrinsic::vector_reduce_fmin: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
+  default: llvm_unreachable("every llvm.vector.reduce of LLVM 15 is listed");
+  }
+}
+
+/// A vector reduction (llvm.vector.reduce.*, which LLVM's SLP vectorizer makes of a sum of
+/// neighbouring elements) as its lanes' operations: a tree, or lane after lane from the start value
+/// where float rounding asks for that order (fadd and fmul without reassociation).
+void expandReduction(llvm::IntrinsicInst &call) {
+  const llvm::Intrinsic::ID id = call.getIntrinsicID();
+  const bool hasStart = id == llvm::Intrinsic::vector_reduce_fadd || id == llvm::Intrinsic::vector_reduce_fmul;
+  llvm::Value *vector = call.getArgOperand(hasStart ? 1 : 0);
+  llvm::IRBuilder<> b(&call);
+  if (llvm::isa<llvm::FPMathOperator>(call))
+    b.setFastMathFlags(call.getFastMathFlags());
+  std::vector<llvm::Value *> lanes;
+  for (unsigned i = 0; i < llvm::cast<llvm::FixedVectorType>(vector->getType())->getNumElements(); ++i)
+    lanes.push_back(b.CreateExtractElement(vector, i));
+  llvm::Value *result = nullptr;
+  if (hasStart && !call.hasAllowReassoc()) {
+    result = call.getArgOperand(0);
+    for (llvm::Value *lane : lanes)
+      result = reductionStep(b, id, result, lane);
+  } else {
+    while (lanes.size() > 1) {
+      std::vector<llvm::Value *> next;
+      for (size_t i = 0; i + 1 < lanes.size(); i += 2)
+        next.push_back(reductionStep(b, id, lanes[i], lanes[i + 1]));
+      if (lanes.size() % 2)
+        next.push_back(lanes.back());
+      lanes = std::move(next);
+    }
+    result = hasStart ? reductionStep(b, id, call.getArgOperand(0), lanes[0]) : lanes[0];
+  }
+  call.replaceAllUsesWith(result);
+  call.eraseFromParent();
+}
+
 } // namespace
 
 void scalarizeVectors(llvm::Function &kernel) {
@@ -105,6 +160,13 @@ void scalarizeVectors(llvm::Function &kernel) {
       split.push_back(&inst);
   for (llvm::Instruction *access : split)
     splitAccess(*access, layout);
+  std::vector<llvm::IntrinsicInst *> reductions;
+  for (llvm::Instruction &inst : llvm::instructions(kernel))
+    if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+        call && call->getCalledFunction()->getName().startswith("llvm.vector.reduce."))
+      reductions.push_back(call);
+  for (llvm::IntrinsicInst *call : reductions)
+    expandReduction(*call);
   llvm::FunctionAnalysisManager analyses;
   llvm::PassBuilder().registerFunctionAnalyses(analyses);
   llvm::ScalarizerPass scalarizer;

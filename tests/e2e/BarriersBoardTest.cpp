@@ -2,7 +2,8 @@
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
 // time): a __local tile reversed per group at several group sizes (also 4 SIMD work-items a cycle), a tree reduction with its barrier
 // in a loop (also on 3 compute units), a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
-// copies in and out of __local memory (in bursts of the board's memory width), __local pointer arguments;
+// copies in and out of __local memory (in bursts of the board's memory width), __local pointer arguments,
+// a bool and structs copied whole kept across a barrier;
 // the board (a work-group per invocation, several in flight, each region's work-items streaming
 // through loops) == the CPU device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
 // as a launch error, and a __local argument larger than the memory the board built for it.
@@ -123,6 +124,24 @@ TEST_CASE("barriers: in a uniform branch, exchanging through global memory",
       CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "neighbours", a, b, rounds, {{items}, {local}}),
                           value) == -1);
     }
+  }
+}
+
+TEST_CASE("barriers: a bool kept across a barrier, and structs copied whole into __local memory",
+          "[e2e][board][barriers]") {
+  const size_t items = 32 * 12;
+  auto a = randomInts(items, -500, 500, 31), b = randomInts(4 * items, -30000, 30000, 32);
+  const int threshold = 40;
+  std::vector<int> expected(items);
+  for (size_t i = 0; i < items; ++i) {
+    const size_t other = 4 * (i - i % 32 + 31 - i % 32);
+    expected[i] = b[other] + int(uint32_t(b[other + 1]) >> 3) - b[other + 2] * b[other + 3] +
+                  (a[i] > threshold ? 1000 : -1);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "flags_and_structs", a, b, threshold, {{items}, {32}}),
+                        expected) == -1);
   }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Loops on the board: single work-item and NDRange kernels with loops (constant and data-dependent
 // trip counts, nesting, break/continue, early return, a loop in a branch, memory carried across
-// iterations), compiled by loomc at build time, compared bit for bit with the CPU device and the host.
+// iterations, a helper left a call by Clang's inliner), compiled by loomc at build time, compared bit for bit with the CPU device and the host.
 #include "DifferentialSupport.h"
 
 using namespace e2e;
@@ -236,5 +236,25 @@ TEST_CASE("mandelbrot on a 2D NDRange (data-dependent loop under back-pressure):
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "mandelbrot", a, b, maxit, {{side, side}}), image) == -1);
+  }
+}
+
+TEST_CASE("a helper function Clang left a call (noinline, called twice) is inlined: board == CPU == host",
+          "[e2e][board][loops]") {
+  const size_t n = 300;
+  auto a = randomInts(n, -100000, 100000, 21), b = randomInts(n, 0, 1 << 30, 22);
+  const int base = 7;
+  auto digitSum = [](int x, int base) {
+    int sum = 0;
+    for (unsigned v = unsigned(x); v != 0; v /= unsigned(base))
+      sum += int(v % unsigned(base));
+    return sum;
+  };
+  std::vector<int> expected(n);
+  for (size_t i = 0; i < n; ++i)
+    expected[i] = digitSum(a[i], base) * 100 + digitSum(b[i], base + 1);
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "helper_calls", a, b, base), expected) == -1);
   }
 }

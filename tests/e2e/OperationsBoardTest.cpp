@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Operations on the board: float division and square root (correctly rounded), the common builtins
 // of the builtin library, switch statements (lowered to branches), integer division at every width,
-// compiled by loomc at build time (with -cl-fp32-correctly-rounded-divide-sqrt, which both devices
+// a struct argument passed by value, compiled by loomc at build time (with
+// -cl-fp32-correctly-rounded-divide-sqrt, which both devices
 // take: CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) and compared with the CPU device and a host reference.
 #include "DifferentialSupport.h"
 
@@ -280,5 +281,29 @@ TEST_CASE("convert_T with saturation and every rounding mode, float and integer 
       INFO("device: " << target.name);
       CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "conversions", a, b, k), want) == -1);
     }
+  }
+}
+
+TEST_CASE("a struct argument passed by value: board == CPU == host", "[e2e][board][operations]") {
+  // The kernel's Params as the host lays it out (OpenCL C's alignment rules are C's here).
+  struct Params {
+    cl_int scale;
+    cl_float gain;
+    cl_short offset;
+    cl_char shift;
+    cl_long bias;
+    cl_int table[4];
+  };
+  const Params p{-7, 0.75f, -1234, 3, cl_long(0x12345678) << 32 | 0x9abcdef0, {11, -22, 33, -44}};
+  const size_t n = 500;
+  auto a = randomInts(n, -100000, 100000, 51), b = randomInts(n, -1 << 20, 1 << 20, 52);
+  std::vector<int> expected(n);
+  for (size_t i = 0; i < n; ++i) {
+    int v = a[i] * p.scale + p.offset + (b[i] >> p.shift) + p.table[0] - p.table[3];
+    expected[i] = v + int(p.bias >> 32) + int(p.gain * float(b[i])) + (i & 1 ? p.table[2] : p.table[1]);
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "struct_argument", a, b, p), expected) == -1);
   }
 }

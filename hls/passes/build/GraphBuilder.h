@@ -59,6 +59,11 @@ constexpr uint64_t PrivateCopiesBudget = 256 * 1024;
 /// A __local pointer argument: an on-chip memory of localArgumentBytes whose base address is 0 (the
 /// launch checks that clSetKernelArg's size fits).
 bool isLocalArgument(const llvm::Value *value);
+/// A struct argument passed by value (a byval pointer): the hardware takes its bytes whole, as a
+/// wide argument, and reads its fields as slices of it.
+bool isStructArgument(const llvm::Value *value);
+/// Whether `pointer` points into a struct argument (isStructArgument).
+bool pointsIntoStructArgument(const llvm::Value *pointer);
 /// local_mem_size(N) of the argument (the frontend's "loom.local_mem_size"), else
 /// DefaultLocalArgumentBytes.
 uint64_t localArgumentBytes(const llvm::Argument &argument);
@@ -247,6 +252,10 @@ private:
   bool isStream(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned bytes);
   /// The pointer a load, store or atomic accesses; null for other instructions.
   static const llvm::Value *pointerOperand(const llvm::Instruction &inst);
+  /// A load of a field of a struct argument: a slice of the argument's wide value at the field's
+  /// constant offset.
+  llvm::Error structArgumentField(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned width,
+                                  bool isStore);
   /// The on-chip memory `pointer` points into (a private or __local array), made on first use.
   llvm::Expected<llvm::Optional<unsigned>> onChipMemory(const llvm::Instruction &inst, const llvm::Value *pointer,
                                                         unsigned elementBytes);
@@ -325,6 +334,8 @@ private:
   std::unique_ptr<llvm::AAResults> aliases_; ///< Which accesses of a work-item need ordering.
   std::unique_ptr<llvm::DependenceInfo> dependences_; ///< Which loops carry memory order; made on demand.
   llvm::DenseMap<const llvm::Value *, NodeId> values_;
+  /// Each struct argument's Argument node: its bytes, whole.
+  llvm::DenseMap<const llvm::Value *, NodeId> structArguments_;
   /// Reachable blocks, by position in reverse post-order.
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> reachable_;
   std::vector<const llvm::BasicBlock *> reversePostOrder_;

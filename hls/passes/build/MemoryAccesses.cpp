@@ -83,6 +83,15 @@ bool isLocalArgument(const llvm::Value *value) {
   return argument && argument->getType()->isPointerTy() && argument->getType()->getPointerAddressSpace() == 3;
 }
 
+bool isStructArgument(const llvm::Value *value) {
+  const auto *argument = llvm::dyn_cast<llvm::Argument>(value);
+  return argument && argument->hasByValAttr();
+}
+
+bool pointsIntoStructArgument(const llvm::Value *pointer) {
+  return pointer->getType()->isPointerTy() && isStructArgument(llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0));
+}
+
 uint64_t localArgumentBytes(const llvm::Argument &argument) {
   uint64_t bytes = DefaultLocalArgumentBytes;
   const llvm::Attribute size =
@@ -92,16 +101,14 @@ uint64_t localArgumentBytes(const llvm::Argument &argument) {
   return bytes;
 }
 
-namespace {
-
-/// A private array (an alloca), a kernel's __local array or __local pointer argument, or a constant
-/// table: what becomes an on-chip memory.
 bool isOnChipArray(const llvm::Value *object) {
   if (llvm::isa<llvm::AllocaInst>(object) || constantTable(object) || isLocalArgument(object))
     return true;
   const auto *global = llvm::dyn_cast<llvm::GlobalVariable>(object);
   return global && global->getAddressSpace() == 3;
 }
+
+namespace {
 
 /// Writes the bytes of `value` (as the data layout stores it) at `offset` of `bytes`; false for a
 /// constant it cannot lay out (a pointer, an expression).
@@ -454,9 +461,6 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
     const unsigned space = pointer->getType()->getPointerAddressSpace();
     if (space != 0 && space != 3)
       return llvm::None;
-    if (const auto *arg = llvm::dyn_cast<llvm::Argument>(object); arg && arg->hasByValAttr())
-      return fail(inst, "struct arguments passed by value are not supported by the hardware flow yet: pass "
-                        "the struct in a __global or __constant buffer");
     return fail(inst, "this access may reach more than one private or __local array (the pointer is "
                       "chosen at run time): the hardware flow needs each access to name one array");
   }
@@ -528,6 +532,8 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
   // Wider: a vector of global memory, which ScalarizeVectors left whole for one wide port.
   if (!llvm::isPowerOf2_32(*width) || *width < 8 || *width > MaxPortBytes * 8)
     return fail(inst, "memory accesses of " + std::to_string(*width) + " bits are not supported");
+  if (pointsIntoStructArgument(pointer))
+    return structArgumentField(inst, pointer, *width, isStore);
   auto ram = onChipMemory(inst, pointer, *width / 8);
   if (!ram)
     return ram.takeError();
@@ -578,6 +584,24 @@ llvm::Error GraphBuilder::memory(const llvm::Instruction &inst, const llvm::Valu
     }
   }
   return place(n, inst, ops, isStore);
+}
+
+llvm::Error GraphBuilder::structArgumentField(const llvm::Instruction &inst, const llvm::Value *pointer,
+                                              unsigned width, bool isStore) {
+  const llvm::Value *argument = llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0);
+  const std::string name = argument->getName().str();
+  if (isStore)
+    return fail(inst, "a store to struct argument '" + name + "', which the hardware takes as a constant: copy "
+                      "the field into a variable of its own");
+  int64_t offset = 0;
+  if (llvm::GetPointerBaseWithConstantOffset(pointer, offset, layout_) != argument)
+    return fail(inst, "struct argument '" + name + "' is read at an offset known only at run time (an array "
+                      "inside it indexed by a variable): the hardware reads its fields at constant offsets; "
+                      "pass such an array in a __global or __constant buffer");
+  Node field{OpKind::Trunc, width};
+  field.constant = uint64_t(offset) * 8;
+  values_[&inst] = add(field, inst, {lift(structArguments_.lookup(argument), current_)});
+  return llvm::Error::success();
 }
 
 llvm::Error GraphBuilder::appendPredicate(Node &n, const llvm::Instruction &inst, std::vector<NodeId> &ops) {

@@ -175,3 +175,23 @@ __kernel void reverse_local_args(__global const int *a, __global const int *b, _
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tile[size - 1 - lid] + b[get_group_id(0)] * signs[(lid + 1) % size];
 }
+
+// What Rodinia's kernels keep across barriers: a bool per work-item (hotspot's `computed`; the board
+// keeps it as a byte), and a __local array of structs each copied whole from global memory
+// (lavaMD's rA_shared[i] = d_rv_gpu[j], a memcpy the board runs a field at a time).
+typedef struct {
+  int key;
+  uint bits;
+  int x, y;
+} Particle;
+
+__kernel __attribute__((reqd_work_group_size(32, 1, 1)))
+void flags_and_structs(__global const int *a, __global const int *b, __global int *out, int threshold) {
+  __local Particle shared[32];
+  int lid = get_local_id(0), gid = get_global_id(0);
+  bool hot = a[gid] > threshold;
+  shared[lid] = ((__global const Particle *)b)[gid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  Particle other = shared[31 - lid];
+  out[gid] = other.key + (int)(other.bits >> 3) - other.x * other.y + (hot ? 1000 : -1);
+}

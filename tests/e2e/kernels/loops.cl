@@ -248,3 +248,17 @@ __kernel void rows_chained(__global const int *restrict a, __global const int *r
     out[r] = s ^ b[r];
   }
 }
+
+// A helper Clang's inliner leaves as a call (noinline here; in Rodinia's myocyte, a large helper
+// called from three places): the hardware flow, which has no calls, inlines it.
+__attribute__((noinline)) int digit_sum(int x, int base) {
+  int sum = 0;
+  for (unsigned v = (unsigned)x; v != 0; v /= (unsigned)base)
+    sum += v % (unsigned)base;
+  return sum;
+}
+
+__kernel void helper_calls(__global const int *a, __global const int *b, __global int *out, int base) {
+  size_t i = get_global_id(0);
+  out[i] = digit_sum(a[i], base) * 100 + digit_sum(b[i], base + 1);
+}

@@ -110,3 +110,21 @@ __kernel void conversions(__global const float *a, __global const int *b, __glob
   }
   out[i] = r;
 }
+
+// A struct passed by value (Rodinia's heartwall passes its parameters so): fields of several sizes
+// around padding, an array inside read at constant indices, a float. The board takes the struct's
+// bytes as one wide argument and reads each field as a slice of it.
+typedef struct {
+  int scale;
+  float gain;
+  short offset;
+  char shift;
+  long bias;
+  int table[4];
+} Params;
+
+__kernel void struct_argument(__global const int *a, __global const int *b, __global int *out, Params p) {
+  size_t i = get_global_id(0);
+  int v = a[i] * p.scale + p.offset + (b[i] >> p.shift) + p.table[0] - p.table[3];
+  out[i] = v + (int)(p.bias >> 32) + (int)(p.gain * (float)b[i]) + (i & 1 ? p.table[2] : p.table[1]);
+}
