@@ -16,7 +16,7 @@
 //   index is a run of the element index's bits; otherwise the partition is ignored with a warning
 //   that says why (Vitis takes it as a hint too: results do not depend on it).
 // - register: every element a bank of its own, a register (at most MaxBanks elements).
-// Every bit must lie inside the array, and at most MaxBanks banks result.
+// Every bit must lie inside the array; more than MaxBanks banks are ignored with a warning.
 //===----------------------------------------------------------------------===//
 #include "VendorExtensions.h"
 
@@ -171,9 +171,11 @@ private:
       return llvm::None;
     }
     if (bits.size() > llvm::Log2_32(MaxBanks)) {
-      error(first, "'%0' splits '%1' into %2 banks: Loom builds at most %3")
+      // A request for speed, not for results (Vitis takes partitions as hints): one memory serves.
+      warning(first, "'%0' ignored: it splits '%1' into %2 banks, and Loom builds at most %3; the array stays "
+                     "one memory")
           << first.name << variable.getName() << (uint64_t(1) << bits.size()) << MaxBanks;
-      return llvm::None;
+      return std::set<unsigned>();
     }
     return bits;
   }

@@ -294,7 +294,8 @@ llvm::Expected<CompiledModule> compileOpenCL(llvm::LLVMContext &context, const S
 
   // The source is an in-memory buffer remapped onto its file name; #include still searches -I paths.
   // The vendors' forms Clang rejects are rewritten first, each line kept where it was.
-  const std::string text = rewriteHelperLocalArrays(rewriteLabelledLoopHints(rewriteFifoDeclarations(input.text)));
+  const std::string text = rewriteHelperLocalArrays(
+      rewriteKeywordAttributeArguments(rewriteLabelledLoopHints(rewriteFifoDeclarations(input.text))));
   std::unique_ptr<llvm::MemoryBuffer> source = llvm::MemoryBuffer::getMemBufferCopy(text, fileName);
   invocation->getPreprocessorOpts().addRemappedFile(fileName, source.get());
   invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;

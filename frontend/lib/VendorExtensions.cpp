@@ -367,6 +367,8 @@ constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral> StatementAttribute
     {"xcl_pipeline_workitems", "Loom always pipelines an NDRange kernel's work-items, many in flight"},
     {"xcl_loop_tripcount", "it only feeds Vitis's estimates; Loom's report gives each loop's II and its "
                            "simulated cycles"},
+    {"xcl_dependence", "Loom orders a loop's memory accesses by its own dependence analysis; write "
+                       "'#pragma ivdep' before the loop to drop its carried order"},
 };
 
 /// Clang's printer, except that Clang 15's "unknown attribute ignored" for a vendor's statement

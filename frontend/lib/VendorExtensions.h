@@ -84,6 +84,10 @@ void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPrag
 /// the loop (LabelledLoopHints.cpp).
 std::string rewriteLabelledLoopHints(llvm::StringRef source);
 
+/// `source` with the `keyword=` of Vitis's keyword-argument attributes (`xcl_dependence(type="inter",
+/// ...)`) blanked, so that Clang parses them (KeywordAttributeArguments.cpp).
+std::string rewriteKeywordAttributeArguments(llvm::StringRef source);
+
 /// aoc's `__local` arrays in helper functions, each calling kernel's own (HelperLocalArrays.cpp):
 /// the source rewrite, the prelude's declaration it calls, and the allocation in the compiled module.
 std::string rewriteHelperLocalArrays(llvm::StringRef source);

@@ -120,6 +120,8 @@ __kernel void k(__global int *a, int n) {
   for (int i = 0; i < 8; ++i) priv[i] = tile[i];
   #pragma ivdep safelen(4)
   for (int i = 0; i < n; ++i) a[i] += priv[i & 7];
+  __attribute__((xcl_dependence(type="inter", direction="RAW", dependent="false")))
+  for (int i = 1; i < n; ++i) a[i] += a[i - 1];
 }
 )";
   llvm::LLVMContext context;
@@ -137,6 +139,9 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:8:11: warning: '#pragma max_concurrency' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep safelen(4)' ignored:") != std::string::npos);
+  // Vitis's keyword arguments parse (Clang would take `type` for an undeclared variable).
+  CHECK(log.find("vendor.cl:12:18: warning: 'xcl_dependence' ignored: Loom orders a loop's memory accesses by "
+                 "its own dependence analysis") != std::string::npos);
 }
 
 TEST_CASE("#pragma ii and #pragma ivdep become the loop's metadata") {
@@ -442,8 +447,10 @@ TEST_CASE("xcl_array_partition of shapes that are not powers of two, as Vitis ex
   int window[3][3] __attribute__((xcl_array_partition(complete, 0)));
   int rows[6][4] __attribute__((xcl_array_partition(cyclic, 2, 1)));
   int columns[4][6] __attribute__((xcl_array_partition(complete, 2)));
+  int lines[3][256] __attribute__((xcl_array_partition(complete, 0)));
   taps[a[0] % 11] = 1; window[a[1] % 3][a[2] % 3] = 2; rows[a[3] % 6][a[4] & 3] = 3; columns[a[5] & 3][a[6] % 6] = 4;
-  a[7] = taps[a[8] % 11] + window[a[9] % 3][0] + rows[a[10] % 6][1] + columns[2][a[11] % 6];
+  lines[a[12] % 3][a[13] & 255] = 5;
+  a[7] = taps[a[8] % 11] + window[a[9] % 3][0] + rows[a[10] % 6][1] + columns[2][a[11] % 6] + lines[1][a[14] & 255];
 }
 )";
   llvm::LLVMContext context;
@@ -460,6 +467,10 @@ TEST_CASE("xcl_array_partition of shapes that are not powers of two, as Vitis ex
   CHECK(arrayAttributes(*compiled->module, "columns").empty());
   CHECK(log.find("vendor.cl:5:36: warning: 'xcl_array_partition' on dimension 2 ignored: dimension 2 has 6 "
                  "elements, not a power of two") != std::string::npos);
+  // More banks than the hardware builds: ignored, and said so.
+  CHECK(arrayAttributes(*compiled->module, "lines").empty());
+  CHECK(log.find("vendor.cl:6:36: warning: 'xcl_array_partition' ignored: it splits 'lines' into 1024 banks, and "
+                 "Loom builds at most 256") != std::string::npos);
   CHECK(log.find("error") == std::string::npos);
 }
 
