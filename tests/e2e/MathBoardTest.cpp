@@ -170,7 +170,12 @@ TEST_CASE("trigonometric functions in hardware", "[e2e][board][math]") {
 }
 
 TEST_CASE("inverse trigonometric functions in hardware", "[e2e][board][math]") {
-  check("inverse_trig", operands(1024, 2, 4), true, false,
+  Operands o = operands(1024, 2, 4);
+  // Two denormals together, the CTS's pair: the board's compares see their bits, its units zeros
+  // (atan2 gave neither the flushed -pi nor the exact -pi/2 there).
+  o.x.back() = -0x1.fffffcp-127f;
+  o.y.back() = -0x1.ffcp-139f;
+  check("inverse_trig", o, true, false,
         {unary("asin"), unary("acos"), unary("atan"), unary("asinpi"), unary("acospi"), unary("atanpi"),
          binary("atan2"), binary("atan2pi")});
 }

@@ -79,7 +79,9 @@ LOOM_MATH_HELPER loom_ff loom_trig_atan_ratio(float n, float d) {
 // infinities give the angles of the spec's table: 0 for two zeros, an infinity against a finite,
 // and pi/4 for two infinities; NaN is the callers'.
 LOOM_MATH_HELPER loom_ff loom_trig_atan2_magnitude(float y, float x) {
-  const float ay = fabs(y), ax = fabs(x);
+  // Denormals are zeros here, as the units read them: the board's compares see their bits (CTS:
+  // atan2 of two denormals was neither the flushed -pi nor the exact -pi/2).
+  const float ay = loom_is_zero(y) ? 0.0f : fabs(y), ax = loom_is_zero(x) ? 0.0f : fabs(x);
   const float n = fmin(ay, ax), d = fmax(ay, ax);
   const float scale = loom_pow2(-clamp(loom_exponent(d), -126, 126));
   const loom_ff zero = (loom_ff)(0.0f, 0.0f);
