@@ -45,6 +45,8 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
   result.verilog = synthesized->verilog;
   result.report = synthesized->report;
   result.log += synthesized->report;
+  if (options.rtlOnly)
+    return result;
 
   sim::ModelBuilder modelBuilder;
   if (options.progress)

@@ -34,10 +34,12 @@ struct OfflineOptions {
   /// Keeps the simulation model's build directory (the Verilog, the Verilated C++ and the tools'
   /// logs; its path is in the log), to see why Verilator or the C++ compiler refused it.
   bool saveTemps = false;
+  /// Stops after the Verilog and the report (Intel's aoc -rtl): no simulation model, no binary.
+  bool rtlOnly = false;
 };
 
 struct OfflineResult {
-  std::string binary;  ///< The .loom file's bytes.
+  std::string binary;  ///< The .loom file's bytes (none under rtlOnly).
   std::string verilog;
   std::string report;  ///< Per kernel: II, depth, memory ports, area estimate.
   std::string log;     ///< Compiler warnings and the report, as stored in the binary.

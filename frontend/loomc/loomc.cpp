@@ -1,7 +1,7 @@
 //===- loomc.cpp - The Loom offline compiler ------------------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// loomc kernel.cl -o kernel.loom [--board NAME]: flags, one call into compileOffline, the outputs.
+// loomc kernel.cl -o kernel.loom [--board NAME] [--rtl]: flags, one call into compileOffline, the outputs.
 //===----------------------------------------------------------------------===//
 #include "OfflineCompiler.h"
 
@@ -21,7 +21,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory LoomcCategory("loomc options");
 static cl::opt<std::string> Input(cl::Positional, cl::desc("<kernel.cl | kernel.spv>"), cl::cat(LoomcCategory));
-static cl::opt<std::string> Output("o", cl::desc("Output binary (default: <input>.loom)"),
+static cl::opt<std::string> Output("o", cl::desc("Output binary (default: <input>.loom; <input>.v with --rtl)"),
                                    cl::value_desc("file"), cl::cat(LoomcCategory));
 static cl::opt<std::string> BoardName("board", cl::desc("Target board (see --list-boards)"),
                                       cl::init("default"), cl::cat(LoomcCategory));
@@ -42,6 +42,10 @@ static cl::opt<bool> Report("report", cl::desc("Print the hardware report (II, d
 static cl::opt<bool> SaveTemps("save-temps",
                                cl::desc("Keep the simulation model's build directory and print its path"),
                                cl::cat(LoomcCategory));
+static cl::opt<bool> Rtl("rtl",
+                         cl::desc("Stop after the Verilog and the report: write the Verilog, build no "
+                                  "simulation model (seconds instead of minutes)"),
+                         cl::cat(LoomcCategory));
 static cl::opt<bool> Quiet("q", cl::desc("Print nothing but errors"), cl::cat(LoomcCategory));
 
 static int listBoards() {
@@ -112,6 +116,7 @@ int main(int argc, char **argv) {
   };
   options.dumpAfter = DumpAfter;
   options.saveTemps = SaveTemps;
+  options.rtlOnly = Rtl;
   options.dump = [](llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text) {
     // Flushed at once, so a dump survives a later failure.
     llvm::outs() << "// ----- after " << pass << " (" << kernel << ")\n" << text;
@@ -127,10 +132,11 @@ int main(int argc, char **argv) {
   std::string output = Output;
   if (output.empty()) {
     llvm::SmallString<128> path(Input.getValue());
-    llvm::sys::path::replace_extension(path, "loom");
+    llvm::sys::path::replace_extension(path, Rtl ? "v" : "loom");
     output = path.str().str();
   }
-  if (!writeFile(output, result->binary) || (!EmitVerilog.empty() && !writeFile(EmitVerilog, result->verilog)))
+  if (!writeFile(output, Rtl ? result->verilog : result->binary) ||
+      (!EmitVerilog.empty() && !writeFile(EmitVerilog, result->verilog)))
     return 1;
   if (Report)
     llvm::outs() << result->report;

@@ -10,6 +10,7 @@
 // pointer into one array is kept as its offset into the array, and rebuilt from the array after the
 // barrier, so that its accesses still name their array.
 //===----------------------------------------------------------------------===//
+#include "loom/lowering/ArrayOffsets.h"
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/WorkGroupUniformity.h"
 
@@ -120,15 +121,13 @@ void keepPointersAsOffsets(Function &function, const DominatorTree &dominators, 
                                            atDefinition.CreatePtrToInt(object, address), pointer->getName() + ".offset");
     if (uniform.contains(pointer))
       uniform.insert(offset);
-    Type *bytePointer = Type::getInt8PtrTy(function.getContext(), pointer->getType()->getPointerAddressSpace());
     for (Use &use : make_early_inc_range(pointer->uses())) {
       if (dominators.dominates(pointer, use))
         continue;
       auto *user = cast<Instruction>(use.getUser());
       auto *phi = dyn_cast<PHINode>(user);
       IRBuilder<> atUse(phi ? phi->getIncomingBlock(use)->getTerminator() : user);
-      Value *bytes = atUse.CreateGEP(atUse.getInt8Ty(), atUse.CreateBitCast(object, bytePointer), offset);
-      use.set(atUse.CreateBitCast(bytes, pointer->getType(), pointer->getName()));
+      use.set(pointerAtOffset(atUse, object, offset, pointer->getType(), pointer->getName()));
     }
   }
 }

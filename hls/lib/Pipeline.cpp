@@ -332,6 +332,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     combineAdjacentAccesses(function);
     scalarizeVectors(function);
     widenBoolMemory(function);
+    splitMixedWidthAccesses(function);
+    balanceReductionTrees(function);
     splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
     const std::vector<ProgramFifo> fifos = programFifosOf(function);
     const bool autorun = isAutorun(function);

@@ -114,6 +114,8 @@ void splitArrayChoices(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);
 void scalarizeVectors(llvm::Function &kernel);
 void widenBoolMemory(llvm::Function &kernel);
+void splitMixedWidthAccesses(llvm::Function &kernel);
+void balanceReductionTrees(llvm::Function &kernel);
 void splitAggregatePhis(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void decomposeConstantMultiplies(KernelGraph &kernel);

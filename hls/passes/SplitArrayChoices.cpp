@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "loom/lowering/ArrayOffsets.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/Utils/Local.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -143,10 +145,7 @@ public:
 
 /// `array` plus `offset` bytes, as a pointer of `type`, at `b`.
 Value *into(IRBuilder<> &b, const Value *array, Value *offset, Type *type) {
-  auto *object = const_cast<Value *>(array);
-  Value *bytes = b.CreatePointerBitCastOrAddrSpaceCast(
-      object, b.getInt8PtrTy(object->getType()->getPointerAddressSpace()));
-  return b.CreatePointerBitCastOrAddrSpaceCast(b.CreateGEP(b.getInt8Ty(), bytes, offset), type);
+  return lowering::pointerAtOffset(b, const_cast<Value *>(array), offset, type);
 }
 
 void split(Instruction &access, const Alternatives &alternatives) {

@@ -6,6 +6,8 @@
 # ratio, each loop's II and what sets it, and, with yosys, synth_xilinx's LUT/FF/DSP beside the
 # report's estimate. Figures, not a test: the exit status only says whether results were correct.
 # Usage: qor.py <loomc> <workdir> [board]   (OCL_ICD_VENDORS must name Loom's loom.icd)
+# The FIR is also measured on the unit board (2-cycle memory, like the on-chip arrays of Dynamatic's
+# published figure), in a process of its own: qor.py <loomc> <workdir> unit fir, with LOOM_BOARD=unit.
 import json, os, re, shutil, subprocess, sys
 
 import numpy as np
@@ -13,6 +15,7 @@ import pyopencl as cl
 
 loomc, workdir = sys.argv[1], sys.argv[2]
 board_name = sys.argv[3] if len(sys.argv) > 3 else "default"
+fir_only = len(sys.argv) > 4 and sys.argv[4] == "fir"
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 board = json.load(open(os.path.join(root, "board-support", "boards", board_name + ".json")))
@@ -21,9 +24,11 @@ peak_bytes_per_cycle = board["global_memory"]["bandwidth_gbps"] * 1e3 / clock_mh
 
 os.makedirs(workdir, exist_ok=True)
 binary, verilog = os.path.join(workdir, "qor.loom"), os.path.join(workdir, "qor.v")
-report = subprocess.run([loomc, os.path.join(here, "qor", "qor.cl"), "-o", binary, "--board", board_name,
-                         "--report", "-q", "--emit-verilog", verilog],
-                        check=True, capture_output=True, text=True).stdout
+report = ""
+if not fir_only:
+    report = subprocess.run([loomc, os.path.join(here, "qor", "qor.cl"), "-o", binary, "--board", board_name,
+                             "--report", "-q", "--emit-verilog", verilog],
+                            check=True, capture_output=True, text=True).stdout
 
 def build_alone(source, stem, options):
     """Builds one of qor/'s kernel files alone with build options; adds its report."""
@@ -34,19 +39,22 @@ def build_alone(source, stem, options):
                              check=True, capture_output=True, text=True).stdout
     return alone_binary, alone_verilog
 
-# The same float sum built with -cl-fast-relaxed-math: reassociated into interleaved partial sums.
-fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed-math -Dgsum=gsum_fast")
-# The same rows with #pragma max_interleaving 1.
-once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
-# Kernels with barriers, as OpenCL C 2.0 for the work-group function, with uniform work-groups as FPGA
-# kernels are written (every group's loops over its work-items then run the same count, and overlap).
-barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers",
-                                                "-cl-std=CL2.0 -cl-uniform-work-group-size")
-# The same as OpenCL C 2.0 allows them, with a partial last group: each group's loops run the enqueued
-# size all the same, skipping the work-items a partial group lacks, and overlap as well.
-nonuniform_binary, nonuniform_verilog = build_alone("barriers.cl", "qor_nonuniform",
-                                                    "-cl-std=CL2.0 -Dasync_tile=async_tile_nonuniform "
-                                                    "-Dtiled_sgemm=tiled_sgemm_nonuniform")
+if fir_only:
+    binary, verilog = build_alone("fir.cl", "qor_fir", "")
+else:
+    # The same float sum built with -cl-fast-relaxed-math: reassociated into interleaved partial sums.
+    fast_binary, fast_verilog = build_alone("gsum.cl", "qor_fast", "-cl-fast-relaxed-math -Dgsum=gsum_fast")
+    # The same rows with #pragma max_interleaving 1.
+    once_binary, once_verilog = build_alone("rows.cl", "qor_once", "-DONE_ROW_AT_A_TIME -Drows=rows_once")
+    # Kernels with barriers, as OpenCL C 2.0 for the work-group function, with uniform work-groups as FPGA
+    # kernels are written (every group's loops over its work-items then run the same count, and overlap).
+    barriers_binary, barriers_verilog = build_alone("barriers.cl", "qor_barriers",
+                                                    "-cl-std=CL2.0 -cl-uniform-work-group-size")
+    # The same as OpenCL C 2.0 allows them, with a partial last group: each group's loops run the enqueued
+    # size all the same, skipping the work-items a partial group lacks, and overlap as well.
+    nonuniform_binary, nonuniform_verilog = build_alone("barriers.cl", "qor_nonuniform",
+                                                        "-cl-std=CL2.0 -Dasync_tile=async_tile_nonuniform "
+                                                        "-Dtiled_sgemm=tiled_sgemm_nonuniform")
 barrier_kernels = ("local_reverse", "local_reverse_simd4", "tree_sum", "group_sum", "async_window", "async_tile",
                    "tiled_sgemm")
 
@@ -86,6 +94,27 @@ cases = []
 
 def case(name, cycles, bound, bound_what, correct):
     cases.append((name, cycles, bound, bound_what, correct))
+
+def fir_case(label):
+    taps, samples = 16, 1000
+    fx = rng.integers(-1000, 1000, samples + taps).astype(np.int32)
+    coef = rng.integers(-100, 100, taps).astype(np.int32)
+    fy = np.zeros(samples, np.int32)
+    fb = buf(fy)
+    cycles = run("fir", (1,), buf(fx), buf(coef), fb, np.int32(samples))
+    want = np.array([np.dot(coef, fx[i:i + taps]) for i in range(samples)], np.int32)
+    case("fir 1000 x 16 taps" + label, cycles, samples + taps - 1, "1 sample/cycle (shift register)",
+         np.array_equal(get(fb, fy), want))
+
+def print_case(name, cycles, bound, what, correct):
+    print(f"{name:<34} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
+
+if fir_only:
+    fir_case(" (unit board)")
+    print_case(*cases[0])
+    for line in kernel_report("fir"):
+        print(line)
+    sys.exit(0 if cases[0][4] else 1)
 
 n = 1000
 a = rng.standard_normal(n).astype(np.float32)
@@ -201,15 +230,7 @@ ib = buf(image)
 cycles = run("mandelbrot_cu4", (side, side), ib, x0, y0, step, np.int32(maxit))
 case(f"mandelbrot 4 CUs", cycles, int(its.sum()) / 4, "4 iterations/cycle", np.array_equal(get(ib, image), its))
 
-taps, samples = 16, 1000
-fx = rng.integers(-1000, 1000, samples + taps).astype(np.int32)
-coef = rng.integers(-100, 100, taps).astype(np.int32)
-fy = np.zeros(samples, np.int32)
-fb = buf(fy)
-cycles = run("fir", (1,), buf(fx), buf(coef), fb, np.int32(samples))
-want = np.array([np.dot(coef, fx[i:i + taps]) for i in range(samples)], np.int32)
-case("fir 1000 x 16 taps", cycles, samples + taps - 1, "1 sample/cycle (shift register)",
-     np.array_equal(get(fb, fy), want))
+fir_case("")
 
 w = 130
 grid = rng.random((w, w)).astype(np.float32)
@@ -292,7 +313,12 @@ print(f"{'kernel':<34} {'cycles':>10} {'bound':>10} {'ratio':>6}  bound is      
 all_correct = True
 for name, cycles, bound, what, correct in cases:
     all_correct &= bool(correct)
-    print(f"{name:<34} {cycles:>10.0f} {bound:>10.0f} {cycles / bound:>6.2f}  {what:<15} {'ok' if correct else 'WRONG'}")
+    print_case(name, cycles, bound, what, correct)
+if board_name != "unit":
+    unit = subprocess.run([sys.executable, os.path.abspath(__file__), loomc, os.path.join(workdir, "unit"), "unit", "fir"],
+                          env=dict(os.environ, LOOM_BOARD="unit"), capture_output=True, text=True)
+    print(unit.stdout + unit.stderr[-2000:] * (unit.returncode != 0), end="")
+    all_correct &= unit.returncode == 0
 print()
 for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "row_counts", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
                "mandelbrot", "mandelbrot_cu4", "fir", "stencil", *barrier_kernels, "private_sort"):

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 using namespace e2e;
 
@@ -155,6 +156,36 @@ TEST_CASE("a shift register, a __local histogram and a conditionally written pri
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "local_histogram", a, b, int(n), {{1}, {1}}), histogram) ==
           -1);
     CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "window_sum", a, b, int(n), {{1}, {1}}), window) == -1);
+  }
+}
+
+TEST_CASE("an on-chip array in elements of two sizes (a union, a short line read as bytes): board == CPU == host",
+          "[e2e][board][onchip]") {
+  const size_t n = 300;
+  auto a = randomInts(n, -(1 << 30), 1 << 30, 9), b = randomInts(n, 0, 1 << 13, 10);
+  std::vector<int> unions(n), punned(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t words[4];
+    for (size_t k = 0; k < 4; ++k)
+      words[k] = uint32_t(a[(i * 4 + k) % n]);
+    uint8_t bytes[16];
+    std::memcpy(bytes, words, sizeof bytes); // the device's byte order is the host's (little-endian)
+    uint32_t acc = 0;
+    for (int k = 0; k < 16; ++k)
+      acc = acc * 31u + bytes[(k + b[i]) & 15];
+    uint16_t half = uint16_t(acc);
+    std::memcpy(reinterpret_cast<uint8_t *>(words) + 2 * (b[i] & 7), &half, sizeof half);
+    unions[i] = int(acc ^ words[(b[i] >> 3) & 3]);
+  }
+  int16_t line[64];
+  for (size_t k = 0; k < 64; ++k)
+    line[k] = int16_t(a[k]);
+  for (size_t i = 0; i < n; ++i)
+    punned[i] = reinterpret_cast<const uint8_t *>(line)[b[i] & 127] + line[(b[i] >> 7) & 63];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "union_bytes", a, b, int(n)), unions) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "local_punned", a, b, int(n), {{1}, {1}}), punned) == -1);
   }
 }
 

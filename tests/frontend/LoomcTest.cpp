@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The loomc tool as a user runs it: boards listed, a kernel compiled to a .loom (with -D, the Verilog,
-// the report and progress), SPIR-V input, --dump-after, and the failures: a syntax error, a kernel
+// the report and progress), SPIR-V input, --rtl, --dump-after, and the failures: a syntax error, a kernel
 // the hardware flow cannot build, an unknown board and a missing file exit non-zero with a readable
 // message and write no output.
 #include "TestSupport.h"
@@ -142,11 +142,23 @@ TEST_CASE("loomc reads SPIR-V") {
   CHECK_THAT(binary->verilog, Catch::Contains("module loom_kernel_scale ("));
 }
 
+TEST_CASE("loomc --rtl stops after the Verilog and the report") {
+  ScratchDir dir;
+  std::string source = dir.write("scale.cl", ScaleKernel);
+  Run run = loomc(dir, {source, "--rtl", "--report", "--board", "unit", "-DSCALE=2.0f"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(readAll(dir.file("scale.v")), Catch::Contains("module loom_kernel_scale ("));
+  CHECK_THAT(run.out, Catch::Contains("kernel scale: II 1"));
+  CHECK_THAT(run.err, Catch::Contains("wrote " + dir.file("scale.v")));
+  CHECK_THAT(run.err, !Catch::Contains("verilating")); // no simulation model
+  CHECK_FALSE(llvm::sys::fs::exists(dir.file("scale.loom")));
+}
+
 TEST_CASE("loomc --dump-after=all prints the graph after every hardware pass") {
   ScratchDir dir;
   std::string source = dir.write("scale.cl", ScaleKernel);
-  Run run = loomc(dir, {source, "-o", dir.file("scale.loom"), "--board", "unit", "-DSCALE=2.0f",
-                        "--dump-after=all", "-q"});
+  Run run = loomc(dir, {source, "--rtl", "--board", "unit", "-DSCALE=2.0f", "--dump-after=all", "-q"});
   REQUIRE(run.exitCode == 0);
   for (const std::string &pass : loom::hls::passNames())
     CHECK_THAT(run.out, Catch::Contains("// ----- after " + pass + " (scale)"));

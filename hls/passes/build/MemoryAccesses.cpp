@@ -469,8 +469,9 @@ llvm::Expected<llvm::Optional<unsigned>> GraphBuilder::onChipMemory(const llvm::
   if (!added) {
     OnChipMemory &memory = result_.memories[it->second];
     if (memory.elementBytes != elementBytes)
-      return fail(inst, llvm::formatv("array '{0}' is accessed as {1}-byte and as {2}-byte elements: the "
-                                      "hardware flow needs one element size per on-chip array",
+      return fail(inst, llvm::formatv("array '{0}' is accessed as {1}-byte and as {2}-byte elements: an atomic "
+                                      "access of an on-chip array must be one element of it (other wide "
+                                      "accesses move as pieces of the narrowest)",
                                       name, memory.elementBytes, elementBytes));
     return it->second;
   }

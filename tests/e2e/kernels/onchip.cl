@@ -220,3 +220,34 @@ __kernel void copies_reverse(__global const int *a, __global const int *b, __glo
   for (int k = 0; k < m; ++k)
     out[i * m + k] = buf[m - 1 - k] * 3 + b[k];
 }
+
+// One on-chip array read and written in elements of different sizes (as Xilinx's vision examples
+// do): a private union of words, shorts and bytes per work-item, and a single work-item's __local
+// line of shorts read back through a char pointer.
+typedef union {
+  uint words[4];
+  ushort halves[8];
+  uchar bytes[16];
+} Line;
+
+__kernel void union_bytes(__global const int *a, __global const int *b, __global int *out, int n) {
+  int i = get_global_id(0);
+  Line line;
+  for (int k = 0; k < 4; ++k)
+    line.words[k] = (uint)a[(i * 4 + k) % n];
+  uint acc = 0;
+  for (int k = 0; k < 16; ++k)
+    acc = acc * 31u + line.bytes[(k + b[i]) & 15];
+  line.halves[b[i] & 7] = (ushort)acc;
+  out[i] = (int)(acc ^ line.words[(b[i] >> 3) & 3]);
+}
+
+__attribute__((reqd_work_group_size(1, 1, 1)))
+__kernel void local_punned(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local short line[64];
+  for (int k = 0; k < 64; ++k)
+    line[k] = (short)a[k];
+  __local const uchar *bytes = (__local const uchar *)line;
+  for (int i = 0; i < n; ++i)
+    out[i] = bytes[b[i] & 127] + line[(b[i] >> 7) & 63];
+}

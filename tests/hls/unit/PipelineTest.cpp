@@ -17,6 +17,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -561,6 +562,57 @@ entry:
   CHECK_THAT(program->report, Catch::Matches("[\\s\\S]*'shared' at [^\\n]*: 32 x 4 bytes[\\s\\S]*"));
   CHECK(program->kernels[0].ports.size() == 2); // the struct's words and the output
   checkLintClean(program->verilog, "loom_kernel_flags");
+}
+
+TEST_CASE("an on-chip array accessed in two element sizes is one of the narrower; wide accesses move in pieces") {
+  // As Xilinx's vision examples have them: a union of a wide word and its bytes in private memory,
+  // and a __local buffer of shorts refilled through a char pointer.
+  auto ir = parse(R"(
+@punned.line = internal addrspace(3) global [16 x i16] undef, align 2
+define spir_kernel void @punned(i32 addrspace(1)* %in, i8 addrspace(1)* %out) {
+entry:
+  %word = alloca [2 x i32], align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %gid
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %slot = and i64 %gid, 1
+  %w = getelementptr inbounds [2 x i32], [2 x i32]* %word, i64 0, i64 %slot
+  store i32 %v, i32* %w, align 4
+  %bytes = bitcast [2 x i32]* %word to i8*
+  %third = getelementptr inbounds i8, i8* %bytes, i64 2
+  %b = load i8, i8* %third, align 1
+  %cell = and i64 %gid, 15
+  %s = getelementptr inbounds [16 x i16], [16 x i16] addrspace(3)* @punned.line, i64 0, i64 %cell
+  %wide = trunc i32 %v to i16
+  store i16 %wide, i16 addrspace(3)* %s, align 2
+  %line8 = bitcast [16 x i16] addrspace(3)* @punned.line to i8 addrspace(3)*
+  %c = getelementptr inbounds i8, i8 addrspace(3)* %line8, i64 %gid
+  %low = load i8, i8 addrspace(3)* %c, align 1
+  %sum = add i8 %b, %low
+  %q = getelementptr inbounds i8, i8 addrspace(1)* %out, i64 %gid
+  store i8 %sum, i8 addrspace(1)* %q, align 1
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  CHECK_THAT(program->report, Catch::Matches("[\\s\\S]*'word' at [^\\n]*: 8 x 1 bytes[\\s\\S]*"));
+  CHECK_THAT(program->report, Catch::Matches("[\\s\\S]*'line' at [^\\n]*: 32 x 1 bytes[\\s\\S]*"));
+  const auto &built = dumps["build-dataflow"];
+  // The int store is four byte stores, the short store two; no access of the arrays is wider.
+  auto count = [&](const std::string &text) {
+    size_t n = 0;
+    for (size_t at = built.find(text); at != std::string::npos; at = built.find(text, at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count("= ram_store ram=word") == 4);
+  CHECK(count("= ram_store ram=line") == 2);
+  CHECK(count("= ram_load i8 ram=word") == 1);
+  CHECK(count("= ram_load i8 ram=line") == 1);
+  CHECK(built.find("ram_load i32") == std::string::npos);
+  checkLintClean(program->verilog, "loom_kernel_punned");
 }
 
 TEST_CASE("an access through a pointer chosen between arrays becomes one access per array") {
@@ -1526,25 +1578,26 @@ entry:
     CHECK_THAT(errorMessage(program),
                Catch::Contains("may reach more than one private or __local array"));
   }
-  SECTION("one on-chip array accessed with two element sizes") {
+  SECTION("an on-chip array accessed atomically in elements wider than its others") {
     auto ir = parse(R"(
+@mixed.x = internal addrspace(3) global [4 x i32] undef, align 4
 define spir_kernel void @mixed(i32 addrspace(1)* %out, i64 %i) {
 entry:
-  %x = alloca [4 x i32], align 4
-  %slot = getelementptr inbounds [4 x i32], [4 x i32]* %x, i64 0, i64 %i
-  store i32 258, i32* %slot, align 4
-  %bytes = bitcast [4 x i32]* %x to i8*
-  %b = getelementptr inbounds i8, i8* %bytes, i64 %i
-  %v = load i8, i8* %b, align 1
+  %slot = getelementptr inbounds [4 x i32], [4 x i32] addrspace(3)* @mixed.x, i64 0, i64 %i
+  %old = atomicrmw add i32 addrspace(3)* %slot, i32 1 seq_cst
+  %bytes = bitcast [4 x i32] addrspace(3)* @mixed.x to i8 addrspace(3)*
+  %b = getelementptr inbounds i8, i8 addrspace(3)* %bytes, i64 %i
+  %v = load i8, i8 addrspace(3)* %b, align 1
   %w = zext i8 %v to i32
-  store i32 %w, i32 addrspace(1)* %out, align 4
+  %sum = add i32 %w, %old
+  store i32 %sum, i32 addrspace(1)* %out, align 4
   ret void
 }
 )");
     std::map<std::string, std::string> dumps;
     auto program = synthesize(*ir->module, dumps);
     CHECK_THAT(errorMessage(program),
-               Catch::Contains("array 'x' is accessed as 4-byte and as 1-byte elements"));
+               Catch::Contains("array 'x' is accessed as 4-byte and as 1-byte elements: an atomic access"));
   }
   SECTION("no kernels") {
     auto ir = parse("define void @helper() {\n  ret void\n}\n");
@@ -1839,6 +1892,106 @@ done:
   CHECK(program.kernels[0].loops[0].ii == 1);
   CHECK(program.kernels[0].loops[1].ii == 1);
   checkLintClean(program.verilog, "loom_kernel_two");
+}
+
+TEST_CASE("a chain of one associative operation becomes a tree; a loop's running value joins last") {
+  // As Clang leaves an unrolled 8-tap dot product: seven adds one after another; and a product
+  // carried by a loop, `s = s * x * k * n`, with the running value deepest in the chain.
+  auto ir = parse(R"(
+define spir_kernel void @dot(i32 addrspace(1)* %a, i32 addrspace(1)* %out, i32 %n) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %base = shl i64 %gid, 3
+  %i0 = add i64 %base, 0
+  %p0 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i0
+  %x0 = load i32, i32 addrspace(1)* %p0, align 4
+  %i1 = add i64 %base, 1
+  %p1 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i1
+  %x1 = load i32, i32 addrspace(1)* %p1, align 4
+  %i2 = add i64 %base, 2
+  %p2 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i2
+  %x2 = load i32, i32 addrspace(1)* %p2, align 4
+  %i3 = add i64 %base, 3
+  %p3 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i3
+  %x3 = load i32, i32 addrspace(1)* %p3, align 4
+  %i4 = add i64 %base, 4
+  %p4 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i4
+  %x4 = load i32, i32 addrspace(1)* %p4, align 4
+  %i5 = add i64 %base, 5
+  %p5 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i5
+  %x5 = load i32, i32 addrspace(1)* %p5, align 4
+  %i6 = add i64 %base, 6
+  %p6 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i6
+  %x6 = load i32, i32 addrspace(1)* %p6, align 4
+  %i7 = add i64 %base, 7
+  %p7 = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %i7
+  %x7 = load i32, i32 addrspace(1)* %p7, align 4
+  %m0 = mul i32 %x0, 3
+  %m1 = mul i32 %x1, %n
+  %m2 = mul i32 %x2, %x0
+  %m3 = mul i32 %x3, %x1
+  %m4 = mul i32 %x4, %x2
+  %m5 = mul i32 %x5, %x3
+  %m6 = mul i32 %x6, %x4
+  %m7 = mul i32 %x7, %x5
+  %s1 = add nsw i32 %m0, %m1
+  %s2 = add nsw i32 %s1, %m2
+  %s3 = add nsw i32 %s2, %m3
+  %s4 = add nsw i32 %s3, %m4
+  %s5 = add nsw i32 %s4, %m5
+  %s6 = add nsw i32 %s5, %m6
+  %s7 = add nsw i32 %s6, %m7
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %s7, i32 addrspace(1)* %q, align 4
+  ret void
+}
+
+define spir_kernel void @product(i32 addrspace(1)* %a, i32 addrspace(1)* %out, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %s = phi i32 [ 1, %entry ], [ %s3, %loop ]
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i32 %k
+  %x = load i32, i32 addrspace(1)* %p, align 4
+  %s1 = mul i32 %s, %x
+  %s2 = mul i32 %s1, %k
+  %s3 = mul i32 %s2, %n
+  %next = add i32 %k, 1
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %loop, label %done
+done:
+  store i32 %s3, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  hls::HlsOptions options;
+  options.dump = [&](llvm::StringRef pass, llvm::StringRef kernel, llvm::StringRef text) {
+    dumps[(pass + " " + kernel).str()] = text.str();
+  };
+  auto program = hls::synthesizeProgram(*ir->module, unitBoard(), options);
+  REQUIRE_OK(program);
+  // The longest run of adds from a product to the sum: log2(8) = 3, not 7.
+  const std::string &dot = dumps["build-dataflow dot"];
+  std::map<std::string, std::vector<std::string>> adds;
+  const std::regex add(R"((%\d+) = add i32 \((%\d+), (%\d+)\))");
+  for (auto it = std::sregex_iterator(dot.begin(), dot.end(), add); it != std::sregex_iterator(); ++it)
+    adds[(*it)[1]] = {(*it)[2], (*it)[3]};
+  REQUIRE(adds.size() == 7);
+  std::function<int(const std::string &)> depth = [&](const std::string &node) {
+    auto found = adds.find(node);
+    return found == adds.end() ? 0 : 1 + std::max(depth(found->second[0]), depth(found->second[1]));
+  };
+  int deepest = 0;
+  for (const auto &[node, operands] : adds)
+    deepest = std::max(deepest, depth(node));
+  CHECK(deepest == 3);
+  // The loop's ring is one multiply (and its register), not three.
+  REQUIRE(program->kernels.size() == 2);
+  REQUIRE(program->kernels[1].loops.size() == 1);
+  CHECK(program->kernels[1].loops[0].ii == 1 + 1);
+  checkLintClean(program->verilog, "loom_kernel_dot");
 }
 
 TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
