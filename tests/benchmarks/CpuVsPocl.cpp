@@ -4,7 +4,8 @@
 // reqd_work_group_size), a work-group tree reduction (a barrier in a loop), a histogram on global
 // atomics, a 2D 5-point stencil, a math-heavy kernel (exp, sin, sqrt per element), the launch
 // overhead of an empty kernel, and clBuildProgram cold and cached. For each it prints the rate on
-// each platform (best and median of 20 launches after a first one; kernel time from profiling
+// each platform (best and median of 40 launches: two rounds of 20 after a first one, the platforms
+// taking turns, so that a change in the machine's load falls on both; kernel time from profiling
 // events, launch overhead from the host clock) and the ratio of the medians: on a shared machine the
 // median is the steadier figure. Last, the geometric mean of the ratios. Every result is checked
 // against a host reference on both platforms.
@@ -55,7 +56,8 @@ Rates ratesOf(double work, std::vector<double> seconds) {
   return {work / seconds.front(), work / seconds[seconds.size() / 2]};
 }
 
-Rates measure(cl_platform_id platform, const Workload &work) {
+/// The kernel times of 20 launches of `work` after a first one.
+std::vector<double> launchSeconds(cl_platform_id platform, const Workload &work) {
   Session session(platform);
   cl_int err;
   cl_program program = session.build(work.source);
@@ -111,7 +113,7 @@ Rates measure(cl_platform_id platform, const Workload &work) {
     clReleaseMemObject(buffer);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
-  return ratesOf(work.workPerLaunch, seconds);
+  return seconds;
 }
 
 Workload vectorAdd(const std::string &source, size_t n) {
@@ -365,7 +367,15 @@ int main(int argc, char **argv) {
   const Workload workloads[] = {vectorAdd(vectorAddSource, n), naiveMatrixMultiply(512), tiledMatrixMultiply(512, false),
                           tiledMatrixMultiply(512, true), reduction(n), histogram(n), stencil(2048), mathHeavy(n / 4)};
   for (const Workload &work : workloads) {
-    ratios.push_back(report(work.name.c_str(), measure(loom, work), measure(pocl, work), work.unit.c_str()));
+    std::vector<double> loomSeconds, poclSeconds;
+    for (int round = 0; round < 2; ++round) {
+      for (auto [platform, seconds] : {std::pair{loom, &loomSeconds}, std::pair{pocl, &poclSeconds}}) {
+        std::vector<double> more = launchSeconds(platform, work);
+        seconds->insert(seconds->end(), more.begin(), more.end());
+      }
+    }
+    ratios.push_back(report(work.name.c_str(), ratesOf(work.workPerLaunch, loomSeconds),
+                            ratesOf(work.workPerLaunch, poclSeconds), work.unit.c_str()));
   }
   auto geometricMean = [](const std::vector<double> &values) {
     double logSum = 0;
