@@ -1277,6 +1277,24 @@ TEST_CASE("an innermost loop whose rings close in a cycle holds one invocation a
   CHECK(outer.overlapsFrom == inner.location);
   CHECK_THAT(summed->report, Catch::Contains(", one invocation inside at a time (its rings close in a cycle"));
   CHECK(count(summed->verilog, "loom_loop_control #(.LIMIT(1))") == 1);
+  // Each ring register of the inner loop holds that invocation's next value and one more, not a
+  // value per work-item it could admit (33).
+  const std::string &sized = dumps["size-loop-controls"];
+  const std::regex backEdge(R"(back (%\d+))");
+  unsigned innerRings = 0;
+  std::istringstream lines(sized);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" loop=2") == std::string::npos)
+      continue;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), backEdge); it != std::sregex_iterator(); ++it) {
+      const size_t at = sized.find("  " + (*it)[1].str() + " = fifo");
+      if (at == std::string::npos)
+        continue; // the loop control's exit, not a ring
+      CHECK_THAT(sized.substr(at, sized.find('\n', at) - at), Catch::Contains(" depth=2 "));
+      ++innerRings;
+    }
+  }
+  CHECK(innerRings >= 3); // k, s and the control
   const auto linesOf = [](const std::string &verilog) {
     const size_t at = verilog.find(".LINES(");
     REQUIRE(at != std::string::npos);
