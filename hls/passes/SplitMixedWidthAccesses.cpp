@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "loom/lowering/ArrayOffsets.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -38,33 +40,31 @@ void split(Instruction &access, uint64_t pieceBytes, const DataLayout &layout) {
   const Align align = getLoadStoreAlignment(&access);
   IRBuilder<> b(&access);
   Type *piece = b.getIntNTy(unsigned(pieceBytes * 8)), *whole = b.getIntNTy(unsigned(bytes * 8));
-  Value *bytePointer = b.CreateBitCast(pointer, b.getInt8PtrTy(pointer->getType()->getPointerAddressSpace()));
-  auto pieceAt = [&](uint64_t index, uint64_t &shift) {
-    const uint64_t offset = index * pieceBytes;
-    shift = 8 * (layout.isLittleEndian() ? offset : bytes - pieceBytes - offset);
-    return b.CreateBitCast(b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), bytePointer, offset),
-                           piece->getPointerTo(pointer->getType()->getPointerAddressSpace()));
+  Type *piecePointer = piece->getPointerTo(pointer->getType()->getPointerAddressSpace());
+  const uint64_t pieces = bytes / pieceBytes;
+  // Piece `index` is at byte offset index * pieceBytes; its bits sit where the byte order puts them.
+  auto pointerTo = [&](uint64_t index) {
+    return lowering::pointerAtOffset(b, pointer, b.getInt64(index * pieceBytes), piecePointer);
+  };
+  auto shiftOf = [&](uint64_t index) {
+    return 8 * pieceBytes * (layout.isLittleEndian() ? index : pieces - 1 - index);
   };
   if (auto *load = dyn_cast<LoadInst>(&access)) {
     Value *joined = ConstantInt::get(whole, 0);
-    for (uint64_t index = 0; index < bytes / pieceBytes; ++index) {
-      uint64_t shift = 0;
-      LoadInst *read = b.CreateAlignedLoad(piece, pieceAt(index, shift), commonAlignment(align, index * pieceBytes),
+    for (uint64_t index = 0; index < pieces; ++index) {
+      LoadInst *read = b.CreateAlignedLoad(piece, pointerTo(index), commonAlignment(align, index * pieceBytes),
                                            load->isVolatile(), load->getName() + ".piece");
       read->copyMetadata(*load);
-      joined = b.CreateOr(joined, b.CreateShl(b.CreateZExt(read, whole), shift));
+      joined = b.CreateOr(joined, b.CreateShl(b.CreateZExt(read, whole), shiftOf(index)));
     }
     load->replaceAllUsesWith(b.CreateBitOrPointerCast(joined, valueType, load->getName()));
   } else {
     auto &store = cast<StoreInst>(access);
     Value *value = b.CreateBitOrPointerCast(store.getValueOperand(), whole);
-    for (uint64_t index = 0; index < bytes / pieceBytes; ++index) {
-      uint64_t shift = 0;
-      Value *target = pieceAt(index, shift);
-      b.CreateAlignedStore(b.CreateTrunc(b.CreateLShr(value, shift), piece), target,
+    for (uint64_t index = 0; index < pieces; ++index)
+      b.CreateAlignedStore(b.CreateTrunc(b.CreateLShr(value, shiftOf(index)), piece), pointerTo(index),
                            commonAlignment(align, index * pieceBytes), store.isVolatile())
           ->copyMetadata(store);
-    }
   }
   access.eraseFromParent();
 }
