@@ -54,6 +54,7 @@ public:
       if (!g_[id].isStatic)
         emitDynamic(id);
     drivePipePorts();
+    arbitrateSharedReads();
     m_.assign(ref("retired"), workItems_ ? ref("workitem_retired") : constant(1, 0));
     consumeUnusedInputs();
     return std::move(m_);
@@ -348,8 +349,12 @@ private:
       const unsigned width = memory.elementBytes * 8, index = memory.bankIndexBits();
       ExprRef bankIndex = ramIndex(node, ops[0]), selected;
       for (const auto &[bank, chosen] : ramBanks(node, ops[0])) {
-        const unsigned port = ramPorts_[node.index][bank].reads++, ports = memory.banks[bank].reads;
-        m_.assign(busField(ram(node.index, bank, "rd_addr"), ports, port, index), bankIndex);
+        const unsigned ports = memory.banks[bank].reads;
+        const unsigned port = memory.sharedReadPorts ? node.ramPort : ramPorts_[node.index][bank].reads++;
+        if (memory.sharedReadPorts)
+          sharedReads_[{unsigned(node.index), port}].push_back({id, bankIndex});
+        else
+          m_.assign(busField(ram(node.index, bank, "rd_addr"), ports, port, index), bankIndex);
         ExprRef read = busField(ram(node.index, bank, "rd_data"), ports, port, width);
         selected = selected ? ternary(chosen, read, selected) : read;
       }
@@ -737,6 +742,8 @@ private:
       break;
     }
     ExprRef value = isFloatFunction(node.kind) ? floatFunction(id, ops) : expression(id, ops);
+    if (node.kind == OpKind::RamLoad && k_.memories[node.index].sharedReadPorts)
+      in = takeTurns(id, in);
     if (node.latency == 0) {
       m_.assign(out("valid"), in.valid);
       m_.assign(in.ready, out("ready"));
@@ -748,6 +755,39 @@ private:
                                {"in_data", m_.wire(n(id, "comb"), node.width, value)},
                                {"out_valid", out("valid")}, {"out_ready", out("ready")}, {"out_data", out("data")}});
     m_.instance("loom_pipe", n(id, "pipe"), {{"WIDTH", node.width}, {"LATENCY", node.latency}}, conns);
+  }
+
+  /// A read of a shared port: its token enters the node's register only when the port is its (or
+  /// when its work-item skips the read). It asks for the port only when the register can take the
+  /// token, so a stalled read never holds the port.
+  Channel takeTurns(NodeId id, Channel in) {
+    const Node &node = g_[id];
+    ExprRef needed = node.predicated ? data(k_.operands(id)[1]) : constant(1, 1);
+    ExprRef granted = m_.wire(n(id, "granted")), valid = m_.wire(n(id, "turn_valid")),
+            ready = m_.wire(n(id, "turn_ready"));
+    m_.assign(m_.wire(n(id, "request")), binary("&", binary("&", in.valid, ready), needed));
+    ExprRef mayPass = binary("|", granted, unary("~", needed));
+    m_.assign(valid, binary("&", in.valid, mayPass));
+    m_.assign(in.ready, binary("&", ready, mayPass));
+    return {valid, ready};
+  }
+
+  /// Each shared read port: the read furthest along the graph (an older work-item's, usually)
+  /// that asks takes it, and its address drives the port.
+  void arbitrateSharedReads() {
+    for (const auto &[key, reads] : sharedReads_) {
+      const auto [m, port] = key;
+      const OnChipMemory &memory = k_.memories[m];
+      ExprRef address = reads.front().second, taken = constant(1, 0);
+      for (size_t i = 1; i < reads.size(); ++i)
+        address = ternary(ref(n(reads[i].first, "request")), reads[i].second, address);
+      for (auto read = reads.rbegin(); read != reads.rend(); ++read) {
+        m_.assign(ref(n(read->first, "granted")), unary("~", taken));
+        taken = binary("|", taken, ref(n(read->first, "request")));
+      }
+      unusedBits_.push_back(ref(n(reads.front().first, "request"))); // The last in turn takes what is left.
+      m_.assign(busField(ram(m, 0, "rd_addr"), memory.banks[0].reads, port, memory.bankIndexBits()), address);
+    }
   }
 
   /// The signals of a pipe port an access of `kind` drives: its firing one first.
@@ -1050,6 +1090,8 @@ private:
   /// Per on-chip memory: the next free read and write port.
   /// Ports given out so far, per memory and bank.
   std::vector<std::vector<OnChipMemory::Ports>> ramPorts_;
+  /// By shared memory port (memory, port): its reads in the graph's order, each with its index.
+  std::map<std::pair<unsigned, unsigned>, std::vector<std::pair<NodeId, ExprRef>>> sharedReads_;
   /// Bits no one reads, beside those consumeUnusedInputs finds (idle memory ports).
   std::vector<ExprRef> unusedBits_;
   /// Per pipe access sharing its port's signals with later ones: those it yields to.

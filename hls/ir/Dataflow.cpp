@@ -305,7 +305,8 @@ std::string printGraph(const KernelGraph &kernel) {
       out += llvm::formatv("{0} banks by index bits {1}, ", memory.banks.size(),
                            llvm::join(llvm::map_range(memory.bankBits, [](unsigned bit) { return std::to_string(bit); }),
                                       ","));
-    out += llvm::formatv("{0} ; {1}\n", portsText(memory), memory.location);
+    out += llvm::formatv("{0}{1} ; {2}\n", portsText(memory), memory.sharedReadPorts ? ", reads take turns" : "",
+                         memory.location);
   }
   if (kernel.workItemLimit)
     out += llvm::formatv("  work-items in flight: at most {0}\n", kernel.workItemLimit);
@@ -360,10 +361,13 @@ std::string printGraph(const KernelGraph &kernel) {
       break;
     case OpKind::RamLoad:
     case OpKind::RamStore:
-      out += llvm::formatv(" ram={0}{1}{2}", kernel.memories[n.index].name,
+      out += llvm::formatv(" ram={0}{1}{2}{3}", kernel.memories[n.index].name,
                            kernel.memories[n.index].bankBits.empty() ? std::string()
                            : n.bank == AllBanks                      ? std::string(" bank=all")
                                                                      : llvm::formatv(" bank={0}", n.bank).str(),
+                           n.kind == OpKind::RamLoad && kernel.memories[n.index].sharedReadPorts
+                               ? llvm::formatv(" shared-port={0}", n.ramPort).str()
+                               : std::string(),
                            n.predicated ? " predicated" : "");
       break;
     case OpKind::PipeRead:

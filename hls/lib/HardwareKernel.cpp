@@ -177,7 +177,7 @@ llvm::json::Value toJSON(const LoopReport &loop) {
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
                             {"work_items_inside", loop.workItemsInside},
                             {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor},
-                            {"global_bytes", int64_t(loop.globalBytes)}};
+                            {"global_bytes", int64_t(loop.globalBytes)}, {"shared_port_reads", loop.sharedPortReads}};
 }
 
 bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path path) {
@@ -194,7 +194,9 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
           mapUnsigned(value, "work_items_inside", loop.workItemsInside, path)) &&
          map.mapOptional("overlaps_from", loop.overlapsFrom) &&
          map.mapOptional("inner_loops_wait_for", loop.innerLoopsWaitFor) &&
-         map.mapOptional("global_bytes", loop.globalBytes);
+         map.mapOptional("global_bytes", loop.globalBytes) &&
+         (!value.getAsObject()->get("shared_port_reads") ||
+          mapUnsigned(value, "shared_port_reads", loop.sharedPortReads, path));
 }
 
 namespace {

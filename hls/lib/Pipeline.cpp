@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <tuple>
 #include <set>
 
 namespace loom::hls {
@@ -55,103 +56,10 @@ const std::vector<PassEntry> &graphPasses() {
       // Last graph change: FIFOs are sized from the schedule.
       {"balance-paths", plain(balancePaths)},
       {"size-loop-controls", plain(sizeLoopControls)},
+      // From the finished graph's area: only a kernel that would not fit shares ports.
+      {"share-ram-read-ports", shareRamReadPorts},
   };
   return passes;
-}
-
-/// A buffer of `entries` words of `bits` (a FIFO's circular buffer, a memory port's responses), as
-/// synth_xilinx maps one: two entries in flip-flops; under 8 Kbit in LUT RAM (RAM64M/RAM32M: 192
-/// bits in 4 LUTs), else in block RAM (512 x 72 a block); beside a registered output and pointers.
-void addBuffer(AreaEstimate &area, uint64_t bits, uint64_t entries) {
-  if (entries <= 2) {
-    area.ffs += bits * entries;
-    return;
-  }
-  const uint64_t storage = bits * entries;
-  if (storage < 8192)
-    area.luts += (storage + 47) / 48;
-  else
-    area.rams += (bits + 71) / 72 * ((entries + 511) / 512);
-  area.ffs += bits + 2 * llvm::Log2_64_Ceil(entries + 1);
-}
-
-/// Structural area estimate: register bits, operator bits and multipliers.
-AreaEstimate estimateArea(const KernelGraph &kernel) {
-  AreaEstimate area;
-  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
-    const Node &n = kernel.graph[id];
-    if (n.isStatic)
-      continue;
-    unsigned bits = std::max(1u, n.width);
-    // A global memory port's latency is the memory's: its buffer is counted by its credits below.
-    const bool globalPort = n.kind == OpKind::Load || n.kind == OpKind::Store || n.kind == OpKind::Atomic;
-    if (n.kind == OpKind::Fifo)
-      addBuffer(area, bits, n.depth);
-    else if (!globalPort)
-      area.ffs += uint64_t(bits) * n.latency;
-    // Wiring costs nothing (a wide packet gathered from 32-bit lanes is hundreds of lane inserts);
-    // every other operator is counted at a LUT per result bit.
-    if (!isWiring(kernel, id))
-      area.luts += bits;
-    if (n.kind == OpKind::FMul)
-      area.dsps += 1;
-    if (n.kind == OpKind::Mul)
-      area.dsps += ((bits + 17) / 18) * ((bits + 17) / 18);
-    // Float units' logic beyond one LUT per result bit, from yosys synth_xilinx of the RTL library.
-    if (n.kind == OpKind::FAdd || n.kind == OpKind::FSub)
-      area.luts += 400;
-    if (n.kind == OpKind::FDiv)
-      area.luts += 1250;
-    if (n.kind == OpKind::FSqrt)
-      area.luts += 670;
-    // loom_idiv: a WIDTH-bit subtract and select per quotient bit (synth_xilinx at 32 / 64 bits,
-    // latency 34: 2,150 / 8,400 LUTs), and stage registers that carry the partial remainder beside
-    // the quotient (2,090 / 4,210 FFs).
-    if (n.kind == OpKind::UDiv || n.kind == OpKind::SDiv || n.kind == OpKind::URem || n.kind == OpKind::SRem) {
-      area.luts += 2 * uint64_t(bits) * bits;
-      area.ffs += uint64_t(bits) * std::min(n.latency, bits);
-    }
-    const bool lineLoad = n.kind == OpKind::Load && kernel.ports[n.index].lines();
-    if (globalPort && !lineLoad)
-      addBuffer(area, bits, n.depth);
-    // A forwarding queue's entries: address, data and state, and an address comparator each.
-    if (n.kind == OpKind::StoreAddress) {
-      const Node &store = kernel.graph[*llvm::find_if(llvm::make_range(boost::vertices(kernel.graph)), [&](NodeId s) {
-        return kernel.graph[s].kind == OpKind::Store && kernel.graph[s].index == n.index;
-      })];
-      const uint64_t entries = forwardingEntries(store, n), dataBits = kernel.ports[n.index].bytes * 8;
-      area.ffs += entries * (64 + dataBits + 8);
-      area.luts += entries * (64 / 4 + dataBits);
-    }
-    // A line port's buffers: a line load's element tags (each its index in a line and whether it
-    // brings a new line), its lines and the line it serves from; a line store's line and strobes.
-    if ((n.kind == OpKind::Load || n.kind == OpKind::Store) && kernel.ports[n.index].lines()) {
-      const MemoryPort &port = kernel.ports[n.index];
-      const uint64_t lineBits = port.bytes * 8;
-      if (lineLoad) {
-        addBuffer(area, llvm::Log2_32(port.bytes / port.elementBytes) + 1, n.depth);
-        addBuffer(area, lineBits, lineBuffers(kernel, id));
-      }
-      area.ffs += lineBits + (lineLoad ? 0 : lineBits / 8);
-      area.luts += lineBits; // the element's multiplexer or the line's write enables
-    }
-  }
-  // Each bank is a memory of its own. A block RAM has two ports (four when double-pumped): a memory
-  // with more reads is replicated, one copy per two (four) reads (every copy takes every write). A
-  // memory of under a sixteenth of a block goes to LUT RAM instead (64 bits a LUT, a copy per
-  // read), as synthesis tools place small arrays (a partitioned array's banks).
-  constexpr uint64_t BlockRamBits = 36 * 1024, LutRamBits = 64;
-  for (const OnChipMemory &memory : kernel.memories) {
-    const uint64_t bits = memory.bankDepth() * memory.elementBytes * 8;
-    const unsigned ports = memory.doublePumped ? 4 : 2;
-    for (const OnChipMemory::Ports &bank : memory.banks) {
-      if (bits < BlockRamBits / 16)
-        area.luts += (bits + LutRamBits - 1) / LutRamBits * std::max(1u, bank.reads);
-      else
-        area.rams += (bits + BlockRamBits - 1) / BlockRamBits * std::max(1u, (bank.reads + ports - 1) / ports);
-    }
-  }
-  return area;
 }
 
 /// A program-scope channel or pipe: one FIFO between the kernels that write and read it.
@@ -244,7 +152,34 @@ std::vector<LoopReport> reportLoops(const KernelGraph &kernel, const std::vector
     loops[i].boundBy = n.kind == OpKind::LoopControl ? "the exit condition" : n.name.empty() ? "a value" : n.name;
     loops[i].boundAt = n.location;
   }
+  // A loop with more reads of a shared memory port than its ring's cycles waits for the port.
+  std::map<std::tuple<unsigned, uint64_t, unsigned>, unsigned> portReads; // By loop, memory and port.
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.kind == OpKind::RamLoad && n.loop && kernel.memories[n.index].sharedReadPorts)
+      ++portReads[{n.loop, n.index, n.ramPort}];
+  }
+  for (const auto &[key, reads] : portReads) {
+    LoopReport &loop = loops[std::get<0>(key) - 1];
+    if (reads <= loop.ii)
+      continue;
+    const OnChipMemory &memory = kernel.memories[std::get<1>(key)];
+    loop.ii = reads;
+    loop.sharedPortReads = reads;
+    loop.boundBy = memory.name;
+    loop.boundAt = memory.location;
+  }
   return loops;
+}
+
+/// What sets a loop's II: its longest ring's recurrence, or a shared memory port.
+std::string iiBound(const LoopReport &loop) {
+  const std::string at = loop.boundAt.empty() ? "" : " at " + loop.boundAt;
+  if (loop.sharedPortReads)
+    return llvm::formatv("{0} reads of '{1}'{2} an iteration taking turns at one read port (a copy per two reads "
+                         "would not fit the board's RAM blocks)",
+                         loop.sharedPortReads, loop.boundBy, at);
+  return llvm::formatv("the recurrence of '{0}'{1}", loop.boundBy, at);
 }
 
 /// What the report says a pipe access does.
@@ -389,10 +324,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.loops = reportLoops(kernel, bytes);
     for (const LoopReport &loop : hw.loops)
       if (loop.requestedII && loop.ii > loop.requestedII)
-        errors += llvm::formatv("{0}: error: '#pragma ii {1}' cannot be met: the loop's II is {2}, set by the "
-                                "recurrence of '{3}'{4}\n",
-                                loop.location, loop.requestedII, loop.ii, loop.boundBy,
-                                loop.boundAt.empty() ? "" : " at " + loop.boundAt);
+        errors += llvm::formatv("{0}: error: '#pragma ii {1}' cannot be met: the loop's II is {2}, set by {3}\n",
+                                loop.location, loop.requestedII, loop.ii, iiBound(loop));
     if (units > 1) {
       verilog::Module unit = emitVerilog(kernel, hw.topModule + "_unit");
       program.verilog += unit.print() + "\n" + emitComputeUnits(kernel, unit, hw.topModule).print() + "\n";
@@ -424,9 +357,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                 .str()
                                           : std::string());
     for (const LoopReport &loop : hw.loops)
-      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by the recurrence of '{3}'{4}{5}{6}{7}{8}{10}{9}{11}{12}\n",
-                                      loop.location, loop.depth, loop.ii, loop.boundBy,
-                                      loop.boundAt.empty() ? "" : " at " + loop.boundAt,
+      program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by {3}{4}{5}{6}{7}{9}{8}{10}{11}\n",
+                                      loop.location, loop.depth, loop.ii, iiBound(loop),
                                       loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
                                                      : std::string(", data-dependent trip count"),
                                       loop.requestedII ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
@@ -467,7 +399,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                           : std::string(),
                                       bandwidthBound(loop.globalBytes, units, 1.0 / loop.ii, "iteration", board));
     for (const OnChipMemory &memory : kernel.memories)
-      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}{6}, {7}\n",
+      program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}{6}, {7}{8}\n",
                                       memory.contents.empty() ? "array" : "constant table", memory.name,
                                       memory.location, memory.depth / memory.copies, memory.elementBytes,
                                       memory.copies > 1 ? llvm::formatv(" x {0} copies", memory.copies).str()
@@ -475,7 +407,11 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       (memory.banks.size() > 1 ? llvm::formatv(" in {0} banks", memory.banks.size()).str()
                                                                : std::string()) +
                                           (memory.doublePumped ? ", double-pumped" : ""),
-                                      portsText(memory));
+                                      portsText(memory),
+                                      memory.sharedReadPorts
+                                          ? " (its reads take turns at them: a copy per two reads would not fit the "
+                                            "board's RAM blocks)"
+                                          : "");
     if (kernel.workItemLimit == 1)
       program.report += hw.workGroupLoops ? "  work-groups run one at a time: the on-chip arrays hold one work-group's copy\n"
                                           : "  work-items run one at a time: the on-chip arrays hold one work-item's copy\n";

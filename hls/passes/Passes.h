@@ -129,6 +129,15 @@ std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board 
 void scheduleASAP(KernelGraph &kernel);
 void balancePaths(KernelGraph &kernel);
 void sizeLoopControls(KernelGraph &kernel);
+/// The structural area estimate: what each node, buffer and memory maps to under yosys synth_xilinx.
+AreaEstimate estimateArea(const KernelGraph &kernel);
+/// Adds a buffer of `entries` words of `bits` (a FIFO, a memory port's responses) to `area`.
+void addBuffer(AreaEstimate &area, uint64_t bits, uint64_t entries);
+/// Ports of one block RAM of `memory`: two, four when double-pumped.
+unsigned blockRamPorts(const OnChipMemory &memory);
+/// An on-chip memory's LUT RAM or block RAMs, a copy per read (LUT RAM) or per blockRamPorts reads.
+AreaEstimate memoryArea(const OnChipMemory &memory);
+llvm::Error shareRamReadPorts(KernelGraph &kernel, const board::Board &board);
 /// Codegen: the kernel's top module, instantiating the RTL library (hls/rtl/).
 verilog::Module emitVerilog(const KernelGraph &kernel, const std::string &topModule);
 /// Codegen with compute units: the top module over kernel.computeUnits instances of `unit` (which

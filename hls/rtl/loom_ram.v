@@ -7,7 +7,9 @@
 // the highest-numbered port wins (the builder orders a work-item's accesses, so that never happens
 // for aliasing accesses of one work-item). Port i of a bus occupies bits [i*W +: W]. No reset: an
 // array's contents are undefined until written, as in OpenCL; with INITIALIZED the memory starts
-// with INIT (word i in bits [i*WIDTH +: WIDTH]), which makes a ROM of a constant table.
+// with INIT (word i in bits [i*WIDTH +: WIDTH]), which makes a ROM of a constant table. INIT has no
+// declared width: a WIDTH*DEPTH-bit default would be a constant as large as the memory, which yosys
+// refuses from 16 Mbit (a 2 MiB array) on.
 module loom_ram #(
     parameter integer WIDTH = 32,
     parameter integer DEPTH = 64,
@@ -15,10 +17,7 @@ module loom_ram #(
     parameter integer READS = 1,
     parameter integer WRITES = 1,
     parameter integer INITIALIZED = 0,
-    // A large array's zero default is a long replication, which Verilator's lint doubts.
-    /* verilator lint_off WIDTHCONCAT */
-    parameter [WIDTH*DEPTH-1:0] INIT = {WIDTH*DEPTH{1'b0}}
-    /* verilator lint_on WIDTHCONCAT */
+    parameter INIT = 0
 ) (
     input                         clk,
     input  [READS*ADDR_WIDTH-1:0] rd_addr,
@@ -36,10 +35,13 @@ module loom_ram #(
     end
   endgenerate
 
-  integer i;
-  initial
-    if (INITIALIZED != 0)
-      for (i = 0; i < DEPTH; i = i + 1) words[i] = INIT[i*WIDTH +: WIDTH];
+  generate
+    if (INITIALIZED != 0) begin : g_contents
+      integer i;
+      initial
+        for (i = 0; i < DEPTH; i = i + 1) words[i] = INIT[i*WIDTH +: WIDTH];
+    end
+  endgenerate
 
   integer w;
   always @(posedge clk) begin

@@ -189,6 +189,26 @@ TEST_CASE("an on-chip array in elements of two sizes (a union, a short line read
   }
 }
 
+TEST_CASE("reads taking turns at the ports of an array too large to copy per two reads: board == CPU == host",
+          "[e2e][board][onchip]") {
+  const int n = 1024; // a power of two: the kernel's indices k ^ 1 .. k ^ 4 stay below it
+  auto a = randomInts(3 * n, -(1 << 20), 1 << 20, 11), b = randomInts(3 * n, 0, n - 1, 12);
+  std::vector<int> expected(a.size(), -1);
+  auto image = [&](int i) { return a[size_t(i)]; };
+  for (int i = 0; i < n; ++i) {
+    const int k = b[size_t(i)];
+    const int near = image(k ^ 1) + image(k ^ 2) + image(k ^ 3) + image(k ^ 4);
+    const int far = image(k >> 1) + image(k >> 2) + image(k >> 3);
+    expected[size_t(i)] = image(i) * 3 + image(k) - (near ^ far);
+    expected[size_t(n + i)] = image(n - 1 - i) ^ (image(b[size_t(i)] >> 2) + image(i >> 1));
+  }
+  expected[size_t(2 * n)] = image(b[0]);
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(OnChip, target, "shared_read_ports", a, b, n, {{1}}), expected) == -1);
+  }
+}
+
 TEST_CASE("constant tables (__constant arrays, a constant private array) as ROMs: board == CPU == host",
           "[e2e][board][onchip]") {
   const size_t n = 500;

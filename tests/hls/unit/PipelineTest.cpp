@@ -615,6 +615,105 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_punned");
 }
 
+TEST_CASE("reads of a memory whose copies would not fit the board take turns at its ports") {
+  // A 128 KiB __local array (29 of the unit board's 100 RAM blocks a copy) read three times in a
+  // loop and four times after it: a copy per two reads would be 4 x 29 blocks.
+  auto ir = parse(R"(
+@shared.line = internal addrspace(3) global [32768 x i32] undef, align 4
+define spir_kernel void @shared(i32 addrspace(1)* %in, i32 addrspace(1)* %out, i64 %n) {
+entry:
+  br label %fill
+fill:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %fill ]
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %in, i64 %i
+  %v = load i32, i32 addrspace(1)* %p, align 4
+  %l = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %i
+  store i32 %v, i32 addrspace(3)* %l, align 4
+  %i.next = add nuw nsw i64 %i, 1
+  %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %fill, label %sum
+sum:
+  %j = phi i64 [ 0, %fill ], [ %j.next, %sum ]
+  %l0 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %j
+  %x0 = load i32, i32 addrspace(3)* %l0, align 4
+  %j7 = add nuw nsw i64 %j, 7
+  %l1 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %j7
+  %x1 = load i32, i32 addrspace(3)* %l1, align 4
+  %j2 = shl nuw nsw i64 %j, 1
+  %l2 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %j2
+  %x2 = load i32, i32 addrspace(3)* %l2, align 4
+  %s01 = add i32 %x0, %x1
+  %s = add i32 %s01, %x2
+  %q = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %j
+  store i32 %s, i32 addrspace(1)* %q, align 4
+  %j.next = add nuw nsw i64 %j, 1
+  %again = icmp ult i64 %j.next, %n
+  br i1 %again, label %sum, label %tail
+tail:
+  %t0 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %n
+  %y0 = load i32, i32 addrspace(3)* %t0, align 4
+  %n2 = shl i64 %n, 2
+  %t1 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %n2
+  %y1 = load i32, i32 addrspace(3)* %t1, align 4
+  %n3 = shl i64 %n, 3
+  %t2 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %n3
+  %y2 = load i32, i32 addrspace(3)* %t2, align 4
+  %n4 = shl i64 %n, 4
+  %t3 = getelementptr inbounds [32768 x i32], [32768 x i32] addrspace(3)* @shared.line, i64 0, i64 %n4
+  %y3 = load i32, i32 addrspace(3)* %t3, align 4
+  %z01 = add i32 %y0, %y1
+  %z23 = add i32 %y2, %y3
+  %z = add i32 %z01, %z23
+  %r = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %n
+  store i32 %z, i32 addrspace(1)* %r, align 4
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  // Two copies fit: four ports, as many as the reads after the loop; the loop's three reads each
+  // have one.
+  CHECK_THAT(program->report, Catch::Contains("4 read and 1 write ports (its reads take turns at them"));
+  CHECK(program->kernels[0].loops.at(1).ii == 1);
+  const std::string &shared = dumps["share-ram-read-ports"];
+  CHECK(count(shared, "shared-port=0") == 2);
+  CHECK(count(shared, "shared-port=3") == 1);
+  checkLintClean(program->verilog, "loom_kernel_shared");
+
+  // One copy fits: two ports, at which the loop's three reads take two turns.
+  board::Board tight = unitBoard();
+  tight.resources.brams = 40;
+  auto oneCopy = hls::synthesizeProgram(*ir->module, tight);
+  REQUIRE_OK(oneCopy);
+  CHECK_THAT(oneCopy->report, Catch::Contains("'line' at") && Catch::Contains("2 read and 1 write ports (its reads "
+                                                                            "take turns at them"));
+  const hls::HardwareKernel &kernel = oneCopy->kernels[0];
+  REQUIRE(kernel.loops.size() == 2);
+  CHECK(kernel.loops[0].ii == 1);
+  CHECK(kernel.loops[1].ii == 2);
+  CHECK(kernel.loops[1].sharedPortReads == 2);
+  CHECK(kernel.loops[1].boundBy == "line");
+  CHECK_THAT(oneCopy->report, Catch::Contains("II 2, set by 2 reads of 'line'"));
+  CHECK(kernel.area.rams <= 40);
+  checkLintClean(oneCopy->verilog, "loom_kernel_shared");
+
+  // With room for the copies, every read keeps a port of its own.
+  board::Board roomy = unitBoard();
+  roomy.resources.brams = 1000;
+  auto copied = hls::synthesizeProgram(*ir->module, roomy);
+  REQUIRE_OK(copied);
+  CHECK_THAT(copied->report, Catch::Contains("7 read and 1 write ports"));
+  CHECK(copied->kernels[0].loops[1].ii == 1);
+  CHECK(copied->kernels[0].area.rams >= 4 * 29);
+
+  // Nothing left to share: the report says what does not fit.
+  board::Board tiny = unitBoard();
+  tiny.resources.brams = 20;
+  CHECK_THAT(errorMessage(hls::synthesizeProgram(*ir->module, tiny)),
+             Catch::Contains("does not fit the board") && Catch::Contains("RAM blocks where board 'unit' has 20"));
+}
+
 TEST_CASE("an access through a pointer chosen between arrays becomes one access per array") {
   // As SimplifyCFG leaves an if/else that stores one value to two __local arrays (Rodinia's
   // leukocyte): one store through a phi of the two addresses; a load through a select of that phi

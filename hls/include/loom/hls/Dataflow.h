@@ -123,6 +123,9 @@ struct Node {
   /// RamLoad/RamStore: the bank of its memory the access reaches (OnChipMemory::bankBits), or
   /// AllBanks when the index's bank bits are known only at run time.
   unsigned bank = 0;
+  /// RamLoad of a memory whose reads share ports (OnChipMemory::sharedReadPorts): the port it
+  /// takes turns at.
+  unsigned ramPort = 0;
   bool predicated = false;     ///< Load/Store/Atomic: the access happens only when its predicate operand is 1.
   /// Load/Store: a stream: consecutive iterations of its loop, or consecutive work-items, access
   /// consecutive addresses (or the same one), so its accesses share memory lines.
@@ -170,6 +173,9 @@ struct OnChipMemory {
   /// doublepump: its RAM blocks run at twice the kernel's clock, four ports a block (the area
   /// estimate's concern: the kernel sees the same ports either way).
   bool doublePumped = false;
+  /// 0: a read port per read (a block RAM copy per two). Else the read ports its reads take turns
+  /// at through an arbiter (ShareRamReadPorts: the copies would not fit the board's RAM).
+  unsigned sharedReadPorts = 0;
   /// The words of a constant table (a ROM: a __constant array or a constant private one), element
   /// i at index i; empty for an array the kernel writes.
   std::vector<uint64_t> contents;

@@ -165,6 +165,9 @@ struct LoopReport {
   /// Global-memory bytes an iteration moves when all its accesses happen (globalBytes in Pipeline.cpp
   /// says how they count): over the board's peak bandwidth, the fewest cycles such an iteration takes.
   uint64_t globalBytes = 0;
+  /// When reads of an on-chip memory taking turns at one port set the II (the board's RAM budget
+  /// left the memory one copy): those reads an iteration, and boundBy names the memory; else 0.
+  unsigned sharedPortReads = 0;
 };
 
 /// A pipe argument's stream port on the kernel module (the module contract above).
