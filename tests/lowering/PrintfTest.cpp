@@ -97,6 +97,26 @@ TEST_CASE("printf lowering: table and record code", "[unit][lowering][printf]") 
   CHECK(stores == 7 + 1); // the record's words, and the kernel's own store of the result
 }
 
+TEST_CASE("printf lowering: arguments past the format's conversions keep no words", "[unit][lowering][printf]") {
+  // The CTS's printf("", "foo") and printf("%d", i, f, p): only the converted arguments are stored.
+  llvm::LLVMContext context;
+  auto module = parseIR(context, kernelCalling("%d\\00", 3, ", i32 %i, float %f, i8 addrspace(2)* %p"));
+  auto calls = lowerPrintfCalls(*module);
+  REQUIRE_OK(calls);
+  REQUIRE(calls->size() == 1);
+  CHECK((*calls)[0].arguments.size() == 1);
+  CHECK((*calls)[0].recordBytes() == 4 * 2);
+  auto empty = parseIR(context, kernelCalling("\\00", 1, ", i8 addrspace(2)* getelementptr inbounds ([3 x i8], [3 x i8] "
+                                                       "addrspace(2)* @.s, i64 0, i64 0)"));
+  auto emptyCalls = lowerPrintfCalls(*empty);
+  REQUIRE_OK(emptyCalls);
+  CHECK((*emptyCalls)[0].arguments.empty());
+  CHECK((*emptyCalls)[0].recordBytes() == 4);
+  for (llvm::Instruction &instruction : llvm::instructions(*empty->getFunction("k")))
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+      CHECK_FALSE(store->getValueOperand()->getType()->isPointerTy()); // the string's address is not kept
+}
+
 TEST_CASE("printf lowering: errors name the call", "[unit][lowering][printf]") {
   llvm::LLVMContext context;
   SECTION("a %s argument that is not a literal") {
