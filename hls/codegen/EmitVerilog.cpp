@@ -350,8 +350,8 @@ private:
       ExprRef bankIndex = ramIndex(node, ops[0]), selected;
       for (const auto &[bank, chosen] : ramBanks(node, ops[0])) {
         const unsigned ports = memory.banks[bank].reads;
-        const unsigned port = memory.sharedReadPorts ? node.ramPort : ramPorts_[node.index][bank].reads++;
-        if (memory.sharedReadPorts)
+        const unsigned port = memory.readsShared ? node.ramPort : ramPorts_[node.index][bank].reads++;
+        if (memory.readsShared)
           sharedReads_[{unsigned(node.index), port}].push_back({id, bankIndex});
         else
           m_.assign(busField(ram(node.index, bank, "rd_addr"), ports, port, index), bankIndex);
@@ -742,7 +742,7 @@ private:
       break;
     }
     ExprRef value = isFloatFunction(node.kind) ? floatFunction(id, ops) : expression(id, ops);
-    if (node.kind == OpKind::RamLoad && k_.memories[node.index].sharedReadPorts)
+    if (node.kind == OpKind::RamLoad && k_.memories[node.index].readsShared)
       in = takeTurns(id, in);
     if (node.latency == 0) {
       m_.assign(out("valid"), in.valid);

@@ -305,7 +305,7 @@ std::string printGraph(const KernelGraph &kernel) {
       out += llvm::formatv("{0} banks by index bits {1}, ", memory.banks.size(),
                            llvm::join(llvm::map_range(memory.bankBits, [](unsigned bit) { return std::to_string(bit); }),
                                       ","));
-    out += llvm::formatv("{0}{1} ; {2}\n", portsText(memory), memory.sharedReadPorts ? ", reads take turns" : "",
+    out += llvm::formatv("{0}{1} ; {2}\n", portsText(memory), memory.readsShared ? ", reads take turns" : "",
                          memory.location);
   }
   if (kernel.workItemLimit)
@@ -365,7 +365,7 @@ std::string printGraph(const KernelGraph &kernel) {
                            kernel.memories[n.index].bankBits.empty() ? std::string()
                            : n.bank == AllBanks                      ? std::string(" bank=all")
                                                                      : llvm::formatv(" bank={0}", n.bank).str(),
-                           n.kind == OpKind::RamLoad && kernel.memories[n.index].sharedReadPorts
+                           n.kind == OpKind::RamLoad && kernel.memories[n.index].readsShared
                                ? llvm::formatv(" shared-port={0}", n.ramPort).str()
                                : std::string(),
                            n.predicated ? " predicated" : "");

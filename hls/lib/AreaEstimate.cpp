@@ -43,7 +43,7 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
     if (!isWiring(kernel, id))
       area.luts += bits;
     // A read of a shared port drives its address multiplexer: a LUT per address bit.
-    if (n.kind == OpKind::RamLoad && kernel.memories[n.index].sharedReadPorts)
+    if (n.kind == OpKind::RamLoad && kernel.memories[n.index].readsShared)
       area.luts += kernel.memories[n.index].bankIndexBits();
     if (n.kind == OpKind::FMul)
       area.dsps += 1;

@@ -15,8 +15,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
-#include <tuple>
 #include <set>
+#include <tuple>
 
 namespace loom::hls {
 namespace {
@@ -156,7 +156,7 @@ std::vector<LoopReport> reportLoops(const KernelGraph &kernel, const std::vector
   std::map<std::tuple<unsigned, uint64_t, unsigned>, unsigned> portReads; // By loop, memory and port.
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
     const Node &n = kernel.graph[id];
-    if (n.kind == OpKind::RamLoad && n.loop && kernel.memories[n.index].sharedReadPorts)
+    if (n.kind == OpKind::RamLoad && n.loop && kernel.memories[n.index].readsShared)
       ++portReads[{n.loop, n.index, n.ramPort}];
   }
   for (const auto &[key, reads] : portReads) {
@@ -408,7 +408,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                                                : std::string()) +
                                           (memory.doublePumped ? ", double-pumped" : ""),
                                       portsText(memory),
-                                      memory.sharedReadPorts
+                                      memory.readsShared
                                           ? " (its reads take turns at them: a copy per two reads would not fit the "
                                             "board's RAM blocks)"
                                           : "");

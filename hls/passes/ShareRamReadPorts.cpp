@@ -46,7 +46,7 @@ void share(KernelGraph &kernel, unsigned m, unsigned ports) {
       used = std::max(used, n.ramPort + 1);
     }
   }
-  kernel.memories[m].sharedReadPorts = ports;
+  kernel.memories[m].readsShared = true;
   kernel.memories[m].banks[0].reads = used;
 }
 

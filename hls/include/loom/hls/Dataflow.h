@@ -123,7 +123,7 @@ struct Node {
   /// RamLoad/RamStore: the bank of its memory the access reaches (OnChipMemory::bankBits), or
   /// AllBanks when the index's bank bits are known only at run time.
   unsigned bank = 0;
-  /// RamLoad of a memory whose reads share ports (OnChipMemory::sharedReadPorts): the port it
+  /// RamLoad of a memory whose reads share ports (OnChipMemory::readsShared): the port it
   /// takes turns at.
   unsigned ramPort = 0;
   bool predicated = false;     ///< Load/Store/Atomic: the access happens only when its predicate operand is 1.
@@ -173,9 +173,10 @@ struct OnChipMemory {
   /// doublepump: its RAM blocks run at twice the kernel's clock, four ports a block (the area
   /// estimate's concern: the kernel sees the same ports either way).
   bool doublePumped = false;
-  /// 0: a read port per read (a block RAM copy per two). Else the read ports its reads take turns
-  /// at through an arbiter (ShareRamReadPorts: the copies would not fit the board's RAM).
-  unsigned sharedReadPorts = 0;
+  /// Its reads take turns at its read ports (banks[0].reads of them) through an arbiter, each at
+  /// its Node::ramPort (ShareRamReadPorts: a read port per read would not fit the board's RAM);
+  /// else each read has a port of its own.
+  bool readsShared = false;
   /// The words of a constant table (a ROM: a __constant array or a constant private one), element
   /// i at index i; empty for an array the kernel writes.
   std::vector<uint64_t> contents;
