@@ -55,6 +55,10 @@ public:
         emitDynamic(id);
     drivePipePorts();
     arbitrateSharedReads();
+    if (completion_) // Done waits for every posted store port to have no write in flight.
+      m_.assign(ref("posted_stores_drained"), postedDrained_.empty()       ? constant(1, 1)
+                                              : postedDrained_.size() == 1 ? postedDrained_[0]
+                                                                           : unary("&", concat(postedDrained_)));
     m_.assign(ref("retired"), workItems_ ? ref("workitem_retired") : constant(1, 0));
     consumeUnusedInputs();
     return std::move(m_);
@@ -559,7 +563,9 @@ private:
       conns.push_back({"start", ref("start")});
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"size" + std::to_string(d), rangeInput("size", d)});
-      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready}, {"done", ref("done")}});
+      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready},
+                                 {"drained", m_.wire("posted_stores_drained")}, {"done", ref("done")}});
+      completion_ = true;
       m_.instance("loom_completion", n(id, "completion"), {{"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       if (workItems_)
         m_.assign(ref("workitem_retired"), in.valid); // loom_completion is always ready.
@@ -682,17 +688,22 @@ private:
       }
       const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
       const MemoryPort &mp = k_.ports[p];
-      if (!mp.lines()) {
-        m_.instance(store ? "loom_store" : "loom_load", n(id, role), {{"DW", mp.bytes * 8}, {"CREDITS", node.depth}},
-                    conns);
-        return;
+      std::vector<std::pair<std::string, int64_t>> params{{"DW", (mp.lines() ? mp.elementBytes : mp.bytes) * 8}};
+      if (mp.lines())
+        params.push_back({"LINE_BYTES", mp.bytes});
+      params.push_back({"CREDITS", node.depth});
+      // A line store flushes a partial line after StoreLineIdleCycles without a store.
+      if (mp.lines())
+        params.push_back(store ? std::pair<std::string, int64_t>{"IDLE", StoreLineIdleCycles}
+                               : std::pair<std::string, int64_t>{"LINES", lineBuffers(k_, id)});
+      if (store) {
+        params.push_back({"POSTED", node.posted ? 1 : 0});
+        ExprRef drained = m_.wire(n(id, "drained"));
+        conns.push_back({"drained", drained});
+        (node.posted ? postedDrained_ : unusedBits_).push_back(drained);
       }
-      // A line port; a store flushes a partial line after StoreLineIdleCycles without a store.
-      std::vector<std::pair<std::string, int64_t>> params{
-          {"DW", mp.elementBytes * 8}, {"LINE_BYTES", mp.bytes}, {"CREDITS", node.depth}};
-      params.push_back(store ? std::pair<std::string, int64_t>{"IDLE", StoreLineIdleCycles}
-                             : std::pair<std::string, int64_t>{"LINES", lineBuffers(k_, id)});
-      m_.instance(store ? "loom_store_lines" : "loom_load_lines", n(id, role), params, conns);
+      m_.instance(std::string("loom_") + (store ? "store" : "load") + (mp.lines() ? "_lines" : ""), n(id, role), params,
+                  conns);
       return;
     }
     case OpKind::RamStore: {
@@ -1087,6 +1098,9 @@ private:
   std::map<NodeId, ExprRef> data_;
   std::vector<unsigned> argBitsUsed_;
   std::optional<NodeId> workItems_;
+  bool completion_ = false;
+  /// The drained outputs of the posted store ports (Node::posted), which the completion waits for.
+  std::vector<ExprRef> postedDrained_;
   /// Per on-chip memory: the next free read and write port.
   /// Ports given out so far, per memory and bank.
   std::vector<std::vector<OnChipMemory::Ports>> ramPorts_;

@@ -348,8 +348,8 @@ std::string printGraph(const KernelGraph &kernel) {
       break;
     case OpKind::Load:
     case OpKind::Store:
-      out += llvm::formatv(" port={0} credits={1}{2}{3}{4}", n.index, n.depth, n.predicated ? " predicated" : "",
-                           n.stream ? " stream" : "",
+      out += llvm::formatv(" port={0} credits={1}{2}{3}{4}{5}", n.index, n.depth, n.predicated ? " predicated" : "",
+                           n.stream ? " stream" : "", n.posted ? " posted" : "",
                            kernel.ports[n.index].lines() ? llvm::formatv(" lines={0}", kernel.ports[n.index].bytes).str()
                                                        : std::string());
       if (kernel.ports[n.index].forwards())

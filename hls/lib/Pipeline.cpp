@@ -51,6 +51,8 @@ const std::vector<PassEntry> &graphPasses() {
       // Before scheduling, so the completion join is balanced like any other node.
       {"join-loop-entries", plain(joinLoopEntries)},
       {"add-completion", plain(addCompletion)},
+      // Before latencies: a posted store's token comes a cycle after the store, not after the memory.
+      {"post-completion-stores", plain(postCompletionStores)},
       {"assign-latencies", assignLatencies},
       {"schedule", plain(scheduleASAP)},
       // Last graph change: FIFOs are sized from the schedule.
@@ -313,9 +315,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
         hw.ports.push_back(port);
       }
     hw.initiationInterval = 1;
-    for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
-      if (kernel.graph[id].kind == OpKind::Completion)
-        hw.pipelineDepth = kernel.graph[id].startCycle + kernel.graph[id].latency;
+    // Until the completion, or until the memory acknowledged the last posted store it waits for.
+    for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+      const Node &node = kernel.graph[id];
+      if (node.kind == OpKind::Completion || node.posted)
+        hw.pipelineDepth = std::max(hw.pipelineDepth, node.startCycle + (node.posted ? answerLatency(kernel, id, board)
+                                                                                       : node.latency));
+    }
     hw.area = estimateArea(kernel);
     for (uint64_t *count : {&hw.area.luts, &hw.area.ffs, &hw.area.dsps, &hw.area.rams})
       *count *= units;

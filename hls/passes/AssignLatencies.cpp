@@ -91,8 +91,19 @@ std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board 
   return bytes;
 }
 
+unsigned answerLatency(const KernelGraph &kernel, NodeId id, const board::Board &board) {
+  const Node &n = kernel.graph[id];
+  // The board's latency and two cycles more: an idle memory answers sooner (a port hands an answer
+  // on as it arrives), and the slack keeps balancing FIFOs from running dry while banks are busy.
+  unsigned latency = board.memory.latencyCycles + 2;
+  // A line store writes a line only once its last element came (or a few idle cycles later): a
+  // stream's first element waits for the rest of its line.
+  if (n.kind == OpKind::Store && kernel.ports[n.index].lines())
+    latency += kernel.ports[n.index].bytes / kernel.ports[n.index].elementBytes;
+  return latency;
+}
+
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
-  // Issue register plus response buffer around the memory's own latency.
   const unsigned memoryLatency = board.memory.latencyCycles + 2;
   // Little's law: a port keeps its rate of requests times the latency in flight. Work-items whose
   // accesses outside loops move more bytes than this unit's share of the memory's peak moves a cycle
@@ -120,15 +131,10 @@ llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board) {
     case OpKind::Load:
     case OpKind::Store:
     case OpKind::Atomic: // The memory reads and writes at once: a load's round trip.
-      n.latency = memoryLatency;
       n.depth = n.loop == 0 && !kernel.ports[n.index].lines() ? workItemCredits : memoryLatency + 2;
-      // A line store writes a line only once its last element came (or a few idle cycles later): a
-      // stream's first element waits for the rest of its line, and the credits cover them too.
-      if (n.kind == OpKind::Store && kernel.ports[n.index].lines()) {
-        const unsigned elements = kernel.ports[n.index].bytes / kernel.ports[n.index].elementBytes;
-        n.latency += elements;
-        n.depth += elements;
-      }
+      n.depth += answerLatency(kernel, id, board) - memoryLatency; // A line store's credits cover its line.
+      // A posted store's token leaves the cycle after the store; its credits still cover the memory.
+      n.latency = n.posted ? 1 : answerLatency(kernel, id, board);
       break;
     case OpKind::RamLoad:
     case OpKind::RamStore:

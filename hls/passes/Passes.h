@@ -122,7 +122,11 @@ void decomposeConstantMultiplies(KernelGraph &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);
 void joinLoopEntries(KernelGraph &kernel);
 void addCompletion(KernelGraph &kernel);
+void postCompletionStores(KernelGraph &kernel);
 llvm::Error assignLatencies(KernelGraph &kernel, const board::Board &board);
+/// Cycles the schedule gives load, store or atomic `id` from its request to the memory's answer (a
+/// store's acknowledge), whether or not its token waits for it (Node::posted).
+unsigned answerLatency(const KernelGraph &kernel, NodeId id, const board::Board &board);
 /// Global-memory bytes each loop's iteration (index: the loop's number; 0: a work-item outside
 /// loops) moves at most, as the board's memory counts them (AssignLatencies.cpp says how).
 std::vector<uint64_t> globalBytes(const KernelGraph &kernel, const board::Board &board);

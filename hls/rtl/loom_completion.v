@@ -7,6 +7,8 @@
 // or in the start cycle itself are ignored. A start while counting restarts the count. The count is
 // kept as three nested counters compared against size-1 per dimension, so no multiplier is needed.
 // With STEP0 > 1 each token stands for STEP0 work-items along dimension 0 (see loom_workitems).
+// drained is low while a posted store port still has writes the memory has not acknowledged (those
+// ports give their tokens at acceptance, see loom_store): done waits for it as well.
 module loom_completion #(
     parameter [63:0] STEP0 = 64'd1
 ) (
@@ -18,6 +20,7 @@ module loom_completion #(
     input  [63:0] size2,
     input         in_valid,
     output        in_ready,
+    input         drained,
     output        done
 );
   reg        done_q;
@@ -64,5 +67,5 @@ module loom_completion #(
   end
 
   assign in_ready = 1'b1;
-  assign done     = done_q;
+  assign done     = done_q && drained;
 endmodule

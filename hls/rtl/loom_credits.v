@@ -3,8 +3,10 @@
 //
 // The memory answers every request, in order, and never waits, so a port may issue a request only
 // while it has room for the answer: `used` counts requests in flight plus answers not yet delivered,
-// and `credit` is high while used < CREDITS. `out_valid` is high while answers wait for delivery.
-// Both outputs are flip-flops: a credit freed or an answer arrived at edge t shows from edge t+1.
+// and `credit` is high while used < CREDITS. `out_valid` is high while answers wait for delivery
+// and in the cycle an answer arrives: the port hands an arriving answer on at once when none waits
+// before it (the memory's own latency is the port's). `credit` is a flip-flop: a credit freed at
+// edge t shows from edge t+1.
 module loom_credits #(
     parameter integer CREDITS = 8
 ) (
@@ -51,5 +53,5 @@ module loom_credits #(
   end
 
   assign credit    = credit_q;
-  assign out_valid = out_valid_q;
+  assign out_valid = out_valid_q || response;
 endmodule

@@ -49,7 +49,7 @@
 //
 // Timing, with a memory that answers a read L and a write Ls cycles after the request edge:
 //   - loads: one a cycle. A memory answer at edge t leaves from edge t+1 and its credit is spent from
-//     edge t+2, so full rate for independent addresses needs CREDITS >= L + 2 (as loom_load);
+//     edge t+2, so full rate for independent addresses needs CREDITS >= L + 2;
 //   - a forwarded answer whose data is there leaves the cycle after its load at the earliest (so does a
 //     pred-0 zero); data stored at edge t serves a waiting forwarded answer from edge t+1, so a chain of
 //     loads of one address whose store data comes D cycles after the previous answer runs at D + 1

@@ -6,11 +6,12 @@
 // m_resp_ready), so every request must have a place reserved in a CREDITS-entry response buffer:
 // a request is issued only while (requests in flight + responses buffered) < CREDITS. Requests pass
 // straight through (in -> m_req is combinational, one per cycle while credits last); m_req_valid
-// depends on in_valid and a registered credit flag, never on m_req_ready. A response written at edge
-// t is on out_* from edge t+1 (one cycle of latency through the buffer). A credit freed by an
-// out transfer at edge t can be spent from edge t+1, so full request rate needs CREDITS >= memory
-// round trip + 2 cycles. It also serves atomic ports: their operands go to the memory beside the
-// address (the top module wires them, valid with in_valid) and the old value comes back as the data.
+// depends on in_valid and a registered credit flag, never on m_req_ready. A response is on out_* in
+// the cycle it arrives when no earlier one waits in the buffer (it bypasses the buffer), else after
+// those. A credit freed by an out transfer at edge t can be spent from edge t+1, so full request rate
+// needs CREDITS >= memory round trip + 1 cycle. It also serves atomic ports: their operands go to the
+// memory beside the address (the top module wires them, valid with in_valid) and the old value comes
+// back as the data.
 module loom_load #(
     parameter integer DW = 32,
     parameter integer CREDITS = 8
@@ -60,9 +61,12 @@ module loom_load #(
     end
   end
 
-  // The credit rule guarantees a free entry for every response, so writes are unconditional.
+  // The credit rule guarantees a free entry for every response, so writes are unconditional (a
+  // response delivered as it arrives is written and read past in the same cycle).
   always @(posedge clk)
     if (m_resp_valid) buf_q[wr_q] <= m_resp_rdata;
 
-  assign out_data = buf_q[rd_q];
+  // The buffer is empty when a response arrives with rd_q == wr_q: a full buffer holds every credit,
+  // so no response can be on its way.
+  assign out_data = (m_resp_valid && rd_q == wr_q) ? m_resp_rdata : buf_q[rd_q];
 endmodule

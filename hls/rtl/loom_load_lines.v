@@ -15,13 +15,13 @@
 // per request, never refused; m_req_valid depends on in_valid, in_addr and registers, never on
 // m_req_ready; in_ready depends on m_req_ready and, through the line compare, on in_addr.
 //
-// Timing, with a memory that answers L cycles after the request edge: a line is on the output one
-// cycle after its response, an element of the held line one cycle after it was accepted, one element
+// Timing, with a memory that answers L cycles after the request edge: a line is on the output in the
+// cycle its response arrives, an element of the held line one cycle after it was accepted, one element
 // a cycle. A credit or line freed by a delivery at edge t is spent from edge t+1. A stream of
 // consecutive elements, one a cycle with out_ready high, is accepted and delivered at full rate when
-//   CREDITS >= L + 2   and   LINES >= ceil((L + 2) / E),   E = 8 * LINE_BYTES / DW elements a line;
+//   CREDITS >= L + 1   and   LINES >= ceil((L + 1) / E),   E = 8 * LINE_BYTES / DW elements a line;
 // each credit short costs about one cycle a line, each line short stalls every line. Any stream is at
-// full rate with LINES = CREDITS >= L + 2 (an element brings at most one line).
+// full rate with LINES = CREDITS >= L + 1 (an element brings at most one line).
 module loom_load_lines #(
     parameter integer DW = 32,
     parameter integer LINE_BYTES = 64,

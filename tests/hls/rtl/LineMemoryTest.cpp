@@ -15,6 +15,8 @@
 #include "Vstore_lines512.h"
 #include "Vstore_lines64_c1.h"
 #include "Vstore_lines8.h"
+#include "Vstore_lines32_posted.h"
+#include "Vstore_lines64_c1_posted.h"
 
 #include <catch2/catch.hpp>
 
@@ -105,13 +107,14 @@ struct Traffic {
 /// A parameterisation: limit is LINES for a load, IDLE for a store.
 struct Port {
   int dw, credits, limit;
+  bool posted = false; // store: tokens at acceptance, drained while nothing is unacknowledged
   int bytes() const { return dw / 8; }
   int perLine() const { return kLineBytes / bytes(); }
 };
 
 struct Outcome {
   int delivered = 0, requests = 0, violations = 0;
-  int flushRule = 0;              // store: cycles where m_req_valid disagreed with rules (a)-(d)
+  int flushRule = 0;              // store: cycles where m_req_valid disagreed with rules (a)-(e)
   uint64_t maxUsed = 0;           // elements accepted and not delivered
   uint64_t maxLines = 0;          // load: line requests not yet consumed by their first element
   uint64_t usedAfterStall = 0;
@@ -170,9 +173,11 @@ public:
         rng(seed), mem(rng) {}
 
   /// step(cycle, answer): the port's part of a cycle; answer: the memory answers this cycle.
-  template <class Step> void run(Step step) {
+  /// owes(): the port still owes the memory a request or awaits an answer after its last result
+  /// (a posted store's tokens may all have left before its last line went).
+  template <class Step, class Owes> void run(Step step, Owes owes) {
     const uint64_t limit = static_cast<uint64_t>(t.items) * 60 + 1000;
-    for (uint64_t cycle = 0; o.delivered < t.items && cycle < limit; ++cycle) {
+    for (uint64_t cycle = 0; (o.delivered < t.items || owes()) && cycle < limit; ++cycle) {
       stalled = cycle < static_cast<uint64_t>(t.stallCycles);
       in.offer(t, p.bytes(), rng);
       sim->in_valid = in.holding;
@@ -284,7 +289,7 @@ template <class M> Outcome runLoad(const Traffic &t, const Port &p, uint32_t see
       ++linesHeld;
     }
     o.maxLines = std::max(o.maxLines, linesHeld);
-  });
+  }, [] { return false; });
   CHECK(lines.empty());
   CHECK(o.maxLines <= static_cast<uint64_t>(p.limit));
   return o;
@@ -297,11 +302,13 @@ template <class M> Outcome runStore(const Traffic &t, const Port &p, uint32_t se
   std::vector<uint8_t> expected = b.mem.bytes; // the stores applied in order
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> open; // accepted, carried by no write yet
   std::deque<uint64_t> carried; // stores each write in flight carries
-  uint64_t idle = 0, tokens = 0, lastAccept = 0;
+  uint64_t idle = 0, tokens = 0, lastAccept = 0, unacknowledged = 0;
   std::array<uint8_t, kLineBytes> wdata{}, line{};
   b.run([&](uint64_t cycle, bool ack) {
     setBytes(sim->in_data, b.in.data.data(), b.in.data.size());
     b.settle();
+    // Without POSTED always drained; with it, exactly while every accepted store is acknowledged.
+    o.violations += static_cast<bool>(sim->drained) != (!p.posted || unacknowledged == 0);
 
     // The open stores merged: their line's bytes and strobes, later stores winning.
     uint64_t strobe = 0;
@@ -314,10 +321,34 @@ template <class M> Outcome runStore(const Traffic &t, const Port &p, uint32_t se
     const bool due = !open.empty() && (strobe == ~0ull || idle >= static_cast<uint64_t>(p.limit) ||
                                        open.size() == static_cast<size_t>(p.credits) ||
                                        (b.in.holding && lineOf(b.in.addr) != lineOf(open.front().first)));
-    o.flushRule += due != static_cast<bool>(sim->m_req_valid);
+    // Rule (e): otherwise an offered store, given a credit, that completes its line goes with it.
+    const uint64_t undelivered = b.accepted - static_cast<uint64_t>(o.delivered);
+    const bool credit = (p.posted ? unacknowledged : undelivered) < static_cast<uint64_t>(p.credits) &&
+                        undelivered < static_cast<uint64_t>(p.credits);
+    uint64_t offeredStrobe = 0;
+    if (b.in.holding)
+      for (size_t i = 0; i < b.in.data.size(); ++i)
+        offeredStrobe |= 1ull << (b.in.addr % kLineBytes + i);
+    const bool completes = !due && b.in.holding && credit && (strobe | offeredStrobe) == ~0ull;
+    o.flushRule += (due || completes) != static_cast<bool>(sim->m_req_valid);
+    if (completes) {
+      std::copy(b.in.data.begin(), b.in.data.end(), line.begin() + b.in.addr % kLineBytes);
+      strobe |= offeredStrobe;
+    }
 
+    // An acknowledge makes its write's tokens deliverable in the cycle it arrives (POSTED: the
+    // acceptance made them deliverable from the next edge).
+    if (ack) {
+      if (carried.empty()) {
+        ++o.violations;
+      } else {
+        tokens += p.posted ? 0 : carried.front();
+        unacknowledged -= carried.front();
+        carried.pop_front();
+      }
+    }
     if (sim->out_valid && sim->out_ready) {
-      // A token leaves only after the write carrying its store was acknowledged (at an earlier edge).
+      // A token leaves only once the write carrying its store was acknowledged (POSTED: accepted).
       if (tokens == 0)
         ++o.violations;
       else
@@ -325,11 +356,13 @@ template <class M> Outcome runStore(const Traffic &t, const Port &p, uint32_t se
       ++o.delivered;
     }
     const bool issue = sim->m_req_valid && sim->m_req_ready;
+    const bool accept = b.in.holding && sim->in_ready;
     if (issue) {
       getBytes(sim->m_req_wdata, wdata.data(), kLineBytes);
       const uint64_t addr = sim->m_req_addr;
       const uint64_t got = sim->m_req_strobe;
-      bool same = !open.empty() && addr == lineOf(open.front().first) && got == strobe;
+      const uint64_t lineAddr = completes ? lineOf(b.in.addr) : open.empty() ? ~0ull : lineOf(open.front().first);
+      bool same = addr == lineAddr && got == strobe && (!completes || accept);
       for (int i = 0; same && i < kLineBytes; ++i)
         same = !(strobe >> i & 1) || wdata[i] == line[i];
       o.violations += !same;
@@ -338,29 +371,23 @@ template <class M> Outcome runStore(const Traffic &t, const Port &p, uint32_t se
           if (strobe >> i & 1)
             b.mem.at(addr)[i] = wdata[i];
       b.mem.request(cycle, addr, b.latency());
-      carried.push_back(open.size());
-      o.flushDelays.push_back(cycle - lastAccept);
+      carried.push_back(open.size() + (completes ? 1 : 0));
+      o.flushDelays.push_back(cycle - (completes ? cycle : lastAccept));
       open.clear();
       ++o.requests;
     }
-    const bool accept = b.in.holding && sim->in_ready;
     if (accept) {
       std::copy(b.in.data.begin(), b.in.data.end(), expected.begin() + LineMemory::offset(b.in.addr));
-      open.emplace_back(b.in.addr, b.in.data);
+      if (!completes)
+        open.emplace_back(b.in.addr, b.in.data);
+      tokens += p.posted ? 1 : 0;
+      ++unacknowledged;
       b.in.accepted(t);
       ++b.accepted;
       lastAccept = cycle;
     }
     idle = (accept || issue || open.empty()) ? 0 : idle + 1;
-    if (ack) {
-      if (carried.empty()) {
-        ++o.violations;
-      } else {
-        tokens += carried.front();
-        carried.pop_front();
-      }
-    }
-  });
+  }, [&] { return !open.empty() || !carried.empty(); });
   CHECK(open.empty());
   CHECK(carried.empty());
   CHECK(b.mem.bytes == expected);
@@ -370,11 +397,11 @@ template <class M> Outcome runStore(const Traffic &t, const Port &p, uint32_t se
 /// The largest memory latency at which the header comments promise one element a cycle (0: none).
 int loadFullRateLatency(const Port &p) {
   int l = 0;
-  while (p.credits >= l + 3 && p.limit >= (l + 3 + p.perLine() - 1) / p.perLine())
+  while (p.credits >= l + 2 && p.limit >= (l + 2 + p.perLine() - 1) / p.perLine())
     ++l;
   return l;
 }
-int storeFullRateLatency(const Port &p) { return std::max(0, p.credits - p.perLine() - 2); }
+int storeFullRateLatency(const Port &p) { return std::max(0, p.credits - p.perLine()); }
 
 Traffic fullRate(int latency) {
   Traffic t;
@@ -463,7 +490,8 @@ template <class M> void storeSuite(const Port &p) {
     CHECK(o.flushRule == 0);
     CHECK(o.usedAfterStall == static_cast<uint64_t>(p.credits));
   }
-  SECTION("an isolated store is written IDLE cycles after it, or at once when it holds every credit") {
+  SECTION("an isolated store is written IDLE cycles after it, the cycle after when it holds every credit, "
+          "at once when it fills its line") {
     Traffic t;
     t.items = 30;
     t.spacing = 2 * p.limit + 10;
@@ -472,7 +500,7 @@ template <class M> void storeSuite(const Port &p) {
     CHECK(o.violations == 0);
     CHECK(o.flushRule == 0);
     CHECK(o.requests == t.items);
-    const uint64_t delay = p.credits == 1 || p.perLine() == 1 ? 1 : p.limit + 1;
+    const uint64_t delay = p.perLine() == 1 ? 0 : p.credits == 1 ? 1 : p.limit + 1;
     for (uint64_t d : o.flushDelays)
       CHECK(d == delay);
   }
@@ -501,3 +529,9 @@ TEST_CASE("loom_store_lines DW=32 CREDITS=22 IDLE=4", "[rtl][store]") { storeSui
 TEST_CASE("loom_store_lines DW=64 CREDITS=1 IDLE=16", "[rtl][store]") { storeSuite<Vstore_lines64_c1>({64, 1, 16}); }
 TEST_CASE("loom_store_lines DW=512 CREDITS=6 IDLE=4", "[rtl][store]") { storeSuite<Vstore_lines512>({512, 6, 4}); }
 TEST_CASE("loom_store_lines DW=8 CREDITS=70 IDLE=1", "[rtl][store]") { storeSuite<Vstore_lines8>({8, 70, 1}); }
+TEST_CASE("loom_store_lines DW=32 CREDITS=22 IDLE=4 POSTED", "[rtl][store]") {
+  storeSuite<Vstore_lines32_posted>({32, 22, 4, true});
+}
+TEST_CASE("loom_store_lines DW=64 CREDITS=1 IDLE=16 POSTED", "[rtl][store]") {
+  storeSuite<Vstore_lines64_c1_posted>({64, 1, 16, true});
+}

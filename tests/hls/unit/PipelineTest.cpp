@@ -181,9 +181,14 @@ TEST_CASE("vector_add becomes a balanced dataflow graph with three memory ports"
   CHECK(count(storeLine.substr(0, storeLine.find('\n')), "%") == 2);
   // The address path reaches the store long before the sum: balance-paths buffers it.
   CHECK(count(dumps["balance-paths"], "= fifo") >= 1);
-  // unit board: loads 2+2 cycles, fadd 3, address 1, store 4 and 2 elements gathering in its line,
-  // completion 1.
-  CHECK(hw.pipelineDepth == 1 + 1 + 4 + 3 + 4 + 2 + 1);
+  // Only the completion waits for the store: its token leaves at once, and the kernel is done when
+  // the memory acknowledged it. Unit board: work-items 1, address 1, loads 2+2 cycles, fadd 3, then
+  // the store's 4 and 2 elements gathering in its line (the completion waits alongside).
+  const auto &posted = dumps["post-completion-stores"];
+  CHECK(count(posted, " posted") == 1);
+  CHECK(count(posted.substr(posted.find("= store")), " posted") == 1);
+  CHECK(program->verilog.find(".POSTED(1)") != std::string::npos);
+  CHECK(hw.pipelineDepth == 1 + 1 + 4 + 3 + 4 + 2);
 }
 
 TEST_CASE("generated Verilog passes verilator lint -Wall and yosys synthesis") {
@@ -344,6 +349,11 @@ entry:
   loadLine = loadLine.substr(0, loadLine.find('\n'));
   CHECK(count(loadLine, "%") == 2);
   CHECK(count(dumps["add-completion"], "= completion") == 1);
+  // The first store's acknowledge orders the load: its token waits for it. Only the completion
+  // waits for the second's.
+  const auto &posted = dumps["post-completion-stores"];
+  CHECK(count(posted, "= store") == 2);
+  CHECK(count(posted, " posted") == 1);
 }
 
 TEST_CASE("accesses that cannot alias do not wait for each other: a vector's lanes travel together") {

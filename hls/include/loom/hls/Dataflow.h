@@ -130,6 +130,9 @@ struct Node {
   /// Load/Store: a stream: consecutive iterations of its loop, or consecutive work-items, access
   /// consecutive addresses (or the same one), so its accesses share memory lines.
   bool stream = false;
+  /// Store: only the kernel's completion waits for its token, so its port gives the token at
+  /// acceptance and the completion waits for the port's writes instead (PostCompletionStores).
+  bool posted = false;
   unsigned latency = 0;        ///< Cycles from input to output, from the board (AssignLatencies).
   unsigned depth = 0;          ///< Fifo entries; Load/Store/Atomic credits.
   unsigned startCycle = 0;     ///< Scheduled entry time of a work-item's token (ScheduleASAP).
