@@ -191,6 +191,45 @@ TEST_CASE("vector_add becomes a balanced dataflow graph with three memory ports"
   CHECK(hw.pipelineDepth == 1 + 1 + 4 + 3 + 4 + 2);
 }
 
+TEST_CASE("the consumers of one value share a delay line: a chain of FIFOs in order of their slack") {
+  std::map<std::string, std::string> dumps;
+  // %v meets the multiply chain 2, 4 and 6 cycles after it came (unit board: fmul 2 cycles), twice at 6.
+  synthesizeOk(R"(
+define spir_kernel void @powers(float addrspace(1)* noalias %a, float addrspace(1)* noalias %out) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pa = getelementptr inbounds float, float addrspace(1)* %a, i64 %gid
+  %v = load float, float addrspace(1)* %pa, align 4
+  %m1 = fmul float %v, %v
+  %m2 = fmul float %m1, %v
+  %m3 = fmul float %m2, %v
+  %p = fmul float %m3, %v
+  %q = fmul float %m3, %v
+  %s = fadd float %p, %q
+  %po = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  store float %s, float addrspace(1)* %po, align 4
+  ret void
+}
+)",
+               dumps);
+  const std::string &balanced = dumps["balance-paths"];
+  // The load's node and the FIFOs named after it.
+  std::smatch load;
+  REQUIRE(std::regex_search(balanced, load, std::regex("(%[0-9]+) = load")));
+  std::vector<std::string> chain{load[1]};
+  for (std::smatch fifo; std::regex_search(balanced, fifo, std::regex("(%[0-9]+) = fifo i32 depth=4 \\(" + chain.back() + "\\) lat=2"));)
+    chain.push_back(fifo[1]);
+  // Three FIFOs of 2 cycles one after another, not FIFOs of 2, 4, 6 and 6 cycles side by side.
+  CHECK(chain.size() == 4);
+  CHECK(count(balanced, "= fifo i32 depth=6") == 0);
+  CHECK(count(balanced, "= fifo i32 depth=8") == 0);
+  // The two multiplies at 6 cycles both take the last FIFO's value; the one at 4 and the last FIFO
+  // take the middle one's.
+  auto uses = [&](const std::string &node) { return count(balanced, node + ")") + count(balanced, node + ","); };
+  CHECK(uses(chain[3]) == 2);
+  CHECK(uses(chain[2]) == 2);
+}
+
 TEST_CASE("generated Verilog passes verilator lint -Wall and yosys synthesis") {
   auto ir = parse(VectorAdd);
   std::map<std::string, std::string> dumps;
