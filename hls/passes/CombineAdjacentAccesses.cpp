@@ -27,6 +27,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,6 +49,25 @@ bool combinable(const llvm::Instruction &inst) {
   const llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
   const unsigned space = pointer->getType()->getPointerAddressSpace();
   return (space == 1 || space == 2) && !constantTable(llvm::getUnderlyingObject(pointer, /*MaxLookup=*/0));
+}
+
+/// Whether `inst` touches no global or constant memory, the memory accesses combine in: a
+/// declaration of an alias scope (inlining leaves one per `restrict` argument and lane), or an
+/// access of private or __local memory (address spaces 0 and 3; OpenCL C's named address spaces are
+/// disjoint). A barrier kernel's `tile[lid] = a[gid]` lanes then combine their loads of `a` past
+/// the lanes' stores to `tile`.
+bool offGlobalMemory(const llvm::Instruction &inst) {
+  if (llvm::isa<llvm::NoAliasScopeDeclInst>(inst))
+    return true;
+  const llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
+  if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
+    pointer = rmw->getPointerOperand();
+  else if (const auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
+    pointer = exchange->getPointerOperand();
+  if (!pointer)
+    return false;
+  const unsigned space = pointer->getType()->getPointerAddressSpace();
+  return space == 0 || space == 3;
 }
 
 /// Whether accesses of objects `a` and `b` (null: any memory) may touch the same bytes: unless they
@@ -86,7 +106,7 @@ public:
         bucket = Bucket();
       };
       for (llvm::Instruction &inst : block) {
-        if (!inst.mayReadOrWriteMemory())
+        if (!inst.mayReadOrWriteMemory() || offGlobalMemory(inst))
           continue;
         const bool simple = combinable(inst);
         const llvm::Value *object =

@@ -2617,7 +2617,8 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_scale4");
 }
 
-TEST_CASE("neighbouring scalar accesses combine into one wide access; a store between loads keeps them apart") {
+TEST_CASE("neighbouring scalar accesses combine into one wide access; a store between loads keeps them apart, "
+          "a private one does not") {
   std::map<std::string, std::string> dumps;
   auto program = synthesizeOk(R"(
 define spir_kernel void @unrolled(float addrspace(1)* noalias %in, float addrspace(1)* noalias %out) {
@@ -2657,9 +2658,35 @@ entry:
   store float %v1, float addrspace(1)* %q, align 4
   ret void
 }
+define spir_kernel void @staged(float addrspace(1)* noalias %in, float addrspace(1)* noalias %out) {
+entry:
+  %stage = alloca [2 x float], align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %base = shl i64 %gid, 1
+  %i1 = or i64 %base, 1
+  %p0 = getelementptr inbounds float, float addrspace(1)* %in, i64 %base
+  %v0 = load float, float addrspace(1)* %p0, align 8
+  %s0 = getelementptr inbounds [2 x float], [2 x float]* %stage, i64 0, i64 0
+  store float %v0, float* %s0, align 4
+  call void @llvm.experimental.noalias.scope.decl(metadata !0)
+  %p1 = getelementptr inbounds float, float addrspace(1)* %in, i64 %i1
+  %v1 = load float, float addrspace(1)* %p1, align 4
+  %s1 = getelementptr inbounds [2 x float], [2 x float]* %stage, i64 0, i64 1
+  store float %v1, float* %s1, align 4
+  %w0 = load float, float* %s0, align 4
+  %w1 = load float, float* %s1, align 4
+  %sum = fadd float %w0, %w1
+  %q = getelementptr inbounds float, float addrspace(1)* %out, i64 %gid
+  store float %sum, float addrspace(1)* %q, align 4
+  ret void
+}
+declare void @llvm.experimental.noalias.scope.decl(metadata)
+!0 = !{!1}
+!1 = distinct !{!1, !2}
+!2 = distinct !{!2}
 )",
                               dumps);
-  REQUIRE(program.kernels.size() == 2);
+  REQUIRE(program.kernels.size() == 3);
   const auto &unrolled = program.kernels[0].ports;
   REQUIRE(unrolled.size() == 2);
   CHECK(unrolled[0].kind == hls::MemoryPort::Kind::Load);
@@ -2668,6 +2695,11 @@ entry:
   CHECK(unrolled[1].bytes == 8); // out[4 gid], out[4 gid + 1]
   // `out` may alias `in`: the store between the loads could change in[2 gid + 1].
   CHECK(program.kernels[1].ports.size() == 4);
+  // Private stores and an alias scope's declaration touch no global memory: the loads of `in` still
+  // combine past them.
+  const auto &staged = program.kernels[2].ports;
+  REQUIRE(staged.size() == 2);
+  CHECK(staged[0].bytes == 8);
   checkLintClean(program.verilog, "loom_kernel_unrolled");
 }
 
