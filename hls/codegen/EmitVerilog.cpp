@@ -55,10 +55,6 @@ public:
         emitDynamic(id);
     drivePipePorts();
     arbitrateSharedReads();
-    if (completion_) // Done waits for every posted store port to have no write in flight.
-      m_.assign(ref("posted_stores_drained"), postedDrained_.empty()       ? constant(1, 1)
-                                              : postedDrained_.size() == 1 ? postedDrained_[0]
-                                                                           : unary("&", concat(postedDrained_)));
     m_.assign(ref("retired"), workItems_ ? ref("workitem_retired") : constant(1, 0));
     consumeUnusedInputs();
     return std::move(m_);
@@ -563,9 +559,13 @@ private:
       conns.push_back({"start", ref("start")});
       for (unsigned d = 0; d < 3; ++d)
         conns.push_back({"size" + std::to_string(d), rangeInput("size", d)});
-      conns.insert(conns.end(), {{"in_valid", in.valid}, {"in_ready", in.ready},
-                                 {"drained", m_.wire("posted_stores_drained")}, {"done", ref("done")}});
-      completion_ = true;
+      // Done waits for every posted store port to have no write in flight. A posted store's token
+      // reaches the completion along forward edges, so every one was emitted before it.
+      ExprRef drained = postedDrained_.empty()       ? constant(1, 1)
+                        : postedDrained_.size() == 1 ? postedDrained_[0]
+                                                     : unary("&", concat(postedDrained_));
+      conns.insert(conns.end(),
+                   {{"in_valid", in.valid}, {"in_ready", in.ready}, {"drained", drained}, {"done", ref("done")}});
       m_.instance("loom_completion", n(id, "completion"), {{"STEP0", int64_t(k_.simdWorkItems)}}, conns);
       if (workItems_)
         m_.assign(ref("workitem_retired"), in.valid); // loom_completion is always ready.
@@ -688,14 +688,13 @@ private:
       }
       const char *role = store ? "store" : node.kind == OpKind::Atomic ? "atomic" : "load";
       const MemoryPort &mp = k_.ports[p];
-      std::vector<std::pair<std::string, int64_t>> params{{"DW", (mp.lines() ? mp.elementBytes : mp.bytes) * 8}};
-      if (mp.lines())
-        params.push_back({"LINE_BYTES", mp.bytes});
-      params.push_back({"CREDITS", node.depth});
-      // A line store flushes a partial line after StoreLineIdleCycles without a store.
-      if (mp.lines())
-        params.push_back(store ? std::pair<std::string, int64_t>{"IDLE", StoreLineIdleCycles}
-                               : std::pair<std::string, int64_t>{"LINES", lineBuffers(k_, id)});
+      using Param = std::pair<std::string, int64_t>;
+      std::vector<Param> params{{"CREDITS", node.depth}};
+      if (!mp.lines())
+        params.push_back({"DW", mp.bytes * 8});
+      else // A line store flushes a partial line after StoreLineIdleCycles without a store.
+        params.insert(params.end(), {{"DW", mp.elementBytes * 8}, {"LINE_BYTES", mp.bytes},
+                                     store ? Param{"IDLE", StoreLineIdleCycles} : Param{"LINES", lineBuffers(k_, id)}});
       if (store) {
         params.push_back({"POSTED", node.posted ? 1 : 0});
         ExprRef drained = m_.wire(n(id, "drained"));
@@ -1098,10 +1097,8 @@ private:
   std::map<NodeId, ExprRef> data_;
   std::vector<unsigned> argBitsUsed_;
   std::optional<NodeId> workItems_;
-  bool completion_ = false;
   /// The drained outputs of the posted store ports (Node::posted), which the completion waits for.
   std::vector<ExprRef> postedDrained_;
-  /// Per on-chip memory: the next free read and write port.
   /// Ports given out so far, per memory and bank.
   std::vector<std::vector<OnChipMemory::Ports>> ramPorts_;
   /// By shared memory port (memory, port): its reads in the graph's order, each with its index.
