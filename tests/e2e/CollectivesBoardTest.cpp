@@ -109,6 +109,36 @@ TEST_CASE("work-item functions with partial work-groups", "[e2e][board][collecti
   }
 }
 
+TEST_CASE("loops over a work-group's size with partial work-groups", "[e2e][board][collectives]") {
+  // 1D: 300 work-items in groups of 64, the last of 44. 2D: 20 x 10 in groups of 8 x 4, the last
+  // column of groups 4 wide and the last row 2 high, so the size changes from group to group.
+  struct Shape {
+    size_t width, height, localX, localY;
+  };
+  for (const Shape &shape : {Shape{300, 1, 64, 1}, Shape{20, 10, 8, 4}}) {
+    const size_t groupsX = (shape.width + shape.localX - 1) / shape.localX;
+    const size_t groupsY = (shape.height + shape.localY - 1) / shape.localY;
+    const size_t enqueued = shape.localX * shape.localY;
+    const auto a = randomInts(groupsX * groupsY * 2 * enqueued, -1000, 1000, 41);
+    std::vector<int> b(a.size()), expected(a.size(), -1);
+    for (size_t y = 0; y < shape.height; ++y)
+      for (size_t x = 0; x < shape.width; ++x) {
+        const size_t gx = x / shape.localX, gy = y / shape.localY;
+        const size_t sizeX = std::min(shape.localX, shape.width - gx * shape.localX);
+        const size_t items = sizeX * std::min(shape.localY, shape.height - gy * shape.localY);
+        const size_t lid = (y % shape.localY) * sizeX + x % shape.localX;
+        const int *group = &a[(gy * groupsX + gx) * 2 * enqueued];
+        expected[y * shape.width + x] = group[lid] + 2 * group[lid + items];
+      }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", " << shape.width << " x " << shape.height);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "group_strided_sums", a, b, 0,
+                                            {{shape.width, shape.height}, {shape.localX, shape.localY}}),
+                          expected) == -1);
+    }
+  }
+}
+
 TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][collectives]") {
   // A 10 x 6 NDRange at offset (1, 2) in groups of 4 x 3 (the last column 2 wide), each work-item
   // asking dimensions 0, 1 and the one past them (sizes 1, ids 0), and its linear ids.

@@ -129,3 +129,19 @@ __kernel void work_item_dims(__global const int *a, __global const int *b, __glo
   sum = sum * 31 + a[y * get_global_size(0) + get_global_id(extra - 1) - get_global_offset(0)];
   out[get_global_linear_id()] = sum;
 }
+
+// Loops whose trip count is the work-group's size, which a partial last group changes (OpenCL C
+// 2.0): a group copies twice as many elements of `a` as it has work-items into __local memory, and
+// each work-item adds up every (group size)-th of them from its own local linear id.
+__kernel void group_strided_sums(__global const int *a, __global const int *b, __global int *out, int unused) {
+  __local int tile[2 * 64];
+  const size_t items = get_local_size(0) * get_local_size(1), lid = get_local_linear_id();
+  const size_t group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+  const size_t base = group * 2 * get_enqueued_local_size(0) * get_enqueued_local_size(1);
+  event_t copied = async_work_group_copy(tile, a + base, 2 * items, 0);
+  wait_group_events(1, &copied);
+  int sum = 0;
+  for (size_t i = lid; i < 2 * items; i += items)
+    sum += tile[i] * (int)(i / items + 1);
+  out[get_global_linear_id()] = sum;
+}
