@@ -6,7 +6,7 @@
 // to_global, to_local or to_private of such a pointer. The board's memories are separate (global
 // ports, on-chip RAMs), so the hardware needs each access's named address space. After: every
 // generic pointer that provably comes from one named space is rewritten in it (LLVM's
-// InferAddressSpaces, told that SPIR's generic space is the flat one), and each to_global,
+// InferAddressSpaces, told that SPIR's generic space is the flat one; volatile accesses too), and each to_global,
 // to_local and to_private is answered from that space (through a select, on each of its arms): the
 // pointer, or null, and a comparison of the answer with null by whether it is in that space. An
 // access left generic is the graph builder's error at its line; a question
@@ -18,6 +18,8 @@
 #include "loom/lowering/AddressSpaceQueries.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
@@ -94,12 +96,35 @@ llvm::Error answerAddressSpaceQueries(llvm::Function &kernel) {
   return llvm::Error::success();
 }
 
+/// InferAddressSpaces leaves a volatile access generic, with the named pointer it found cast back
+/// (a target may lack volatile accesses in its named spaces); the board's ports and RAMs serve
+/// volatile accesses as any other, so such an access takes the named pointer (OpenCL C 2.0's
+/// atomic_init on a __global object is a volatile store through a generic pointer).
+void accessVolatilesInTheirSpace(llvm::Function &kernel) {
+  for (llvm::Instruction &inst : llvm::instructions(kernel)) {
+    const auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+    const auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+    if (!(load && load->isVolatile()) && !(store && store->isVolatile()))
+      continue;
+    const unsigned operand = load ? load->getPointerOperandIndex() : store->getPointerOperandIndex();
+    auto *generic = llvm::cast<llvm::PointerType>(inst.getOperand(operand)->getType());
+    auto *cast = llvm::dyn_cast<llvm::AddrSpaceCastOperator>(inst.getOperand(operand));
+    if (generic->getAddressSpace() != SpirGenericAddressSpace || !cast)
+      continue;
+    llvm::Value *named = cast->getPointerOperand();
+    llvm::IRBuilder<> b(&inst);
+    inst.setOperand(operand, b.CreateBitCast(named, llvm::PointerType::getWithSamePointeeType(
+                                                        generic, named->getType()->getPointerAddressSpace())));
+  }
+}
+
 } // namespace
 
 llvm::Error inferAddressSpaces(llvm::Function &kernel) {
   llvm::FunctionAnalysisManager analyses;
   llvm::PassBuilder().registerFunctionAnalyses(analyses);
   llvm::InferAddressSpacesPass(SpirGenericAddressSpace).run(kernel, analyses);
+  accessVolatilesInTheirSpace(kernel);
   return answerAddressSpaceQueries(kernel);
 }
 

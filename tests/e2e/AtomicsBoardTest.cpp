@@ -169,6 +169,18 @@ TEST_CASE("a single work-item's atomics in loops, on global memory and on __loca
   }
 }
 
+TEST_CASE("atomic_init of __global objects: board == CPU == host", "[e2e][board][atomics]") {
+  const size_t n = 256;
+  auto data = randomInts(n, -100000, 100000, 19);
+  std::vector<int> want(n);
+  for (size_t i = 0; i < n; ++i)
+    want[i] = 3 * data[i];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(run(target, "c11_init", data, std::vector<int>(n, 0), {{n}, {64}}), want) == -1);
+  }
+}
+
 TEST_CASE("the OpenCL C 2.0 atomics, relaxed at work-group scope: board == CPU == host", "[e2e][board][atomics]") {
   const size_t n = 512;
   auto data = randomInts(n, -100000, 100000, 17);

@@ -107,6 +107,13 @@ kernel void local_atomics(global const int *restrict data, volatile global int *
   buffer[19] = first[0];
 }
 
+// atomic_init of __global objects (a volatile store through a generic pointer), each work-item its
+// own: buffer[i] = 3 * data[i].
+kernel void c11_init(global const int *data, global int *buffer, int n) {
+  int i = get_global_id(0);
+  atomic_init((volatile global atomic_int *)buffer + i, 3 * data[i]);
+}
+
 // The OpenCL C 2.0 atomics in the forms every OpenCL 3.0 device has (_explicit with an order and a
 // scope; this file is built with -cl-std=CL3.0): buffer[0..15] a histogram, [16] max, [17] min,
 // [18] xor, [19] a sum by compare-exchange retries, [20] or, [21] and, [22] a sum subtracted, [23]

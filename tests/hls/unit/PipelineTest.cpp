@@ -2968,6 +2968,17 @@ entry:
   REQUIRE(program.kernels[0].ports.size() == 2);
   CHECK(program.kernels[0].ports[0].kind == hls::MemoryPort::Kind::Load);
   CHECK(program.kernels[0].ports[1].kind == hls::MemoryPort::Kind::Store);
+  // Volatile accesses too, which LLVM's pass leaves generic (atomic_init on a __global object is a
+  // volatile store through a generic pointer).
+  const std::string volatiles =
+      withLineReplaced(withLineReplaced(kernel, "  %v = load float, float addrspace(4)* %generic, align 4\n",
+                                        "  %v = load volatile float, float addrspace(4)* %generic, align 4\n"),
+                       "  store float %v, float addrspace(4)* %to, align 4\n",
+                       "  store volatile float %v, float addrspace(4)* %to, align 4\n");
+  program = synthesizeOk(volatiles, dumps);
+  REQUIRE(program.kernels[0].ports.size() == 2);
+  CHECK(program.kernels[0].ports[0].kind == hls::MemoryPort::Kind::Load);
+  CHECK(program.kernels[0].ports[1].kind == hls::MemoryPort::Kind::Store);
 
   const std::string either =
       withLineReplaced(kernel, "  %generic = addrspacecast float addrspace(1)* %pa to float addrspace(4)*\n",
