@@ -59,11 +59,7 @@ bool combinable(const llvm::Instruction &inst) {
 bool offGlobalMemory(const llvm::Instruction &inst) {
   if (llvm::isa<llvm::NoAliasScopeDeclInst>(inst))
     return true;
-  const llvm::Value *pointer = llvm::getLoadStorePointerOperand(&inst);
-  if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
-    pointer = rmw->getPointerOperand();
-  else if (const auto *exchange = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
-    pointer = exchange->getPointerOperand();
+  const llvm::Value *pointer = pointerOperand(inst);
   if (!pointer)
     return false;
   const unsigned space = pointer->getType()->getPointerAddressSpace();

@@ -105,6 +105,8 @@ constexpr const char *WorkGroupInvocationAttribute = "loom.work_group_invocation
 /// Though in the constant address space, it is an on-chip ROM of one element size, not global
 /// memory: its accesses stay one element each.
 const llvm::GlobalVariable *constantTable(const llvm::Value *object);
+/// The pointer a load, store or atomic read-modify-write accesses; null for any other instruction.
+const llvm::Value *pointerOperand(const llvm::Instruction &inst);
 /// A private array (an alloca), a kernel's __local array or __local pointer argument, or a constant
 /// table: what becomes an on-chip memory.
 bool isOnChipArray(const llvm::Value *object);

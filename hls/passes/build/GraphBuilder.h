@@ -251,7 +251,6 @@ private:
   /// evolution, along its innermost loop, or along dimension 0 of the NDRange outside loops.
   bool isStream(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned bytes);
   /// The pointer a load, store or atomic accesses; null for other instructions.
-  static const llvm::Value *pointerOperand(const llvm::Instruction &inst);
   /// A load of a field of a struct argument: a slice of the argument's wide value at the field's
   /// constant offset.
   llvm::Error structArgumentField(const llvm::Instruction &inst, const llvm::Value *pointer, unsigned width,

@@ -307,7 +307,7 @@ void GraphBuilder::orderAfter(NodeId before, NodeId after) {
     result_.connect(before, after, result_.operands(after).size());
 }
 
-const llvm::Value *GraphBuilder::pointerOperand(const llvm::Instruction &inst) {
+const llvm::Value *pointerOperand(const llvm::Instruction &inst) {
   if (const auto *rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&inst))
     return rmw->getPointerOperand();
   if (const auto *cmpxchg = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&inst))
