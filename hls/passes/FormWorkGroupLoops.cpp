@@ -11,6 +11,9 @@
 //   region = 0; do { for z, y, x: next = k.loom_wi(args, ids, sizes, resume = region); region = next; }
 //   while (region != FinishedRegion)
 //
+// A region whose work-items run a loop has a z/y/x nest of its own, behind a switch on the region,
+// so that they all enter that loop and may overlap in it; the other regions share one nest.
+// Simplification often turns the region loop into straight code, one nest after another.
 // The barrier is the end of a region's loops: the next region's work-items start once the loops
 // have run every work-item of the group. Inside a region the work-items stream through the loop at
 // up to one a cycle; the loop carries no memory order between them (llvm.loop.parallel_accesses)
@@ -47,6 +50,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace loom::hls {
 namespace {
@@ -347,14 +351,16 @@ MDNode *loopMetadata(LLVMContext &context, bool overWorkItems, MDNode *parallel)
   return loop;
 }
 
-/// The loop over the regions orders them: region k + 1 reads what region k wrote. Simplification
-/// deletes the loops over a dimension whose local size is 1, and the deleted loop's metadata (its
-/// parallel accesses) may then land on the latch of the region loop, the kernel's outermost.
-void keepRegionsInOrder(Function &kernel) {
-  DominatorTree dominators(kernel);
-  LoopInfo loops(dominators);
-  for (Loop *outermost : loops)
-    outermost->setLoopID(loopMetadata(kernel.getContext(), /*overWorkItems=*/false, nullptr));
+/// Whether the work-item loop whose latch is `latch` runs once: its bound a required group size of 1,
+/// or the lanes of num_simd_work_items. Simplification deletes such a loop and moves its latch's
+/// metadata onto the branches before it, which may belong to the loop over the regions: it must
+/// carry none.
+bool runsOnce(const BranchInst &latch) {
+  const auto *test = cast<ICmpInst>(latch.getCondition());
+  const auto *next = cast<BinaryOperator>(test->getOperand(0));
+  const auto *bound = dyn_cast<ConstantInt>(test->getOperand(1));
+  const auto *step = dyn_cast<ConstantInt>(next->getOperand(1));
+  return bound && step && bound->getZExtValue() <= step->getZExtValue();
 }
 
 /// Marks the storage of the values the same in every work-item of a group (UniformValue), which the
@@ -408,6 +414,48 @@ SwitchInst &regionDispatch(Function &workItem, Argument &resume) {
   BasicBlock *body = entry.splitBasicBlock(firstOther, "region0");
   entry.getTerminator()->eraseFromParent();
   return *SwitchInst::Create(&resume, body, 1, &entry);
+}
+
+/// The places a pass starts (the cases of the work-item function's `dispatch`: regions, collectives'
+/// steps; region 0 is its default) from which the work-items run a loop before they stop.
+std::vector<ConstantInt *> startsRunningLoops(Function &workItem, SwitchInst &dispatch) {
+  DominatorTree dominators(workItem);
+  LoopInfo loops(dominators);
+  auto runsLoop = [&](BasicBlock *start) {
+    SmallPtrSet<BasicBlock *, 32> seen;
+    SmallVector<BasicBlock *, 32> work{start};
+    while (!work.empty()) {
+      BasicBlock *block = work.pop_back_val();
+      if (loops.getLoopFor(block))
+        return true;
+      if (seen.insert(block).second)
+        append_range(work, successors(block));
+    }
+    return false;
+  };
+  std::vector<ConstantInt *> starts;
+  if (runsLoop(dispatch.getDefaultDest()))
+    starts.push_back(ConstantInt::get(cast<IntegerType>(dispatch.getCondition()->getType()), 0));
+  for (const auto &start : dispatch.cases())
+    if (runsLoop(start.getCaseSuccessor()))
+      starts.push_back(start.getCaseValue());
+  return starts;
+}
+
+/// A copy of `workItem` in which the `excluded` starts of its `dispatch` lead nowhere, so that
+/// inlining it leaves out their code: the work-item function of the nest the other starts share.
+Function &startingElsewhere(Function &workItem, SwitchInst &dispatch, ArrayRef<ConstantInt *> excluded) {
+  ValueToValueMapTy copied;
+  Function *copy = CloneFunction(&workItem, copied);
+  auto *copyDispatch = cast<SwitchInst>(copied[&dispatch]);
+  auto *nowhere = BasicBlock::Create(workItem.getContext(), "elsewhere", copy);
+  new UnreachableInst(workItem.getContext(), nowhere);
+  for (ConstantInt *start : excluded)
+    if (auto found = copyDispatch->findCaseValue(start); found == copyDispatch->case_default())
+      copyDispatch->setDefaultDest(nowhere);
+    else
+      found->setSuccessor(nowhere);
+  return *copy;
 }
 
 /// A resume value at which `workItem` returns at once: a lane past the end of a partial group.
@@ -543,24 +591,69 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   // Partial groups run the enqueued size too, skipping what they lack: but for lanes, which skip
   // past the group's end (addLanes), and sub-group passes, whose last work-item tells the next.
   const bool skipsMissing = !uniform && lanes == 1 && !passSkip;
-  lowering::WorkItemLoopNest nest = lowering::emitWorkItemLoops(
-      b, kernel, workItem, callArgs, values, region, "items.",
-      skipsMissing ? ArrayRef<Value *>(values).slice(Param::EnqueuedLocalSize, 3) : ArrayRef<Value *>{});
-  region->addIncoming(nest.call, b.GetInsertBlock());
+  const ArrayRef<Value *> bounds =
+      skipsMissing ? ArrayRef<Value *>(values).slice(Param::EnqueuedLocalSize, 3) : ArrayRef<Value *>{};
+  // A region whose work-items run a loop before they stop has its loop nest over them, entered only
+  // when the group runs that region: its work-items all take the path into that loop, and so may
+  // overlap in it (LoopRings' reorderingIn). The other regions share one nest, whose work-item
+  // function starts at the region, as do sub-group passes, whose work-items each resume at a cut of
+  // their own (one more nest a region costs its loop counters and id arithmetic).
+  SwitchInst &starts = regionDispatch(workItem, resume);
+  const std::vector<ConstantInt *> ownNests = passSkip ? std::vector<ConstantInt *>{} : startsRunningLoops(workItem, starts);
+  const bool othersShare = ownNests.size() < starts.getNumCases() + 1; // region 0 is the default
+  ConstantInt *skip = passSkip ? passSkip : skipsMissing || lanes > 1 ? addSkipCase(workItem, resume) : nullptr;
+  Function *shared = !othersShare       ? nullptr
+                     : ownNests.empty() ? &workItem
+                                        : &startingElsewhere(workItem, starts, ownNests);
+  auto *next = BasicBlock::Create(context, "region.next", &kernel);
+  std::vector<std::pair<lowering::WorkItemLoopNest, BasicBlock *>> nests; // each with its last block
+  auto emitNest = [&](Function &callee, Value *start, const Twine &prefix) {
+    lowering::WorkItemLoopNest nest =
+        lowering::emitWorkItemLoops(b, kernel, callee, callArgs, values, start, prefix, bounds);
+    nests.emplace_back(nest, b.GetInsertBlock());
+    b.CreateBr(next);
+  };
+  SwitchInst *dispatch = ownNests.empty() ? nullptr : b.CreateSwitch(region, next, unsigned(ownNests.size()));
+  for (ConstantInt *start : ownNests) {
+    const std::string number = std::to_string(start->getZExtValue());
+    auto *block = BasicBlock::Create(context, "region." + number, &kernel);
+    if (start == ownNests.back() && !shared)
+      dispatch->setDefaultDest(block);
+    else
+      dispatch->addCase(start, block);
+    b.SetInsertPoint(block);
+    emitNest(workItem, start, "items." + number + ".");
+  }
+  if (shared) {
+    if (dispatch) {
+      auto *block = BasicBlock::Create(context, "region.others", &kernel);
+      dispatch->setDefaultDest(block);
+      b.SetInsertPoint(block);
+    }
+    emitNest(*shared, region, "items.");
+  }
+  b.SetInsertPoint(next);
+  PHINode *following = b.CreatePHI(b.getInt32Ty(), unsigned(nests.size()), "region.following");
+  for (const auto &[nest, last] : nests)
+    following->addIncoming(nest.call, last);
+  region->addIncoming(following, next);
   auto *exit = BasicBlock::Create(context, "exit", &kernel);
-  b.CreateCondBr(b.CreateICmpNE(nest.call, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
+  b.CreateCondBr(b.CreateICmpNE(following, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
       ->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/false, nullptr));
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
 
-  if (skipsMissing)
-    skipMissingWorkItems(nest, values, firstExtra, addSkipCase(workItem, resume));
-  const std::vector<CallInst *> calls =
-      lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, passSkip ? passSkip : addSkipCase(workItem, resume))
-                : std::vector<CallInst *>{nest.call};
-  // A pass's last work-item tells the next pass (scheduleSubGroups): the last lane's.
-  if (passSkip)
-    nest.call->replaceUsesOutsideBlock(calls.back(), nest.call->getParent());
+  std::vector<CallInst *> calls;
+  for (const auto &[nest, last] : nests) {
+    if (skipsMissing)
+      skipMissingWorkItems(nest, values, firstExtra, skip);
+    const std::vector<CallInst *> own =
+        lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, skip) : std::vector<CallInst *>{nest.call};
+    // A pass's last work-item tells the next pass (scheduleSubGroups): the last lane's.
+    if (passSkip)
+      nest.call->replaceUsesOutsideBlock(own.back(), nest.call->getParent());
+    calls.insert(calls.end(), own.begin(), own.end());
+  }
 
   // Work-items of one region are unordered: the inliner gives the call's access group to every
   // access it inlines, and each loop of the nest names that group.
@@ -568,8 +661,10 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   if (group)
     for (CallInst *call : calls)
       call->setMetadata(LLVMContext::MD_access_group, group);
-  for (BranchInst *latch : nest.latches)
-    latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/true, group));
+  for (const auto &[nest, last] : nests)
+    for (BranchInst *latch : nest.latches)
+      if (!runsOnce(*latch))
+        latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/true, group));
 
   // No lifetime markers: the per-work-item storage lives from one region (one pass through the
   // loops) to the next, which markers around each call would declare dead.
@@ -590,6 +685,8 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
         copy->eraseFromParent();
       }
   }
+  if (shared && shared != &workItem)
+    shared->eraseFromParent();
   workItem.eraseFromParent();
   copyUniformValuesBetweenRegions(kernel, *regionLoop, regions->uniformAcrossBarriers.size());
   // The inliner declares the scopes of the work-item function's noalias (restrict) arguments in the
@@ -601,7 +698,6 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
         instruction.setMetadata(LLVMContext::MD_access_group, group);
   // Clang's -O2 function simplification on the rebuilt kernel, so hls/ sees the IR it expects.
   lowering::simplifyFunction(kernel);
-  keepRegionsInOrder(kernel);
   kernel.addFnAttr(WorkGroupInvocationAttribute);
   return WorkGroupLoops{unsigned(items), lanes};
 }

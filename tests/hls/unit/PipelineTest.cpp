@@ -3241,6 +3241,66 @@ entry:
   checkLintClean(program.verilog, "loom_kernel_sum");
 }
 
+TEST_CASE("the work-items of a region that runs a loop overlap in it") {
+  // Region 0 copies n elements a work-item; region 1 does not loop. Region 0 has loops over the
+  // work-items of its own, which only its work-items enter: all of them run the copy loop, so a
+  // work-item starts it while earlier ones are still inside. In one nest shared with region 1, some
+  // iterations of the loop over the work-items would skip the copy loop, and each would wait for the
+  // one before to leave it.
+  std::map<std::string, std::string> dumps;
+  auto program = synthesizeOk(R"(
+declare spir_func void @_Z7barrierj(i32)
+declare spir_func i64 @_Z12get_local_idj(i32)
+@tile = internal addrspace(3) global [1024 x i32] undef, align 4
+define spir_kernel void @stage(i32 addrspace(1)* noalias %a, i32 addrspace(1)* noalias %out, i64 %n) !reqd_work_group_size !0 {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %base = mul i64 %gid, %n
+  %lbase = shl i64 %lid, 4
+  %any = icmp ugt i64 %n, 0
+  br i1 %any, label %copy, label %copied
+copy:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %copy ]
+  %src = add i64 %base, %k
+  %pa = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %src
+  %v = load i32, i32 addrspace(1)* %pa, align 4
+  %dst = add i64 %lbase, %k
+  %slot = getelementptr inbounds [1024 x i32], [1024 x i32] addrspace(3)* @tile, i64 0, i64 %dst
+  store i32 %v, i32 addrspace(3)* %slot, align 4
+  %k.next = add nuw nsw i64 %k, 1
+  %more = icmp ult i64 %k.next, %n
+  br i1 %more, label %copy, label %copied
+copied:
+  call spir_func void @_Z7barrierj(i32 1)
+  %mirror = sub i64 1023, %lid
+  %other = getelementptr inbounds [1024 x i32], [1024 x i32] addrspace(3)* @tile, i64 0, i64 %mirror
+  %w = load i32, i32 addrspace(3)* %other, align 4
+  %po = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  store i32 %w, i32 addrspace(1)* %po, align 4
+  ret void
+}
+!0 = !{i32 64, i32 1, i32 1}
+)", dumps);
+  const auto &hw = program.kernels[0];
+  REQUIRE(hw.workGroupLoops);
+  // Region 0's loop over the work-items (the only one with a loop inside) and region 1's.
+  int overlapping = 0, innermostOverWorkItems = 0;
+  for (const auto &loop : hw.loops) {
+    CAPTURE(loop.location, loop.depth, loop.innerLoopsWaitFor);
+    if (!loop.overWorkItems)
+      continue;
+    if (loop.innermost)
+      ++innermostOverWorkItems;
+    else if (!loop.overlapsFrom.empty())
+      ++overlapping;
+    CHECK(loop.innerLoopsWaitFor.find("skip") == std::string::npos);
+  }
+  CHECK(overlapping == 1);
+  CHECK(innermostOverWorkItems == 1);
+  checkLintClean(program.verilog, "loom_kernel_stage");
+}
+
 TEST_CASE("a kernel that only asks its sub-group sizes runs work-groups, partial ones too") {
   // No barrier and no collective: one region, which the work-item loops still call with the region to
   // resume (OpenCL-CTS sub_group_info_core crashed the compiler here, in OpenCL C 2.0's partial groups).
