@@ -182,6 +182,21 @@ TEST_CASE("barriers: async copies in bursts", "[e2e][board][barriers]") {
   }
 }
 
+TEST_CASE("barriers: async copies in bursts, 4 work-items a cycle", "[e2e][board][barriers]") {
+  const int n = 1000;
+  const size_t groups = 3, items = size_t(n) * groups;
+  auto a = randomInts(items, -100000, 100000, 31), b = randomInts(items, -1000, 1000, 32);
+  std::vector<int> expected(items);
+  for (size_t g = 0; g < groups; ++g)
+    for (int i = 0; i < n; ++i)
+      expected[g * n + i] = a[g * n + n - 1 - i] * 3 + b[g * n + i];
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_simd4", a, b, n, {{groups * 64}, {64}}),
+                        expected) == -1);
+  }
+}
+
 TEST_CASE("barriers: async copies of vectors, 3-component ones and strided", "[e2e][board][barriers]") {
   // n vectors a group: whole 64-byte bursts and a tail for some work-items, one work-item for all.
   for (auto [n, local, groups] : {std::tuple{64, 16u, 3u}, {45, 8u, 2u}, {7, 1u, 2u}}) {

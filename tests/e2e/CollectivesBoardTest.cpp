@@ -139,6 +139,23 @@ TEST_CASE("loops over a work-group's size with partial work-groups", "[e2e][boar
   }
 }
 
+TEST_CASE("async copies in partial work-groups", "[e2e][board][collectives]") {
+  // 300 work-items in groups of 128: the last group has 44.
+  const size_t items = 300, local = 128;
+  auto a = randomInts(items, -10000, 10000, 41), b = randomInts(items, -100, 100, 42);
+  std::vector<int> expected(items);
+  for (size_t start = 0; start < items; start += local) {
+    const size_t size = std::min(local, items - start);
+    for (size_t l = 0; l < size; ++l)
+      expected[start + l] = a[start + size - 1 - l] * 7 + b[start + l];
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "async_partial_groups", a, b, 7, {{items}, {local}}),
+                        expected) == -1);
+  }
+}
+
 TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][collectives]") {
   // A 10 x 6 NDRange at offset (1, 2) in groups of 4 x 3 (the last column 2 wide), each work-item
   // asking dimensions 0, 1 and the one past them (sizes 1, ids 0), and its linear ids.

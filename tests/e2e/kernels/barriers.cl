@@ -119,6 +119,21 @@ __kernel void async_bursts(__global const int *a, __global const long *b, __glob
   wait_group_events(1, &back);
 }
 
+// async_bursts' ints, 4 work-items a cycle (Intel's SIMD work-items): the copy regions loop over
+// their bursts, each in loops over the work-items of its own, whose lanes all run the copy loop.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) __attribute__((num_simd_work_items(4)))
+void async_simd4(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local int tile[1000], result[1000];
+  const size_t group = get_group_id(0);
+  event_t in = async_work_group_copy(tile, a + group * n, n, 0);
+  wait_group_events(1, &in);
+  for (int i = get_local_id(0); i < n; i += 64)
+    result[i] = tile[n - 1 - i] * 3 + b[group * n + i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t back = async_work_group_copy(out + group * n, result, n, 0);
+  wait_group_events(1, &back);
+}
+
 // Async copies of n vectors a group (n <= 64), chained on one event: int4, char3 (copied as char4,
 // the reference page's rule), uchar2 (units of 2 bytes in hardware) and short8 in from a, an int2
 // column with a stride of 3 in from b; a sum per element, the int4s reversed and the column's pairs

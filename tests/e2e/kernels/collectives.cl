@@ -145,3 +145,20 @@ __kernel void group_strided_sums(__global const int *a, __global const int *b, _
     sum += tile[i] * (int)(i / items + 1);
   out[get_global_linear_id()] = sum;
 }
+
+// Async copies in partial groups (OpenCL C 2.0): each group copies its own work-items' elements in,
+// reversed, and out again. The copy regions loop over their bursts (a count known at run time), each
+// in loops over the work-items of its own.
+__kernel void async_partial_groups(__global const int *a, __global const int *b, __global int *out, int scale) {
+  __local int tile[256];
+  const size_t start = get_group_id(0) * get_enqueued_local_size(0), size = get_local_size(0);
+  const size_t lid = get_local_id(0);
+  event_t in = async_work_group_copy(tile, a + start, size, 0);
+  wait_group_events(1, &in);
+  const int mirrored = tile[size - 1 - lid] * scale + b[start + lid];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  tile[lid] = mirrored;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t back = async_work_group_copy(out + start, tile, size, 0);
+  wait_group_events(1, &back);
+}
