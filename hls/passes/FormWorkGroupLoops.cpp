@@ -602,15 +602,13 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   const std::vector<ConstantInt *> ownNests = passSkip ? std::vector<ConstantInt *>{} : startsRunningLoops(workItem, starts);
   const bool othersShare = ownNests.size() < starts.getNumCases() + 1; // region 0 is the default
   ConstantInt *skip = passSkip ? passSkip : skipsMissing || lanes > 1 ? addSkipCase(workItem, resume) : nullptr;
-  Function *shared = !othersShare       ? nullptr
-                     : ownNests.empty() ? &workItem
-                                        : &startingElsewhere(workItem, starts, ownNests);
+  Function *shared = ownNests.empty() ? &workItem : othersShare ? &startingElsewhere(workItem, starts, ownNests) : nullptr;
   auto *next = BasicBlock::Create(context, "region.next", &kernel);
-  std::vector<std::pair<lowering::WorkItemLoopNest, BasicBlock *>> nests; // each with its last block
+  PHINode *following = PHINode::Create(b.getInt32Ty(), 1, "region.following", next);
+  std::vector<lowering::WorkItemLoopNest> nests;
   auto emitNest = [&](Function &callee, Value *start, const Twine &prefix) {
-    lowering::WorkItemLoopNest nest =
-        lowering::emitWorkItemLoops(b, kernel, callee, callArgs, values, start, prefix, bounds);
-    nests.emplace_back(nest, b.GetInsertBlock());
+    nests.push_back(lowering::emitWorkItemLoops(b, kernel, callee, callArgs, values, start, prefix, bounds));
+    following->addIncoming(nests.back().call, b.GetInsertBlock());
     b.CreateBr(next);
   };
   SwitchInst *dispatch = ownNests.empty() ? nullptr : b.CreateSwitch(region, next, unsigned(ownNests.size()));
@@ -633,9 +631,6 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
     emitNest(*shared, region, "items.");
   }
   b.SetInsertPoint(next);
-  PHINode *following = b.CreatePHI(b.getInt32Ty(), unsigned(nests.size()), "region.following");
-  for (const auto &[nest, last] : nests)
-    following->addIncoming(nest.call, last);
   region->addIncoming(following, next);
   auto *exit = BasicBlock::Create(context, "exit", &kernel);
   b.CreateCondBr(b.CreateICmpNE(following, b.getInt32(lowering::FinishedRegion)), regionLoop, exit)
@@ -644,7 +639,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   b.CreateRetVoid();
 
   std::vector<CallInst *> calls;
-  for (const auto &[nest, last] : nests) {
+  for (const lowering::WorkItemLoopNest &nest : nests) {
     if (skipsMissing)
       skipMissingWorkItems(nest, values, firstExtra, skip);
     const std::vector<CallInst *> own =
@@ -661,7 +656,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   if (group)
     for (CallInst *call : calls)
       call->setMetadata(LLVMContext::MD_access_group, group);
-  for (const auto &[nest, last] : nests)
+  for (const lowering::WorkItemLoopNest &nest : nests)
     for (BranchInst *latch : nest.latches)
       if (!runsOnce(*latch))
         latch->setMetadata(LLVMContext::MD_loop, loopMetadata(context, /*overWorkItems=*/true, group));
