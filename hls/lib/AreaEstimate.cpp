@@ -47,8 +47,19 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       area.luts += kernel.memories[n.index].bankIndexBits();
     if (n.kind == OpKind::FMul)
       area.dsps += 1;
-    if (n.kind == OpKind::Mul)
-      area.dsps += ((bits + 17) / 18) * ((bits + 17) / 18);
+    if (n.kind == OpKind::Mul) {
+      // A DSP multiplies 18-bit pieces; a factor zero-extended from fewer bits has fewer of them.
+      auto pieces = [&](NodeId factor) {
+        const Node &f = kernel.graph[factor];
+        const unsigned factorBits =
+            f.kind == OpKind::ZExt ? kernel.graph[kernel.operands(factor)[0]].width
+            : f.kind == OpKind::Constant ? std::max(1u, unsigned(llvm::Log2_64(f.constant | 1)) + 1)
+                                         : f.width;
+        return (std::min(factorBits, bits) + 17) / 18;
+      };
+      const auto factors = kernel.operands(id);
+      area.dsps += pieces(factors[0]) * pieces(factors[1]);
+    }
     // Float units' logic beyond one LUT per result bit, from yosys synth_xilinx of the RTL library.
     if (n.kind == OpKind::FAdd || n.kind == OpKind::FSub)
       area.luts += 400;

@@ -272,6 +272,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     splitMixedWidthAccesses(function);
     balanceReductionTrees(function);
     splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
+    const auto grouped = groupLoops.find(function.getName().str());
+    boundWorkGroupFunctions(function, grouped != groupLoops.end() ? grouped->second.maxItems : 0);
     const std::vector<ProgramFifo> fifos = programFifosOf(function);
     const bool autorun = isAutorun(function);
     auto built = buildDataflowGraph(function);
@@ -296,7 +298,6 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     hw.workGroupArgs = kernel.workGroupArgs;
     hw.printfBuffer = kernel.printfBuffer;
     hw.wideArgBytes = kernel.wideArgBytes;
-    const auto grouped = groupLoops.find(kernel.kernelName);
     if (grouped != groupLoops.end()) {
       hw.workGroupLoops = true;
       hw.maxGroupItems = grouped->second.maxItems;

@@ -142,6 +142,7 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
   // The work-item gives its slot back when it completes.
   if (result_.workItemLimit > 1)
     result_.retiredSlot = lift(workItemSlot(), end);
+  detachUnusedExtensions();
   return std::move(result_);
 }
 
@@ -319,7 +320,17 @@ llvm::Error GraphBuilder::simple(const llvm::Instruction &inst, OpKind kind) {
   Node n{kind, *width};
   if (auto *cmp = llvm::dyn_cast<llvm::CmpInst>(&inst))
     n.predicate = cmp->getPredicate();
-  values_[&inst] = add(n, inst, *ops);
+  const unsigned bits = narrowWidth(inst);
+  if (!bits) {
+    if (kind == OpKind::Mul)
+      narrowFactors(inst, *ops);
+    values_[&inst] = add(n, inst, *ops);
+    return llvm::Error::success();
+  }
+  n.width = bits;
+  for (unsigned i = llvm::isa<llvm::SelectInst>(inst) ? 1 : 0; i < ops->size(); ++i) // not the condition
+    (*ops)[i] = lowBits((*ops)[i], bits, inst);
+  values_[&inst] = add(Node{OpKind::ZExt, *width}, inst, {add(n, inst, *ops)});
   return llvm::Error::success();
 }
 

@@ -475,17 +475,21 @@ ConstantInt *addSkipCase(Function &workItem, Argument &resume) {
 /// OpenCL C 2.0's partial last group, with loops that run the enqueued size in every group (so one
 /// group's loops overlap the next's, as under uniform groups): the work-items a group lacks come
 /// first, resuming at `skip`, and the rest are its work-items in order, so the last iteration, whose
-/// result is the next region, is always one of them. `values` holds the group's sizes.
+/// result is the next region, is always one of them. `values` holds the group's sizes. A local id
+/// is kept to the bits of the largest group's (`maxItems`): a missing work-item's wraps below zero,
+/// unused, and the arithmetic on the ids stays as narrow as theirs (NarrowArithmetic).
 void skipMissingWorkItems(const lowering::WorkItemLoopNest &nest, ArrayRef<Value *> values, unsigned firstExtra,
-                          ConstantInt *skip) {
+                          ConstantInt *skip, uint64_t maxItems) {
   CallInst *call = nest.call;
   IRBuilder<> b(call);
   Value *present = b.getTrue();
+  Type *idBits = b.getIntNTy(std::max(1u, Log2_64_Ceil(maxItems)));
   for (unsigned d = 0; d < 3; ++d) {
     Value *index = call->getArgOperand(firstExtra + Param::LocalId + d);
     Value *missing = b.CreateSub(values[Param::EnqueuedLocalSize + d], values[Param::LocalSize + d], "missing");
     present = b.CreateAnd(present, b.CreateICmpUGE(index, missing));
-    call->setArgOperand(firstExtra + Param::LocalId + d, b.CreateSub(index, missing, "local.id"));
+    call->setArgOperand(firstExtra + Param::LocalId + d,
+                        b.CreateZExt(b.CreateTrunc(b.CreateSub(index, missing), idBits), index->getType(), "local.id"));
   }
   Value *region = call->getArgOperand(firstExtra + Param::Resume);
   call->setArgOperand(firstExtra + Param::Resume, b.CreateSelect(present, region, skip));
@@ -641,7 +645,7 @@ Expected<WorkGroupLoops> formWorkGroupLoops(Function &kernel) {
   std::vector<CallInst *> calls;
   for (const lowering::WorkItemLoopNest &nest : nests) {
     if (skipsMissing)
-      skipMissingWorkItems(nest, values, firstExtra, skip);
+      skipMissingWorkItems(nest, values, firstExtra, skip, items);
     const std::vector<CallInst *> own =
         lanes > 1 ? addLanes(nest, lanes, values[Param::LocalSize], firstExtra, skip) : std::vector<CallInst *>{nest.call};
     // A pass's last work-item tells the next pass (scheduleSubGroups): the last lane's.

@@ -119,6 +119,9 @@ void widenBoolMemory(llvm::Function &kernel);
 void splitMixedWidthAccesses(llvm::Function &kernel);
 void balanceReductionTrees(llvm::Function &kernel);
 void splitAggregatePhis(llvm::Function &kernel);
+/// The work-group functions' calls get the ranges of groups of at most `maxGroupItems` work-items
+/// (0: the kernel has no barriers, MaxWorkGroupItems), for build-dataflow's narrow arithmetic.
+void boundWorkGroupFunctions(llvm::Function &kernel, unsigned maxGroupItems);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void decomposeConstantMultiplies(KernelGraph &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);

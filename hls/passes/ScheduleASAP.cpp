@@ -15,7 +15,8 @@
 // through FIFOs instead of the loop stepping at the pace of the load. A LoopControl starts no earlier
 // than the entering values of the muxes its exit condition depends on, so no FIFO lands between the
 // control and such a mux, inside the control's own ring (a loop entered under a condition ran at
-// II 2 from that register).
+// II 2 from that register). An extension is placed as late as its consumers allow too, in or out of
+// loops, so that the narrow value waits in the FIFOs (NarrowIntegerWidths leaves many).
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
@@ -139,7 +140,9 @@ void scheduleASAP(KernelGraph &kernel) {
   }
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Node &n = kernel.graph[*it];
-    if (n.kind != OpKind::LoopMux && !(n.loop != 0 && !n.isStatic && isArithmetic(n.kind)))
+    // An extension anywhere: its narrow operand waits instead of its wide result.
+    const bool extension = (n.kind == OpKind::ZExt || n.kind == OpKind::SExt) && !n.isStatic;
+    if (n.kind != OpKind::LoopMux && !(n.loop != 0 && !n.isStatic && isArithmetic(n.kind)) && !extension)
       continue;
     unsigned latest = ~0u;
     for (EdgeId edge : kernel.consumers(*it))

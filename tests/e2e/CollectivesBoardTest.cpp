@@ -88,24 +88,35 @@ TEST_CASE("collectives: a partial last work-group", "[e2e][board][collectives]")
 
 TEST_CASE("work-item functions with partial work-groups", "[e2e][board][collectives]") {
   // A 10 x 7 NDRange at offset (1, 2) in groups of 4 x 3: the last column of groups is 2 wide, the
-  // last row 1 high.
-  const size_t width = 10, height = 7;
-  std::vector<int> a(width * height * 4), b(a.size());
-  std::vector<int> expected(a.size());
-  for (size_t y = 0; y < height; ++y)
-    for (size_t x = 0; x < width; ++x) {
-      const size_t gx = x / 4, gy = y / 3, lx = x % 4, ly = y % 3;
-      const size_t sizeX = std::min<size_t>(4, width - gx * 4), sizeY = std::min<size_t>(3, height - gy * 3);
-      int *out = &expected[(y * width + x) * 4];
-      out[0] = int(sizeX * 100 + sizeY);
-      out[1] = 4 * 100 + 3;
-      out[2] = 3 * 100 + 3;
-      out[3] = int((ly * sizeX + lx) * 100 + gx * 10 + gy);
+  // last row 1 high. Then the largest groups the board takes (1,024 work-items, whose sizes and ids
+  // its hardware computes in as many bits as they need): 64 x 40 in groups of 32 x 32, the last row
+  // 8 high, and 2,000 in groups of 1,024, the last of 976.
+  struct Shape {
+    size_t width, height, localX, localY;
+  };
+  for (const Shape &shape : {Shape{10, 7, 4, 3}, Shape{64, 40, 32, 32}, Shape{2000, 1, 1024, 1}}) {
+    const size_t width = shape.width, height = shape.height;
+    std::vector<int> a(width * height * 4), b(a.size());
+    std::vector<int> expected(a.size());
+    const size_t groupsX = (width + shape.localX - 1) / shape.localX, groupsY = (height + shape.localY - 1) / shape.localY;
+    for (size_t y = 0; y < height; ++y)
+      for (size_t x = 0; x < width; ++x) {
+        const size_t gx = x / shape.localX, gy = y / shape.localY, lx = x % shape.localX, ly = y % shape.localY;
+        const size_t sizeX = std::min(shape.localX, width - gx * shape.localX);
+        const size_t sizeY = std::min(shape.localY, height - gy * shape.localY);
+        int *out = &expected[(y * width + x) * 4];
+        out[0] = int(sizeX * 100 + sizeY);
+        out[1] = int(shape.localX * 100 + shape.localY);
+        out[2] = int(groupsX * 100 + groupsY);
+        out[3] = int((ly * sizeX + lx) * 100 + gx * 10 + gy);
+      }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", " << width << " x " << height << " in groups of " << shape.localX
+                      << " x " << shape.localY);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "group_shape", a, b, 0,
+                                            {{width, height}, {shape.localX, shape.localY}, {1, 2}}),
+                          expected) == -1);
     }
-  for (const Target &target : Targets) {
-    INFO("device: " << target.name);
-    CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "group_shape", a, b, 0, {{width, height}, {4, 3}, {1, 2}}),
-                        expected) == -1);
   }
 }
 

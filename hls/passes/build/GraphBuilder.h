@@ -156,6 +156,23 @@ private:
                                         const llvm::Instruction &user);
   llvm::Expected<std::vector<NodeId>> operandsOf(const llvm::Instruction &inst);
   llvm::Error simple(const llvm::Instruction &inst, OpKind kind);
+  // NarrowArithmetic.cpp
+  /// The bits of `value`'s unsigned range (scalar evolution's), at least 1.
+  unsigned valueBits(const llvm::Value &value);
+  /// The bits `inst`'s values need when fewer than its type's and narrowing applies to it, else 0.
+  unsigned narrowWidth(const llvm::Instruction &inst);
+  /// The low `bits` of `value`, for `user`.
+  NodeId lowBits(NodeId value, unsigned bits, const llvm::Instruction &user);
+  /// A full-width product's factors that fit fewer bits become those bits zero-extended, which
+  /// synthesis (and the area estimate) multiply as narrow: a group id times a group size.
+  void narrowFactors(const llvm::Instruction &mul, std::vector<NodeId> &factors);
+  /// A comparison of operands that both fit fewer bits compares those bits (a signed one of
+  /// operands that are never negative, unsigned).
+  void narrowComparison(const llvm::ICmpInst &compare, Node &node, std::vector<NodeId> &operands);
+  /// An extension every user of which took the narrow value elsewhere (lift extends it where it
+  /// arrives) is left without consumers: detached from its operand, it is a static node nothing
+  /// reads, which nothing emits or counts.
+  void detachUnusedExtensions();
   llvm::Error resize(const llvm::Instruction &inst, OpKind widen);
   llvm::Error convert(const llvm::Instruction &inst, OpKind kind);
   NodeId workItems();

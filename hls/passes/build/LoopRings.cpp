@@ -371,6 +371,13 @@ NodeId GraphBuilder::lift(NodeId node, Position to) {
   auto key = std::make_tuple(node, to.region, to.segment);
   if (auto it = lifted_.find(key); it != lifted_.end())
     return it->second;
+  // An extension is wiring: the narrow value travels through the rings, extended where it arrives.
+  if (const Node extension = result_.graph[node]; extension.kind == OpKind::ZExt || extension.kind == OpKind::SExt) {
+    const NodeId narrow = lift(result_.operands(node)[0], to);
+    const NodeId result = addAt(extension, to, {narrow});
+    lifted_[key] = result;
+    return result;
+  }
   auto contains = [](const Region *outer, const Region *inner) {
     for (; inner; inner = inner->parent)
       if (inner == outer)
@@ -455,11 +462,19 @@ void GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId entry
     const Position tail{&loop, segment};
     entry = steer(lift(entry, tail), lift(loop.control, tail), true, tail);
   }
+  // A counter whose values fit fewer bits (NarrowArithmetic) goes round in that many.
+  const unsigned width = result_.graph[entry].width, bits = narrowWidth(node);
+  if (bits)
+    entry = result_.graph[entry].isStatic ? lowBits(entry, bits, node)
+                                          : addAt(Node{OpKind::Trunc, bits}, home_.lookup(entry), {entry});
   NodeId mux = ring(
       loop, entry,
-      [this, &node, &loop, segment]() -> llvm::Expected<NodeId> {
+      [this, &node, &loop, segment, bits]() -> llvm::Expected<NodeId> {
         AtPosition at(*this, loop.closingFor(segment));
-        return phiValue(node, latches(loop));
+        auto next = phiValue(node, latches(loop));
+        if (!next || !bits)
+          return next;
+        return lowBits(*next, bits, node);
       },
       segment);
   // At the loop when the phi merges several lines.
@@ -467,7 +482,7 @@ void GraphBuilder::phiRing(Region &loop, const llvm::PHINode &node, NodeId entry
   result_.graph[mux].location = node.getDebugLoc() && node.getDebugLoc().getLine()
                                     ? locationOf(node, kernel_)
                                     : result_.loops[loop.number - 1].location;
-  values_[&node] = mux;
+  values_[&node] = bits ? addAt(Node{OpKind::ZExt, width}, home_.lookup(mux), {mux}) : mux;
 }
 
 unsigned GraphBuilder::tailSegment(const Region &loop, const llvm::PHINode &node) const {

@@ -217,6 +217,9 @@ public:
     info_.denormals = false; // the board's FP units flush denormals to zero
     info_.compilerAvailable = true;
     info_.computeUnits = 1;
+    // The hardware's local ids and sizes are as wide as this needs (hls NarrowIntegerWidths).
+    info_.maxWorkGroupSize = hls::MaxWorkGroupItems;
+    info_.maxWorkItemSizes = {hls::MaxWorkGroupItems, hls::MaxWorkGroupItems, hls::MaxWorkGroupItems};
     info_.opencl = frontend::openclSupport(frontend::Target::Hardware);
     // A kernel using sub-groups runs a work-group at a time (hls FormWorkGroupLoops), its work-items
     // streaming through in local linear id order, a sub-group being a run of them.

@@ -333,6 +333,61 @@ entry:
   checkLintClean(program->verilog, "loom_kernel_scaled");
 }
 
+TEST_CASE("arithmetic on work-group sizes and ids is as wide as the board's largest group needs") {
+  auto ir = parse(R"(
+declare spir_func i64 @_Z12get_local_idj(i32)
+declare spir_func i64 @_Z14get_local_sizej(i32)
+define spir_kernel void @sizes(i64 addrspace(1)* %out, i64 %n) {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %lid = call spir_func i64 @_Z12get_local_idj(i32 0)
+  %sx = call spir_func i64 @_Z14get_local_sizej(i32 0)
+  %sy = call spir_func i64 @_Z14get_local_sizej(i32 1)
+  %area = mul i64 %sx, %sy
+  %slot = mul i64 %area, %lid
+  %wrapped = urem i64 %slot, %sx
+  %far = mul i64 %gid, %n
+  %scaled = mul i64 %gid, %sx
+  br label %loop
+loop:
+  %j = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %sum = phi i64 [ %wrapped, %entry ], [ %added, %loop ]
+  %square = mul i64 %j, %j
+  %added = add i64 %sum, %square
+  %next = add i64 %j, 1
+  %more = icmp ult i64 %next, %sx
+  br i1 %more, label %loop, label %done
+done:
+  %both = add i64 %far, %scaled
+  %r = add i64 %added, %both
+  %p = getelementptr inbounds i64, i64 addrspace(1)* %out, i64 %gid
+  store i64 %r, i64 addrspace(1)* %p, align 8
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const auto &built = dumps["build-dataflow"];
+  // Sizes of at most 1024 work-items are 11 bits: their product 21 (both static: a static product),
+  // times an id below 1024 30, and so the remainder.
+  CHECK(count(built, "= static mul i21") == 1);
+  CHECK(count(built, "= mul i30") == 1);
+  CHECK(count(built, "= urem i30") == 1);
+  // The loop's counter stays below a size, 10 bits, and goes round its ring in them: its square 20.
+  CHECK(count(built, "= loop_mux i10") == 1);
+  CHECK(count(built, "= mul i20") == 1);
+  // A global id is unbounded: its products stay 64 bits, and so does every sum with them; a
+  // size factor is its 11 bits zero-extended.
+  CHECK(count(built, "= mul i64") == 2);
+  CHECK(count(built, "= zext i64") >= 1);
+  REQUIRE(program->kernels.size() == 1);
+  // 18-bit multipliers: 16 DSPs for the 64-bit product, 4 for each of 19 to 36 bits, 4 for 64 by 11
+  // bits; without narrowing each would take 16.
+  CHECK(program->kernels[0].area.dsps == 16 + 4 + 4 + 4);
+  checkLintClean(program->verilog, "loom_kernel_sizes");
+}
+
 TEST_CASE("integer divisions run in pipelined loom_idiv units, on static operands too") {
   auto ir = parse(R"(
 define spir_kernel void @divide(i32 addrspace(1)* %a, i64 addrspace(1)* %b, i32 %n, i64 %m) {

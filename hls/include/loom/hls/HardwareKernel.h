@@ -232,6 +232,10 @@ constexpr uint64_t DefaultLocalArgumentBytes = 16 * 1024;
 /// Work-group arguments (HardwareKernel::workGroupArgs): local_size_0..2, work_dim, last_group_size_0..2.
 constexpr unsigned WorkGroupArgs = 7;
 
+/// The largest work-group the board runs (CL_DEVICE_MAX_WORK_GROUP_SIZE, and the largest size of each
+/// dimension): the hardware's local ids and sizes are as wide as it needs.
+constexpr unsigned MaxWorkGroupItems = 1024;
+
 /// The largest work-group a kernel with barriers takes without reqd_work_group_size, as Intel's aoc
 /// assumes for its kernels: its per-work-item storage across barriers is sized for it.
 constexpr unsigned MaxWorkGroupLoopItems = 256;
