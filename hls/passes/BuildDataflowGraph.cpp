@@ -324,6 +324,8 @@ llvm::Error GraphBuilder::simple(const llvm::Instruction &inst, OpKind kind) {
   if (!bits) {
     if (kind == OpKind::Mul)
       narrowFactors(inst, *ops);
+    if (kind == OpKind::ICmp)
+      narrowComparison(llvm::cast<llvm::ICmpInst>(inst), n, *ops);
     values_[&inst] = add(n, inst, *ops);
     return llvm::Error::success();
   }

@@ -68,6 +68,19 @@ void GraphBuilder::narrowFactors(const llvm::Instruction &mul, std::vector<NodeI
       factors[i] = add(Node{OpKind::ZExt, width}, mul, {lowBits(factors[i], bits, mul)});
 }
 
+void GraphBuilder::narrowComparison(const llvm::ICmpInst &compare, Node &node, std::vector<NodeId> &operands) {
+  auto *type = llvm::dyn_cast<llvm::IntegerType>(compare.getOperand(0)->getType());
+  if (!type)
+    return;
+  const unsigned bits = std::max(valueBits(*compare.getOperand(0)), valueBits(*compare.getOperand(1)));
+  if (bits + 8 > type->getBitWidth())
+    return;
+  // Both below 2^bits, so not negative either.
+  node.predicate = compare.getUnsignedPredicate();
+  for (NodeId &operand : operands)
+    operand = lowBits(operand, bits, compare);
+}
+
 void GraphBuilder::detachUnusedExtensions() {
   for (NodeId id = 0; id < boost::num_vertices(result_.graph); ++id) {
     Node &n = result_.graph[id];

@@ -377,6 +377,8 @@ done:
   // The loop's counter stays below a size, 10 bits, and goes round its ring in them: its square 20.
   CHECK(count(built, "= loop_mux i10") == 1);
   CHECK(count(built, "= mul i20") == 1);
+  // Its exit test compares 11 bits: the next count and the size.
+  CHECK(count(built, "= trunc i11") == 2);
   // A global id is unbounded: its products stay 64 bits, and so does every sum with them; a
   // size factor is its 11 bits zero-extended.
   CHECK(count(built, "= mul i64") == 2);
