@@ -38,9 +38,12 @@ AreaEstimate estimateArea(const KernelGraph &kernel) {
       addBuffer(area, bits, n.depth);
     else if (!globalPort)
       area.ffs += uint64_t(bits) * n.latency;
-    // Wiring costs nothing (a wide packet gathered from 32-bit lanes is hundreds of lane inserts);
-    // every other operator is counted at a LUT per result bit.
-    if (!isWiring(kernel, id))
+    // Wiring costs nothing (a wide packet gathered from 32-bit lanes is hundreds of lane inserts),
+    // nor does a steer's data, which it passes through: only its valid and ready gates; every
+    // other operator is counted at a LUT per result bit.
+    if (n.kind == OpKind::Steer)
+      area.luts += 2;
+    else if (!isWiring(kernel, id))
       area.luts += bits;
     // A read of a shared port drives its address multiplexer: a LUT per address bit.
     if (n.kind == OpKind::RamLoad && kernel.memories[n.index].readsShared)
