@@ -29,11 +29,13 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
 }
 
 #ifdef __SPIR__
-// The calling work-item's share I of COUNT items: one item in each round of the group.
+// The calling work-item's share I of COUNT items: one item in each round of the group (I steps by
+// the group's size: an adder, where the round times the size would be a multiplier).
 #define LOOM_FOR_SHARE(I, COUNT)                                                                    \
-  for (size_t round = 0, step = loom_local_items(), rounds = ((COUNT) + step - 1) / step, I;        \
-       round < rounds; ++round)                                                                    \
-    if ((I = loom_local_linear_id() + round * step) < (COUNT))
+  for (size_t round = 0, step = loom_local_items(), rounds = ((COUNT) + step - 1) / step,            \
+              I = loom_local_linear_id();                                                          \
+       round < rounds; ++round, I += step)                                                         \
+    if (I < (COUNT))
 #else
 #define LOOM_FOR_SHARE(I, COUNT)                                                                    \
   for (size_t I = loom_local_linear_id(), step = loom_local_items(); I < (COUNT); I += step)
