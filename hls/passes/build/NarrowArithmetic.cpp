@@ -26,20 +26,19 @@ unsigned GraphBuilder::narrowWidth(const llvm::Instruction &inst) {
   auto *type = llvm::dyn_cast<llvm::IntegerType>(inst.getType());
   if (!type || type->getBitWidth() <= 8)
     return 0;
-  auto bitsOf = [&](const llvm::Value *value) { return valueBits(*value); };
   // Scalar evolution's range of the result, narrowed by what the operands' ranges bound (it gives
   // up on products of loop counters, i * i).
-  auto operand = [&](unsigned i) { return bitsOf(inst.getOperand(i)); };
+  auto operand = [&](unsigned i) { return valueBits(*inst.getOperand(i)); };
   unsigned bits;
   switch (inst.getOpcode()) {
-  case llvm::Instruction::Add: bits = std::min(bitsOf(&inst), std::max(operand(0), operand(1)) + 1); break;
-  case llvm::Instruction::Mul: bits = std::min(bitsOf(&inst), operand(0) + operand(1)); break;
-  case llvm::Instruction::And: bits = std::min(bitsOf(&inst), std::min(operand(0), operand(1))); break;
+  case llvm::Instruction::Add: bits = std::min(valueBits(inst), std::max(operand(0), operand(1)) + 1); break;
+  case llvm::Instruction::Mul: bits = std::min(valueBits(inst), operand(0) + operand(1)); break;
+  case llvm::Instruction::And: bits = std::min(valueBits(inst), std::min(operand(0), operand(1))); break;
   case llvm::Instruction::Or:
-  case llvm::Instruction::Xor: bits = std::min(bitsOf(&inst), std::max(operand(0), operand(1))); break;
-  case llvm::Instruction::Select: bits = std::min(bitsOf(&inst), std::max(operand(1), operand(2))); break;
+  case llvm::Instruction::Xor: bits = std::min(valueBits(inst), std::max(operand(0), operand(1))); break;
+  case llvm::Instruction::Select: bits = std::min(valueBits(inst), std::max(operand(1), operand(2))); break;
   case llvm::Instruction::Sub:
-  case llvm::Instruction::PHI: bits = bitsOf(&inst); break;
+  case llvm::Instruction::PHI: bits = valueBits(inst); break;
   // A quotient or remainder of operands that fit is the same.
   case llvm::Instruction::UDiv:
   case llvm::Instruction::URem: bits = std::max(operand(0), operand(1)); break;
