@@ -274,6 +274,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     splitAggregatePhis(function); // the graph carries a cmpxchg's pair field by field
     const auto grouped = groupLoops.find(function.getName().str());
     boundWorkGroupFunctions(function, grouped != groupLoops.end() ? grouped->second.maxItems : 0);
+    expandConstantDivisions(function); // after the bounds: a narrow dividend takes a narrow multiply
     const std::vector<ProgramFifo> fifos = programFifosOf(function);
     const bool autorun = isAutorun(function);
     auto built = buildDataflowGraph(function);

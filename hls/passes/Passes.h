@@ -122,6 +122,8 @@ void splitAggregatePhis(llvm::Function &kernel);
 /// The work-group functions' calls get the ranges of groups of at most `maxGroupItems` work-items
 /// (0: the kernel has no barriers, MaxWorkGroupItems), for build-dataflow's narrow arithmetic.
 void boundWorkGroupFunctions(llvm::Function &kernel, unsigned maxGroupItems);
+/// Divisions and remainders by constants become shifts and multiplies by magic numbers.
+void expandConstantDivisions(llvm::Function &kernel);
 llvm::Expected<KernelGraph> buildDataflowGraph(const llvm::Function &kernel);
 void decomposeConstantMultiplies(KernelGraph &kernel);
 llvm::Error coalesceMemoryLines(KernelGraph &kernel, const board::Board &board);

@@ -241,6 +241,12 @@ cycles = run("stencil", (w - 2, w - 2), buf(grid), rb, np.int32(w))
 g = grid
 inner = (np.float32(0.5) * g[1:-1, 1:-1] + np.float32(0.125) * (((g[1:-1, :-2] + g[1:-1, 2:]) + g[:-2, 1:-1]) + g[2:, 1:-1])).astype(np.float32)
 case("stencil 128^2", cycles, (w - 2) ** 2, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
+# The same, single work-item over a sliding window of the grid's 130-point rows: it reads each point
+# once, and the loop runs a row past the grid's end to make the last row's points.
+result[:] = 0
+rb = buf(result)
+cycles = run("stencil_window", (1,), buf(grid), rb, np.int32(w))
+case("stencil_window 128^2 (single work-item)", cycles, w * w + w, "1 point/cycle", np.array_equal(get(rb, result)[1:-1, 1:-1], inner))
 
 # Barrier kernels: the bound is one work-item a cycle through each region (pass) of each group.
 barriers_program = cl.Program(context, [device], [open(barriers_binary, "rb").read()]).build()
@@ -322,7 +328,7 @@ if board_name != "unit":
     all_correct &= unit.returncode == 0
 print()
 for kernel in ("gsum", "gsum_fast", "rows", "rows_once", "rows_swi", "histogram", "row_counts", "gemm", "tiled_gemm", "triad_swi", "triad", "triad16_swi", "triad16", "triad_unroll16_swi", "triad_simd16", "sgemm",
-               "mandelbrot", "mandelbrot_cu4", "fir", "stencil", *barrier_kernels, "private_sort"):
+               "mandelbrot", "mandelbrot_cu4", "fir", "stencil", "stencil_window", *barrier_kernels, "private_sort"):
     for line in kernel_report(kernel):
         print(line)
     if os.environ.get("QOR_YOSYS", "1") != "0":

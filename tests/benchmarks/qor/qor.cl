@@ -172,6 +172,29 @@ __kernel void stencil(__global const float *restrict in, __global float *restric
                    0.125f * (in[y * w + x - 1] + in[y * w + x + 1] + in[(y - 1) * w + x] + in[(y + 1) * w + x]);
 }
 
+// The same stencil, single work-item, over a sliding window (the FPGA vendors' line-buffer idiom):
+// each input is read once and shifts through a window of two rows and one point, whose centre and
+// four neighbours feed the output a row behind, so the loop makes a point a cycle.
+#define STENCIL_W 130
+__attribute__((max_global_work_dim(0)))
+__kernel void stencil_window(__global const float *restrict in, __global float *restrict out, int h) {
+  float window[2 * STENCIL_W + 1];
+  #pragma unroll
+  for (int k = 0; k < 2 * STENCIL_W + 1; ++k)
+    window[k] = 0.0f;
+  const int n = h * STENCIL_W;
+  for (int t = 0; t < n + STENCIL_W; ++t) {
+    #pragma unroll
+    for (int k = 0; k < 2 * STENCIL_W; ++k)
+      window[k] = window[k + 1];
+    window[2 * STENCIL_W] = t < n ? in[t] : 0.0f;
+    const int p = t - STENCIL_W, x = p % STENCIL_W, y = p / STENCIL_W;
+    if (y >= 1 && y < h - 1 && x >= 1 && x < STENCIL_W - 1)
+      out[p] = 0.5f * window[STENCIL_W] + 0.125f * (window[STENCIL_W - 1] + window[STENCIL_W + 1] +
+                                                     window[0] + window[2 * STENCIL_W]);
+  }
+}
+
 // A per-work-item insertion sort, largest first, in a private array (NDRange): each work-item in
 // flight has a copy of the array of its own, so work-items interleave in the data-dependent loops.
 __kernel void private_sort(__global const int *restrict in, __global int *restrict out, int m) {

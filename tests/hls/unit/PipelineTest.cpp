@@ -1334,6 +1334,60 @@ done:
   CHECK(field("= loop_mux i32", "start") >= field("= load i32", "start"));
 }
 
+TEST_CASE("a shift register's back-edge FIFOs hold the values its late muxes have not taken yet") {
+  // w0..w3 shift by one each iteration; the chain of adds meets w0, the window's end, last, so its
+  // mux (which feeds nothing else) starts late while the value fed back to it is ready early. With
+  // two-entry back-edge FIFOs, such a loop stepped once in 3.5 cycles (a 130-wide sliding-window
+  // stencil).
+  auto ir = parse(R"(
+define spir_kernel void @window(float addrspace(1)* noalias %a, float addrspace(1)* noalias %out, i32 %m) {
+entry:
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %next, %loop ]
+  %w0 = phi float [ 0.0, %entry ], [ %w1, %loop ]
+  %w1 = phi float [ 0.0, %entry ], [ %w2, %loop ]
+  %w2 = phi float [ 0.0, %entry ], [ %w3, %loop ]
+  %w3 = phi float [ 0.0, %entry ], [ %x, %loop ]
+  %p = getelementptr inbounds float, float addrspace(1)* %a, i32 %k
+  %x = load float, float addrspace(1)* %p, align 4
+  %s32 = fadd float %w3, %w2
+  %s321 = fadd float %s32, %w1
+  %s = fadd float %s321, %w0
+  %q = getelementptr inbounds float, float addrspace(1)* %out, i32 %k
+  store float %s, float addrspace(1)* %q, align 4
+  %next = add i32 %k, 1
+  %more = icmp slt i32 %next, %m
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+)");
+  std::map<std::string, std::string> dumps;
+  auto program = synthesize(*ir->module, dumps);
+  REQUIRE_OK(program);
+  const std::string &sized = dumps["size-loop-controls"];
+  auto field = [&](size_t line, const std::string &name) {
+    const size_t at = sized.find(" " + name + "=", line);
+    REQUIRE(at < sized.find('\n', line));
+    return unsigned(std::stoul(sized.substr(at + name.size() + 2)));
+  };
+  unsigned lateMuxes = 0;
+  for (size_t mux = sized.find("= loop_mux i32"); mux != std::string::npos;
+       mux = sized.find("= loop_mux i32", mux + 1)) {
+    const size_t back = sized.find("back %", mux);
+    const std::string fifoId = sized.substr(back + 5, sized.find(')', back) - back - 5);
+    const size_t fifo = sized.find("  " + fifoId + " = fifo");
+    REQUIRE(fifo != std::string::npos);
+    const unsigned ready = field(fifo, "start") + field(fifo, "lat"), taken = field(mux, "start") + 1;
+    const unsigned slack = taken > ready ? taken - ready : 0;
+    lateMuxes += slack > 0;
+    // One invocation inside at a time: two entries, and one more per cycle the mux takes it late.
+    CHECK(field(fifo, "depth") == 2 + slack);
+  }
+  CHECK(lateMuxes == 1);
+}
+
 namespace {
 
 /// A graph dump's nodes by id ("%12"): their operands without back edges, and their loop.
