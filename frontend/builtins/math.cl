@@ -328,7 +328,7 @@ LOOM_FLOATS(LOOM_HALF, LOOM_SHAPES)
   LOOM_BUILTIN float fract(float x, AS float *i) {                                                 \
     float whole = floor(x);                                                                       \
     *i = whole;                                                                                    \
-    return isnan(x) ? x : isinf(x) ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f);         \
+    return isnan(x) ? x : isinf(x) || x == 0.0f ? copysign(0.0f, x) : fmin(x - whole, 0x1.fffffep-1f); \
   }                                                                                                \
   LOOM_BUILTIN float lgamma_r(float x, AS int *s) { int t; float r = LOOM_LGAMMA_R(x, &t); *s = t; return r; }
 #define LOOM_LANES(N) for (int lane = 0; lane < (N); ++lane)
