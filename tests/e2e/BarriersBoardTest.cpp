@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // Barriers and __local memory in NDRange kernels (kernels/barriers.cl, compiled by loomc at build
-// time): a __local tile reversed per group at several group sizes (also 4 SIMD work-items a cycle), a tree reduction with its barrier
-// in a loop (also on 3 compute units), a 2D tile transpose, barriers in a uniform branch exchanging through global memory, async
-// copies in and out of __local memory (in bursts of the board's memory width), __local pointer arguments,
-// a bool and structs copied whole kept across a barrier;
-// the board (a work-group per invocation, several in flight, each region's work-items streaming
-// through loops) == the CPU device == a host reference. Also: the board's limit on such a kernel's group size, as a query and
-// as a launch error, and a __local argument larger than the memory the board built for it.
+// time): a __local tile reversed per group at several group sizes (also 4 SIMD work-items a cycle),
+// a tree reduction with its barrier in a loop (also on 3 compute units), a 2D tile transpose,
+// barriers in a uniform branch exchanging through global memory, async copies in and out of
+// __local memory (in bursts of the board's memory width; of ints, longs, floats, chars, shorts and
+// vectors up to 16 wide, contiguous and strided, both ways, chained on an event and waited several
+// at once, after prefetches), __local pointer arguments, a bool and structs copied whole kept
+// across a barrier; the board (a work-group per invocation, several in flight, each region's
+// work-items streaming through loops) == the CPU device == a host reference. Also: the board's limit
+// on such a kernel's group size, as a query and as a launch error, and a __local argument larger
+// than the memory the board built for it.
 #include "DifferentialSupport.h"
 
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 
 using namespace e2e;
@@ -225,6 +229,77 @@ TEST_CASE("barriers: async copies of vectors, 3-component ones and strided", "[e
     for (const Target &target : Targets) {
       INFO("device: " << target.name << ", n " << n << ", local size " << local);
       CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_vectors", a, b, n, {{groups * local}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
+TEST_CASE("barriers: async copies of floats and 16-wide vectors, both ways, waited together",
+          "[e2e][board][barriers]") {
+  // n vectors and m floats a group: whole bursts of floats; a burst and a tail, 5 work-items; a
+  // tail only, one work-item for all.
+  for (auto [n, m, local, groups] : {std::tuple{2, 32, 16u, 3u}, {1, 27, 5u, 2u}, {2, 7, 1u, 2u}}) {
+    const size_t items = 1024 * groups;
+    const auto eighths = randomInts(items, -8000, 8000, 15), b = randomInts(items, -1000000, 1000000, 16);
+    std::vector<float> a(items);
+    for (size_t i = 0; i < items; ++i)
+      a[i] = float(eighths[i]) / 8.0f; // sums exact
+    auto bits = [](float f) {
+      int i;
+      std::memcpy(&i, &f, sizeof i);
+      return i;
+    };
+    std::vector<int> expected(items, -1); // what the kernel leaves unwritten (runTwoInputs' 0xff bytes)
+    for (size_t g = 0; g < groups; ++g) {
+      const float *in = &a[g * 1024];
+      const int *ints = &b[g * 1024];
+      int *mine = &expected[g * 1024];
+      auto column = [&](int j) { return in[256 + 5 * j]; };
+      for (int j = 0; j < m; ++j) {
+        mine[j] = bits(in[640 + j] + column(j));
+        mine[256 + 3 * j] = bits(column(j));
+      }
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 16; ++k) {
+          mine[64 + 32 * i + k] = bits(k == 3 ? in[16 * i + k] + column(i) : in[16 * i + k]);
+          mine[192 + 16 * i + k] = k == 10 ? ints[48 * i + k] - ints[48 * i + 5] : ints[48 * i + k];
+        }
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", n " << n << ", m " << m << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Barriers, target, "async_wide", a, b, m << 2 | n,
+                                            {{groups * local}, {local}}),
+                          expected) == -1);
+    }
+  }
+}
+
+TEST_CASE("barriers: async copies of chars and shorts, both ways, chained, waited together, prefetched",
+          "[e2e][board][barriers]") {
+  // n elements a group: whole bursts of 16 chars; a burst and a tail, 3 work-items; a tail only,
+  // one work-item for all.
+  for (auto [n, local, groups] : {std::tuple{32, 8u, 3u}, {21, 3u, 2u}, {5, 1u, 2u}}) {
+    const size_t items = 1024 * groups;
+    const auto chars = randomInts(items, -128, 127, 17), shorts = randomInts(items, -32768, 32767, 18);
+    const std::vector<int8_t> a(chars.begin(), chars.end());
+    const std::vector<int16_t> b(shorts.begin(), shorts.end());
+    std::vector<int16_t> expected(items, -1);
+    for (size_t g = 0; g < groups; ++g) {
+      const int8_t *in = &a[g * 1024], *picked = in + 512; // picked: every other char
+      const int16_t *column = &b[g * 1024];                // every third short
+      int16_t *mine = &expected[g * 1024];
+      auto *mineBytes = reinterpret_cast<int8_t *>(mine);
+      for (int i = 0; i < n; ++i) {
+        mine[i] = int16_t(in[i] * column[3 * i] + picked[2 * (n - 1 - i)]);
+        mineBytes[256 + 3 * i] = int8_t(in[i] ^ picked[2 * i]);
+        mineBytes[512 + i] = picked[2 * i];
+        mine[512 + 2 * i] = int16_t(column[3 * i] >> 2);
+      }
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", n " << n << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int16_t>(Barriers, target, "async_narrow", a, b, n,
+                                                {{groups * local}, {local}}),
                           expected) == -1);
     }
   }

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The work-group functions (kernels/collectives.cl, compiled with -cl-std=CL3.0): every kind of
-// reduction and scan and every operation over int at several group sizes, all/any/broadcast,
-// unsigned, long and float elements, a 2D group, work-group functions in a data-dependent loop, and
-// sub-groups of each device's size; the board (one more pass of the group's work-items per
-// function) == the CPU device == a host reference folding in local linear id order.
+// reduction and scan over int at several group sizes, all/any/broadcast, unsigned, long and float
+// elements, long and ulong scans past 32 bits, a 2D group, work-group functions in a data-dependent
+// loop, and sub-groups of each device's size (their ids, votes, reductions and scans over int and
+// uint); barriers with both fences and a scope, and fences, between exchanges; the work-item
+// functions of partial groups, of a run-time dimension and of every dimension of a 3D NDRange; the
+// board (one more pass of the group's work-items per function) == the CPU device == a host
+// reference folding in local linear id order.
 #include "DifferentialSupport.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <limits>
+#include <random>
 
 using namespace e2e;
 
@@ -15,32 +21,54 @@ namespace {
 
 const Sources Collectives{LOOM_E2E_COLLECTIVES_LOOM, LOOM_E2E_COLLECTIVES_CL, LOOM_E2E_COLLECTIVES_OPTIONS};
 
+enum Kind { Reduce, Inclusive, Exclusive };
+enum Fold { Add, Min, Max };
+struct Op {
+  Kind kind;
+  Fold fold;
+};
+
+/// `a` folded by `op` over runs of `span` consecutive elements within groups of `local` (the last
+/// run of a group and the last group take what is left), each in order: a work-group function when
+/// span is local, a sub-group function when it is the sub-groups' size.
+template <typename T> std::vector<T> foldRuns(const std::vector<T> &a, size_t local, size_t span, Op op) {
+  auto combine = [&](T x, T y) {
+    return op.fold == Add ? T(x + y) : op.fold == Min ? std::min(x, y) : std::max(x, y);
+  };
+  const T identity = op.fold == Add   ? T(0)
+                     : op.fold == Min ? std::numeric_limits<T>::max()
+                                      : std::numeric_limits<T>::lowest();
+  std::vector<T> out(a.size());
+  for (size_t group = 0; group < a.size(); group += local) {
+    const size_t groupEnd = std::min(group + local, a.size());
+    for (size_t start = group; start < groupEnd; start += span) {
+      const size_t end = std::min(start + span, groupEnd);
+      T total = identity;
+      for (size_t i = start; i < end; ++i) {
+        const T before = total;
+        total = combine(total, a[i]);
+        out[i] = op.kind == Inclusive ? total : before;
+      }
+      if (op.kind == Reduce)
+        std::fill(out.begin() + start, out.begin() + end, total);
+    }
+  }
+  return out;
+}
+
+/// `v`'s elements converted to To (to unsigned and back: the same bits).
+template <typename To, typename From> std::vector<To> converted(const std::vector<From> &v) {
+  return std::vector<To>(v.begin(), v.end());
+}
+
+/// int_folds' functions, by its `op`.
+const Op IntFolds[] = {{Reduce, Add},    {Reduce, Min},    {Inclusive, Max}, {Exclusive, Add},
+                       {Inclusive, Min}, {Exclusive, Min}, {Exclusive, Max}};
+
 /// What int_folds computes for `op` over each group of `local` consecutive elements (the last group
 /// takes what is left).
 std::vector<int> intFolds(const std::vector<int> &a, size_t local, int op) {
-  enum Kind { Reduce, Inclusive, Exclusive };
-  enum Fold { Add, Min, Max };
-  const Kind kinds[] = {Reduce, Reduce, Inclusive, Exclusive};
-  const Fold folds[] = {Add, Min, Max, Add};
-  const Kind kind = kinds[op];
-  const Fold fold = folds[op];
-  auto combine = [&](int x, int y) { return fold == Add ? x + y : fold == Min ? std::min(x, y) : std::max(x, y); };
-  const int identity = fold == Add   ? 0
-                       : fold == Min ? std::numeric_limits<int>::max()
-                                     : std::numeric_limits<int>::min();
-  std::vector<int> out(a.size());
-  for (size_t start = 0; start < a.size(); start += local) {
-    const size_t end = std::min(start + local, a.size());
-    int total = identity;
-    for (size_t i = start; i < end; ++i) {
-      const int before = total;
-      total = combine(total, a[i]);
-      out[i] = kind == Inclusive ? total : before;
-    }
-    if (kind == Reduce)
-      std::fill(out.begin() + start, out.begin() + end, total);
-  }
-  return out;
+  return foldRuns(a, local, local, IntFolds[op]);
 }
 
 /// The sub-group size the device answers for kernel `name` in groups of `local`.
@@ -62,7 +90,7 @@ TEST_CASE("collectives: int reductions and scans, several group sizes", "[e2e][b
   const size_t items = 768;
   auto a = randomInts(items, -1000000, 1000000, 21), b = randomInts(items, 0, 1, 22);
   for (size_t local : {1u, 16u, 96u, 256u})
-    for (int op = 0; op < 4; ++op) {
+    for (int op = 0; op < int(std::size(IntFolds)); ++op) {
       const auto expected = intFolds(a, local, op);
       for (const Target &target : Targets) {
         INFO("device: " << target.name << ", local size " << local << ", op " << op);
@@ -76,12 +104,58 @@ TEST_CASE("collectives: a partial last work-group", "[e2e][board][collectives]")
   // OpenCL 2.0's non-uniform work-groups: 100 work-items in groups of 16, the last one of 4.
   const size_t items = 100;
   auto a = randomInts(items, -1000000, 1000000, 31), b = randomInts(items, 0, 1, 32);
-  for (int op = 0; op < 4; ++op) {
+  for (int op = 0; op < int(std::size(IntFolds)); ++op) {
     const auto expected = intFolds(a, 16, op);
     for (const Target &target : Targets) {
       INFO("device: " << target.name << ", op " << op);
       CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "int_folds", a, b, op, {{items}, {16}}), expected) ==
             -1);
+    }
+  }
+}
+
+TEST_CASE("collectives: long and ulong scans of values past 32 bits", "[e2e][board][collectives]") {
+  // 320 work-items in groups of 64, and of 96 (the last of 32). Half the values are negative: as
+  // ulongs, the largest.
+  const size_t items = 320;
+  std::mt19937_64 random(35);
+  std::vector<int64_t> a(items);
+  for (int64_t &x : a)
+    x = int64_t(random() % (uint64_t(1) << 51)) - (int64_t(1) << 50);
+  const std::vector<int> b(items);
+  const Op ops[] = {{Inclusive, Add}, {Exclusive, Add}, {Exclusive, Min}, {Inclusive, Max}};
+  for (size_t local : {64u, 96u})
+    for (int op = 0; op < 4; ++op) {
+      // Ops 1 and 3 fold ulongs.
+      const auto expected = op % 2 ? converted<int64_t>(foldRuns(converted<uint64_t>(a), local, local, ops[op]))
+                                   : foldRuns(a, local, local, ops[op]);
+      for (const Target &target : Targets) {
+        INFO("device: " << target.name << ", local size " << local << ", op " << op);
+        CHECK(firstMismatch(runTwoInputs<int64_t>(Collectives, target, "long_scans", a, b, op, {{items}, {local}}),
+                            expected) == -1);
+      }
+    }
+}
+
+TEST_CASE("collectives: barriers with both fences and scopes, and fences, between exchanges",
+          "[e2e][board][collectives]") {
+  // 1600 work-items: one a group, groups of 16 and 100, and of 256 (the last of 64).
+  const size_t items = 1600;
+  auto a = randomInts(items, -10000, 10000, 36), b = randomInts(items, -10000, 10000, 37);
+  for (size_t local : {1u, 16u, 100u, 256u}) {
+    std::vector<int> expected(items);
+    for (size_t base = 0; base < items; base += local) {
+      const size_t size = std::min(local, items - base);
+      std::vector<int> v(size);
+      for (size_t l = 0; l < size; ++l)
+        v[l] = a[base + (l + 1) % size] * 3 + b[base + (l + 2) % size] + b[base + l] - a[base + l];
+      for (size_t l = 0; l < size; ++l)
+        expected[base + l] = v[l] * 5 + (v[size - 1 - l] ^ 0x55);
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", local size " << local);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "fenced_exchange", a, b, 0, {{items}, {local}}),
+                          expected) == -1);
     }
   }
 }
@@ -195,6 +269,48 @@ TEST_CASE("work-item functions of a dimension known at run time", "[e2e][board][
     CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "work_item_dims", a, b, 1,
                                           {{width, height}, {4, 3}, {1, 2}}),
                         expected) == -1);
+  }
+}
+
+TEST_CASE("work-item functions of every dimension of a 3D NDRange", "[e2e][board][collectives]") {
+  // 6 x 5 x 4 in groups of 3 x 5 x 2, and 7 x 5 x 3 in groups of 4 x 2 x 2, whose last groups are
+  // partial in every dimension; both at a nonzero offset.
+  struct Shape {
+    std::array<size_t, 3> global, local, offset;
+  };
+  for (const Shape &shape : {Shape{{6, 5, 4}, {3, 5, 2}, {1, 2, 3}}, Shape{{7, 5, 3}, {4, 2, 2}, {5, 0, 2}}}) {
+    const auto &global = shape.global, &local = shape.local;
+    const size_t items = global[0] * global[1] * global[2];
+    const std::vector<uint64_t> a(items * 4);
+    const std::vector<int> b(items);
+    std::vector<uint64_t> expected(a.size());
+    for (size_t z = 0; z < global[2]; ++z)
+      for (size_t y = 0; y < global[1]; ++y)
+        for (size_t x = 0; x < global[0]; ++x) {
+          const size_t id[] = {x, y, z}, linear = (z * global[1] + y) * global[0] + x;
+          size_t localId[3], size[3];
+          for (int d = 0; d < 3; ++d) {
+            const size_t group = id[d] / local[d], groups = (global[d] + local[d] - 1) / local[d];
+            localId[d] = id[d] % local[d];
+            size[d] = std::min(local[d], global[d] - group * local[d]);
+            const uint64_t fields[] = {id[d] + shape.offset[d], localId[d], group, global[d], size[d], groups,
+                                       shape.offset[d], local[d]};
+            uint64_t packed = 0;
+            for (int f = 0; f < 8; ++f)
+              packed |= fields[f] << (8 * f);
+            expected[linear * 4 + d] = packed;
+          }
+          const size_t localLinear = (localId[2] * size[1] + localId[1]) * size[0] + localId[0];
+          expected[linear * 4 + 3] = linear | localLinear << 16 | uint64_t(3) << 32;
+        }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", " << global[0] << " x " << global[1] << " x " << global[2]
+                      << " in groups of " << local[0] << " x " << local[1] << " x " << local[2]);
+      const Range range{{global.begin(), global.end()}, {local.begin(), local.end()},
+                        {shape.offset.begin(), shape.offset.end()}};
+      CHECK(firstMismatch(runTwoInputs<uint64_t>(Collectives, target, "work_items_3d", a, b, 0, range), expected) ==
+            -1);
+    }
   }
 }
 
@@ -336,6 +452,49 @@ TEST_CASE("collectives: sub-groups of the device's size", "[e2e][board][collecti
           }
         INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size << ", op " << op);
         CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_groups", a, b, op, {{items}, {local}}),
+                            expected) == -1);
+      }
+    }
+}
+
+TEST_CASE("collectives: sub-group votes, reductions and exclusive scans of int and uint",
+          "[e2e][board][collectives]") {
+  const size_t items = 1280;
+  auto a = randomInts(items, -50, 50, 38);
+  // Every third run of 64 all positive: whatever their size, some sub-groups vote all(v > 0).
+  for (size_t i = 0; i < items; ++i)
+    if (i / 64 % 3 == 0)
+      a[i] = std::abs(a[i]) + 1;
+  std::vector<int> b(items), positive(items), sevens(items);
+  b[0] = 0;
+  b[1] = 7;
+  for (size_t i = 0; i < items; ++i) {
+    positive[i] = a[i] > b[0];
+    sevens[i] = a[i] == b[1];
+  }
+  // Ops 1 to 5 over int, 6 to 10 the same over uint.
+  const Op ops[] = {{Reduce, Min}, {Reduce, Max}, {Exclusive, Add}, {Exclusive, Min}, {Exclusive, Max}};
+  for (const Target &target : Targets)
+    for (size_t local : {20u, 128u}) {
+      const size_t size = subGroupSize(target, local, "sub_group_folds");
+      REQUIRE(size >= 2);
+      for (int op = 0; op <= 10; ++op) {
+        std::vector<int> expected;
+        if (op == 0) {
+          // all and any: the least and the greatest of the answers.
+          const auto all = foldRuns(positive, local, size, {Reduce, Min});
+          const auto any = foldRuns(sevens, local, size, {Reduce, Max});
+          for (size_t i = 0; i < items; ++i)
+            expected.push_back(all[i] * 2 + any[i]);
+          // The data must exercise both answers of each vote.
+          for (int answer : {0, 1, 2, 3})
+            REQUIRE(std::count(expected.begin(), expected.end(), answer) > 0);
+        } else if (op <= 5)
+          expected = foldRuns(a, local, size, ops[op - 1]);
+        else
+          expected = converted<int>(foldRuns(converted<uint32_t>(a), local, size, ops[op - 6]));
+        INFO("device: " << target.name << ", local size " << local << ", sub-group size " << size << ", op " << op);
+        CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "sub_group_folds", a, b, op, {{items}, {local}}),
                             expected) == -1);
       }
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Barriers and __local memory in NDRange kernels, on the board (a work-group at a time, each region
-// between barriers as loops over its work-items) and the CPU device, compared with host references
-// by BarriersBoardTest.cpp. Every kernel starts (in a, in b, out, scalar), for the differential runner.
+// Barriers, __local memory and async copies in NDRange kernels, on the board (a work-group at a
+// time, each region between barriers as loops over its work-items) and the CPU device, compared with
+// host references by BarriersBoardTest.cpp. Every kernel starts (in a, in b, out, scalar), for the
+// differential runner. The board's RAM blocks are nearly all taken (the __local arrays have a copy
+// per work-group in flight and per port): keep new arrays small.
 
 // A __local tile reversed within each work-group, any group size up to the default limit.
 static void reverse_in(__local int *tile, __global const int *a, __global const int *b, __global int *out,
@@ -166,6 +168,73 @@ __kernel void async_vectors(__global const int *a, __global const int *b, __glob
   e = async_work_group_copy((__global int4 *)(mine + 64), quads, n, e);
   e = async_work_group_strided_copy((__global int2 *)(mine + 320), column, n, 2, e);
   wait_group_events(1, &e);
+}
+
+// Async copies of floats and of 16-wide vectors, n = counts & 3 (at most 2) vectors and m = counts >> 2
+// (at most 32) floats a group, waited together by one wait_group_events of the four copies in:
+// float16s and floats (in bursts of 16, then one by one) in from a, int16s with a stride of 3 in
+// from b, and floats with a stride of 5 in from a; a component of each vector and the floats
+// changed; then out again, chained on one event, each kind the other way (float16s with a stride of
+// 2, the strided floats with a stride of 3).
+__kernel void async_wide(__global const float *a, __global const int *b, __global int *out, int counts) {
+  __local float16 blocks[2];
+  __local int16 ints[2];
+  __local float column[32], plain[32];
+  const int n = counts & 3, m = counts >> 2;
+  __global const float *in = a + get_group_id(0) * 1024;
+  event_t copies[4];
+  copies[0] = async_work_group_copy(blocks, (__global const float16 *)in, n, 0);
+  copies[1] = async_work_group_strided_copy(ints, (__global const int16 *)(b + get_group_id(0) * 1024), n, 3, 0);
+  copies[2] = async_work_group_strided_copy(column, in + 256, m, 5, 0);
+  copies[3] = async_work_group_copy(plain, in + 640, m, 0);
+  wait_group_events(4, copies);
+  for (int i = get_local_id(0); i < m; i += get_local_size(0))
+    plain[i] += column[i];
+  for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
+    blocks[i].s3 += column[i];
+    ints[i].sa -= ints[i].s5;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global int *mine = out + get_group_id(0) * 1024;
+  event_t e = async_work_group_copy((__global float *)mine, plain, m, 0);
+  e = async_work_group_strided_copy((__global float16 *)(mine + 64), blocks, n, 2, e);
+  e = async_work_group_copy((__global int16 *)(mine + 192), ints, n, e);
+  e = async_work_group_strided_copy((__global float *)(mine + 256), column, m, 3, e);
+  wait_group_events(1, &e);
+}
+
+// Async copies of chars and shorts (n <= 32 a group) after prefetches of what they read (a hint,
+// which must change nothing), each way as two chains of two copies waited by one wait_group_events:
+// chars in from a (contiguous, and with a stride of 2 chained on a strided copy of shorts from b);
+// then out into the shorts of `out`: shorts contiguous and with a stride of 2, chars with a stride of
+// 3 and contiguous.
+__kernel void async_narrow(__global const char *a, __global const short *b, __global short *out, int n) {
+  __local char bytes[32], picked[32];
+  __local short halves[32], sums[32];
+  __global const char *in = a + get_group_id(0) * 1024;
+  __global const short *column = b + get_group_id(0) * 1024;
+  prefetch(in, 1024);
+  prefetch(column, 96);
+  event_t copies[2];
+  copies[0] = async_work_group_copy(bytes, in, n, 0);
+  copies[1] = async_work_group_strided_copy(halves, column, n, 3, 0);
+  copies[1] = async_work_group_strided_copy(picked, in + 512, n, 2, copies[1]);
+  wait_group_events(2, copies);
+  for (int i = get_local_id(0); i < n; i += get_local_size(0)) {
+    sums[i] = bytes[i] * halves[i] + picked[n - 1 - i];
+    bytes[i] ^= picked[i];
+    halves[i] >>= 2;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global short *mine = out + get_group_id(0) * 1024;
+  // An array of its own: loomc rejects the reuse of `copies` here (an access "may reach more than
+  // one private or __local array").
+  event_t back[2];
+  back[0] = async_work_group_copy(mine, sums, n, 0);
+  back[0] = async_work_group_strided_copy((__global char *)(mine + 128), bytes, n, 3, back[0]);
+  back[1] = async_work_group_strided_copy(mine + 512, halves, n, 2, 0);
+  back[1] = async_work_group_copy((__global char *)(mine + 256), picked, n, back[1]);
+  wait_group_events(2, back);
 }
 
 // printf after a barrier, in a kernel that also takes the work-group arguments (after the printf

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// The work-group functions of OpenCL C 2.0 (built with -cl-std=CL3.0), on the board (one more pass
-// of a group's work-items through the pipeline per function) and the CPU device, compared with host
+// The work-group and sub-group functions of OpenCL C 2.0 (built with -cl-std=CL3.0), with the
+// work-item functions, barriers with fences and scopes, and fences, on the board (one more pass of
+// a group's work-items through the pipeline per function) and the CPU device, compared with host
 // references by CollectivesBoardTest.cpp. Every kernel is (in a, in b, out, scalar) for the
 // differential runner.
 
 // Reductions and scans over int, picked by `op`, each a work-group function in a uniform branch:
-// every kind (reduce, inclusive, exclusive) and every operation (add, min, max) at least once, as
-// each function is hardware of its own (the CPU device's own tests take every pairing).
+// every kind (reduce, inclusive, exclusive) with every operation (add, min, max) but the reductions'
+// max and the inclusive add, as each function is hardware of its own (the CPU device's own tests
+// take every pairing).
 __kernel void int_folds(__global const int *a, __global const int *b, __global int *out, int op) {
   int v = a[get_global_id(0)], r;
   switch (op) {
   case 0: r = work_group_reduce_add(v); break;
   case 1: r = work_group_reduce_min(v); break;
   case 2: r = work_group_scan_inclusive_max(v); break;
-  default: r = work_group_scan_exclusive_add(v); break;
+  case 3: r = work_group_scan_exclusive_add(v); break;
+  case 4: r = work_group_scan_inclusive_min(v); break;
+  case 5: r = work_group_scan_exclusive_min(v); break;
+  default: r = work_group_scan_exclusive_max(v); break;
   }
   out[get_global_id(0)] = r;
 }
@@ -37,6 +42,20 @@ __kernel void typed_folds(__global const float *a, __global const int *b, __glob
   case 1: r = (float)(work_group_reduce_add((long)i * 1000003L) % 1000000L); break;
   case 2: r = work_group_reduce_add(x); break;
   default: r = work_group_scan_exclusive_max(x); break;
+  }
+  out[get_global_id(0)] = r;
+}
+
+// Scans over 64-bit elements (their values past 32 bits), picked by `op`: long and ulong, whose
+// orders differ for the negative ones.
+__kernel void long_scans(__global const long *a, __global const int *b, __global long *out, int op) {
+  const long v = a[get_global_id(0)];
+  long r;
+  switch (op) {
+  case 0: r = work_group_scan_inclusive_add(v); break;
+  case 1: r = (long)work_group_scan_exclusive_add((ulong)v); break;
+  case 2: r = work_group_scan_exclusive_min(v); break;
+  default: r = (long)work_group_scan_inclusive_max((ulong)v); break;
   }
   out[get_global_id(0)] = r;
 }
@@ -87,6 +106,29 @@ __kernel void sub_groups(__global const int *a, __global const int *b, __global 
   out[g] = r;
 }
 
+// The sub-group votes, reductions and exclusive scans sub_groups leaves out, over int and over uint
+// (the same bits: the negative ints are the large uints), picked by `op`; op 0 is the votes,
+// all(v > b[0]) * 2 + any(v == b[1]).
+__kernel void sub_group_folds(__global const int *a, __global const int *b, __global int *out, int op) {
+  const int v = a[get_global_id(0)];
+  const uint u = (uint)v;
+  int r;
+  switch (op) {
+  case 0: r = sub_group_all(v > b[0]) * 2 + sub_group_any(v == b[1]); break;
+  case 1: r = sub_group_reduce_min(v); break;
+  case 2: r = sub_group_reduce_max(v); break;
+  case 3: r = sub_group_scan_exclusive_add(v); break;
+  case 4: r = sub_group_scan_exclusive_min(v); break;
+  case 5: r = sub_group_scan_exclusive_max(v); break;
+  case 6: r = (int)sub_group_reduce_min(u); break;
+  case 7: r = (int)sub_group_reduce_max(u); break;
+  case 8: r = (int)sub_group_scan_exclusive_add(u); break;
+  case 9: r = (int)sub_group_scan_exclusive_min(u); break;
+  default: r = (int)sub_group_scan_exclusive_max(u); break;
+  }
+  out[get_global_id(0)] = r;
+}
+
 // Sub-groups on different paths between two work-group cuts: sub-group k runs k % 3 rounds of an
 // exchange between neighbours between sub_group_barriers with a sub-group reduction, the odd ones a
 // sub-group scan, and then all meet at a work-group barrier and reduction.
@@ -114,6 +156,44 @@ __kernel void group_shape(__global const int *a, __global const int *b, __global
   out[i + 1] = get_enqueued_local_size(0) * 100 + get_enqueued_local_size(1);
   out[i + 2] = get_num_groups(0) * 100 + get_num_groups(1);
   out[i + 3] = (get_local_id(1) * get_local_size(0) + get_local_id(0)) * 100 + get_group_id(0) * 10 + get_group_id(1);
+}
+
+// Neighbours exchange through __local and __global memory at once, cut by work_group_barriers with
+// both fences (with a scope, then flags only, before the values the others read are overwritten),
+// and the fences of OpenCL C 1.x and 2.0 between a work-item's own accesses: none may change a
+// result.
+__kernel void fenced_exchange(__global const int *a, __global const int *b, __global int *out, int unused) {
+  __local int tile[256];
+  const size_t lid = get_local_id(0), size = get_local_size(0), g = get_global_id(0), base = g - lid;
+  tile[lid] = a[g];
+  out[g] = b[g];
+  mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  const int own = out[g] - tile[lid];
+  work_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE, memory_scope_work_group);
+  const int v = tile[(lid + 1) % size] * 3 + out[base + (lid + 2) % size] + own;
+  work_group_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  out[g] = v;
+  write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+  tile[lid] = out[g] ^ 0x55;
+  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);
+  work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  read_mem_fence(CLK_LOCAL_MEM_FENCE);
+  out[g] = out[g] * 5 + tile[size - 1 - lid];
+}
+
+// Every work-item function of each dimension of a 3D NDRange, a byte each in one ulong per
+// dimension (global, local and group id, global and local size, groups, offset, enqueued local
+// size, from the low byte up), then the linear ids and get_work_dim; four ulongs a work-item, at
+// its place from its ids alone.
+__kernel void work_items_3d(__global const ulong *a, __global const int *b, __global ulong *out, int unused) {
+  const size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
+               z = get_global_id(2) - get_global_offset(2);
+  __global ulong *mine = out + ((z * get_global_size(1) + y) * get_global_size(0) + x) * 4;
+  for (uint d = 0; d < 3; ++d)
+    mine[d] = get_global_id(d) | get_local_id(d) << 8 | get_group_id(d) << 16 | get_global_size(d) << 24 |
+              (ulong)get_local_size(d) << 32 | (ulong)get_num_groups(d) << 40 | (ulong)get_global_offset(d) << 48 |
+              (ulong)get_enqueued_local_size(d) << 56;
+  mine[3] = get_global_linear_id() | get_local_linear_id() << 16 | (ulong)get_work_dim() << 32;
 }
 
 // The work-item functions asked with a dimension known only at run time, up to one past
