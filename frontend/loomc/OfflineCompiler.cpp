@@ -44,7 +44,8 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
     return withLog(result.log, synthesized.takeError());
   result.verilog = synthesized->verilog;
   result.report = synthesized->report;
-  result.log += synthesized->report;
+  result.warnings = result.log + synthesized->warnings;
+  result.log += synthesized->warnings + synthesized->report;
   if (options.rtlOnly)
     return result;
 

@@ -43,6 +43,7 @@ struct OfflineResult {
   std::string verilog;
   std::string report;  ///< Per kernel: II, depth, memory ports, area estimate.
   std::string log;     ///< Compiler warnings and the report, as stored in the binary.
+  std::string warnings; ///< The frontend's and the hardware flow's warnings alone.
 };
 
 /// Compiles a program for `board`. On failure, the error's message is the build log.

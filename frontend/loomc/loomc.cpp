@@ -129,6 +129,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "loomc: compilation failed\n";
     return 1;
   }
+  if (!Quiet)
+    llvm::errs() << result->warnings;
   std::string output = Output;
   if (output.empty()) {
     llvm::SmallString<128> path(Input.getValue());

@@ -172,7 +172,7 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
 
 llvm::json::Value toJSON(const LoopReport &loop) {
   return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"innermost", loop.innermost}, {"ii", loop.ii},
-                            {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount},
+                            {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount}, {"latency", loop.latency},
                             {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
                             {"work_items_inside", loop.workItemsInside},
@@ -186,6 +186,7 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.mapOptional("innermost", loop.innermost) &&
          mapUnsigned(value, "ii", loop.ii, path) && map.map("bound_by", loop.boundBy) &&
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
+         (!value.getAsObject()->get("latency") || mapUnsigned(value, "latency", loop.latency, path)) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&
          map.mapOptional("over_work_items", loop.overWorkItems) &&
          mapUnsigned(value, "interleaved", loop.interleaved, path) &&

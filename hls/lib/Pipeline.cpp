@@ -145,7 +145,18 @@ std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const 
 std::vector<LoopReport> reportLoops(const KernelGraph &kernel, const std::vector<uint64_t> &bytes) {
   std::vector<LoopReport> loops = kernel.loops;
   const std::vector<LongestRing> rings = longestRings(kernel);
+  // An iteration's latency: from its loop control to the last result of the loop's own nodes.
+  std::vector<unsigned> entered(loops.size(), ~0u), finished(loops.size(), 0);
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
+    const Node &n = kernel.graph[id];
+    if (n.isStatic || !n.loop)
+      continue;
+    if (n.kind == OpKind::LoopControl)
+      entered[n.loop - 1] = std::min(entered[n.loop - 1], n.startCycle);
+    finished[n.loop - 1] = std::max(finished[n.loop - 1], n.startCycle + n.latency);
+  }
   for (size_t i = 0; i < loops.size(); ++i) {
+    loops[i].latency = finished[i] > entered[i] ? finished[i] - entered[i] : 0;
     loops[i].globalBytes = bytes[i + 1];
     if (!rings[i].start)
       continue;
@@ -330,10 +341,16 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     const std::vector<uint64_t> bytes = globalBytes(kernel, board);
     hw.globalBytes = bytes[0];
     hw.loops = reportLoops(kernel, bytes);
-    for (const LoopReport &loop : hw.loops)
+    for (const LoopReport &loop : hw.loops) {
       if (loop.requestedII && loop.ii > loop.requestedII)
         errors += llvm::formatv("{0}: error: '#pragma ii {1}' cannot be met: the loop's II is {2}, set by {3}\n",
                                 loop.location, loop.requestedII, loop.ii, iiBound(loop));
+      if (loop.requestedII && loop.ii < loop.requestedII)
+        program.warnings += llvm::formatv(
+            "{0}: warning: '#pragma ii {1}' is ignored: the loop runs at II {2} (an elastic pipeline is not slowed "
+            "down to a longer II: it would save no logic and gain no clock frequency)\n",
+            loop.location, loop.requestedII, loop.ii);
+    }
     if (units > 1) {
       verilog::Module unit = emitVerilog(kernel, hw.topModule + "_unit");
       program.verilog += unit.print() + "\n" + emitComputeUnits(kernel, unit, hw.topModule).print() + "\n";
@@ -367,10 +384,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     for (const LoopReport &loop : hw.loops)
       program.report += llvm::formatv("  loop at {0} (depth {1}): II {2}, set by {3}{4}{5}{6}{7}{9}{8}{10}{11}\n",
                                       loop.location, loop.depth, loop.ii, iiBound(loop),
-                                      loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
-                                                     : std::string(", data-dependent trip count"),
-                                      loop.requestedII ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
-                                                       : std::string(),
+                                      (loop.tripCount ? llvm::formatv(", {0} iterations", loop.tripCount).str()
+                                                      : std::string(", data-dependent trip count")) +
+                                          llvm::formatv(", latency {0} cycles", loop.latency).str(),
+                                      !loop.requestedII ? std::string()
+                                      : loop.requestedII == loop.ii
+                                          ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
+                                          : llvm::formatv(", #pragma ii {0} ignored", loop.requestedII).str(),
                                       !loop.ivdep           ? ""
                                       : loop.overWorkItems ? ", a work-group's work-items between barriers: no memory "
                                                              "order between them"

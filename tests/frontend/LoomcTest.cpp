@@ -121,6 +121,36 @@ TEST_CASE("loomc compiles a kernel into a .loom binary, with the Verilog and the
   CHECK((*kernels)[0].getAsObject()->getObject("hardware") != nullptr);
 }
 
+TEST_CASE("loomc prints the warnings of what it accepts but does not do, and the loops' latency") {
+  ScratchDir dir;
+  std::string source = dir.write("loops.cl", R"(__attribute__((max_global_work_dim(0)))
+__kernel void twice(__global int *restrict a, int n) {
+  #pragma ivdep safelen(4)
+  for (int i = 0; i < n; ++i)
+    a[i] *= 2;
+  #pragma ii 4
+  for (int i = 0; i < n; ++i)
+    a[i] += 1;
+}
+)");
+  Run run = loomc(dir, {source, "--rtl", "--report", "--board", "unit"});
+  INFO(run.err);
+  REQUIRE(run.exitCode == 0);
+  CHECK(std::regex_search(run.err, std::regex(R"(loops\.cl:3:[0-9]+: warning: .*safelen)")));
+  CHECK(std::regex_search(run.err, std::regex(R"(loops\.cl:7: warning: '#pragma ii 4' is ignored: the loop runs at II 1)")));
+  // Each loop's latency: a load, a multiply or add, and a store, so more than a few cycles.
+  std::smatch latency;
+  REQUIRE(std::regex_search(run.out, latency, std::regex(R"(loop at \S+loops\.cl:4 .*, latency ([0-9]+) cycles)")));
+  CHECK(std::stoul(latency[1].str()) > 3);
+  CHECK(std::regex_search(run.out, std::regex(R"(loop at \S+loops\.cl:7 .*#pragma ii 4 ignored)")));
+  // -q: nothing but errors (in a scratch directory of its own: ExecuteAndWait rewrites the redirected
+  // files without truncating them).
+  ScratchDir quietDir;
+  Run quiet = loomc(quietDir, {source, "--rtl", "-q", "--board", "unit", "-o", quietDir.file("loops.v")});
+  CHECK(quiet.exitCode == 0);
+  CHECK(quiet.err.empty());
+}
+
 TEST_CASE("loomc reads SPIR-V") {
   ScratchDir dir;
   llvm::LLVMContext context;

@@ -1289,6 +1289,10 @@ done:
   llvm::json::Path::Root root;
   REQUIRE(hls::fromJSON(hls::toJSON(far.kernels[0]), back, root));
   CHECK(back.loops[0].workItemsInside == loop.ii);
+  // An iteration reads memory 60 cycles away and writes it: its latency holds that round trip.
+  CHECK(loop.latency >= 60);
+  CHECK(back.loops[0].latency == loop.latency);
+  CHECK_THAT(far.report, Catch::Contains(llvm::formatv(", latency {0} cycles", loop.latency).str()));
 
   // Farther still: at most MaxLoopWorkItems.
   std::map<std::string, std::string> farthestDumps;
@@ -2271,7 +2275,7 @@ done:
   checkLintClean(program->verilog, "loom_kernel_dot");
 }
 
-TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
+TEST_CASE("#pragma ii N is checked against the loop's recurrences, and a longer one is ignored with a warning") {
   std::map<std::string, std::string> dumps;
   auto met = parse(accumulation(8));
   auto program = synthesize(*met->module, dumps);
@@ -2280,7 +2284,15 @@ TEST_CASE("#pragma ii N is checked against the loop's recurrences") {
   CHECK(loop.requestedII == 8);
   CHECK(loop.ii == 3 + 1);
   CHECK(program->report.find("II 4, set by the recurrence of 's'") != std::string::npos);
-  CHECK(program->report.find("#pragma ii 8 met") != std::string::npos);
+  // A longer II than the loop needs is not applied, with a warning that says why.
+  CHECK(program->report.find("#pragma ii 8 ignored") != std::string::npos);
+  CHECK_THAT(program->warnings, Catch::Contains("warning: '#pragma ii 8' is ignored: the loop runs at II 4"));
+
+  auto exact = parse(accumulation(4));
+  program = synthesize(*exact->module, dumps);
+  REQUIRE_OK(program);
+  CHECK(program->report.find("#pragma ii 4 met") != std::string::npos);
+  CHECK(program->warnings.empty());
 
   auto unmet = parse(accumulation(1));
   auto failed = synthesize(*unmet->module, dumps);

@@ -146,6 +146,9 @@ struct LoopReport {
   std::string boundBy;    ///< The value whose recurrence sets the II, e.g. "sum" or "memory order".
   std::string boundAt;    ///< Where that value is defined.
   unsigned tripCount = 0; ///< Iterations per entry when a constant, else 0.
+  /// Cycles from an iteration's entry to the last result of the loop's own operations (an inner
+  /// loop's own iterations not counted): with the II and the trip count, the loop's cycles.
+  unsigned latency = 0;
   unsigned requestedII = 0; ///< `#pragma ii N` (or Clang's pipeline_initiation_interval): N; else 0.
   bool ivdep = false;       ///< `#pragma ivdep`: iterations do not wait for each other's memory accesses.
   /// The loop over a work-group's work-items that a kernel with barriers runs each region in; with

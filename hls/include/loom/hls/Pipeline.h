@@ -28,6 +28,7 @@ struct SynthesizedProgram {
   std::string verilog;                 ///< Every kernel's top module plus the RTL library modules used.
   std::vector<HardwareKernel> kernels; ///< In the module's kernel order.
   std::string report;                  ///< Human-readable: per kernel II, depth, ports, area estimate.
+  std::string warnings; ///< "file:line: warning: ..." for what the flow accepts but does not do.
   std::vector<lowering::PrintfCall> printfCalls; ///< What the kernels' printf buffers' records refer to.
 };
 
