@@ -15,7 +15,12 @@ kernels=$(sed -n 's/^module \(loom_kernel_[A-Za-z0-9_]*\).*/\1/p' "$verilog")
 [ -n "$kernels" ] || { echo "lint_corpus: no kernel modules in $verilog" >&2; exit 1; }
 status=0
 for kernel in $kernels; do
-  cp "$verilog" "$dir/$kernel.v"
+  # The kernel's own modules (its top, and its compute unit's) and the library's, not the other
+  # kernels': reading a whole corpus for each kernel made parsing most of the time.
+  awk -v top="$kernel" '
+    /^module / { name = $2; sub(/[(#;].*/, "", name); keep = name !~ /^loom_kernel_/ || name == top || name == top "_unit"; inside = 1 }
+    !inside || keep { print }
+    /^endmodule/ { inside = 0 }' "$verilog" > "$dir/$kernel.v"
   # --unroll-count as the simulation model's build (sim/lib/ModelBuilder.cpp): loom_ram's loop over
   # its write ports unrolls for memories of more than 64.
   log=$("$verilator" --lint-only -Wall -Wno-DECLFILENAME --unroll-count 4096 --top-module "$kernel" "$dir/$kernel.v" 2>&1)
