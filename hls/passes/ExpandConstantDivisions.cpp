@@ -96,24 +96,23 @@ bool expand(llvm::BinaryOperator &division, const llvm::DataLayout &layout) {
   llvm::Value *dividend = division.getOperand(0);
   const llvm::APInt &divisor = constant->getValue();
   const unsigned fullWidth = divisor.getBitWidth();
-  // The narrowest width that holds the dividend's known range and the divisor.
-  unsigned width, leadingZeros = 0;
-  if (isSigned) {
-    if (divisor.isMinSignedValue())
-      return false; // its magnitude does not fit: leave the rare case to the divider
-    const unsigned signBits = llvm::ComputeNumSignBits(dividend, layout);
-    width = std::max(fullWidth - signBits + 1, divisor.getMinSignedBits());
-  } else {
-    const unsigned known = llvm::computeKnownBits(dividend, layout).countMinLeadingZeros();
-    width = std::max(fullWidth - known, divisor.getActiveBits());
-    leadingZeros = width - std::min(width, fullWidth - known);
+  // Shifts cost nothing at any width; a multiply is as narrow as the dividend's known range and the
+  // divisor allow.
+  const bool powerOfTwo = isSigned ? divisor.abs().isPowerOf2() : divisor.isPowerOf2();
+  unsigned width = fullWidth, leadingZeros = 0;
+  if (!powerOfTwo) {
+    if (isSigned) {
+      const unsigned signBits = llvm::ComputeNumSignBits(dividend, layout);
+      width = std::max(fullWidth - signBits + 1, divisor.getMinSignedBits());
+    } else {
+      const unsigned significant = fullWidth - llvm::computeKnownBits(dividend, layout).countMinLeadingZeros();
+      width = std::max(significant, divisor.getActiveBits());
+      leadingZeros = width - significant;
+    }
+    width = std::max(width, 2u);
+    if (2 * width > 64)
+      return false;
   }
-  width = std::max(width, 2u);
-  const bool powerOfTwo = divisor.abs().isPowerOf2();
-  if (2 * width > 64 && !powerOfTwo)
-    return false;
-  if (powerOfTwo)
-    width = fullWidth; // shifts cost nothing at any width
   llvm::IRBuilder<> b(&division);
   llvm::Value *x = b.CreateIntCast(dividend, b.getIntNTy(width), isSigned);
   const llvm::APInt d = divisor.zextOrTrunc(width);
