@@ -35,7 +35,7 @@ static cl::opt<std::string> BuildOptions("options", cl::desc("Further OpenCL bui
 static cl::opt<std::string> EmitVerilog("emit-verilog", cl::desc("Also write the generated Verilog here"),
                                         cl::value_desc("file"), cl::cat(LoomcCategory));
 static cl::opt<std::string> DumpAfter("dump-after",
-                                      cl::desc("Print the dataflow graph after a hardware pass ('all' for every pass)"),
+                                      cl::desc("Print the dataflow graph after a hardware pass ('all' for every pass; 'prepared-ir': the LLVM IR the graph is built from)"),
                                       cl::value_desc("pass"), cl::cat(LoomcCategory));
 static cl::opt<bool> Report("report", cl::desc("Print the hardware report (II, depth, ports, area)"),
                             cl::cat(LoomcCategory));

@@ -99,23 +99,32 @@ void hoistArgumentComputations(Function &function, BasicBlock &entry) {
 /// Kept as a pointer, it would come back as a load from the work-item's storage that no analysis
 /// can trace to its array: the hardware flow needs each access to name its array, and alias
 /// analysis to know which arrays a region touches (Rodinia's hotspot keeps &temp[S][tx] so).
+/// A phi or a select counts when every pointer it chooses from is in the same array (Clang's
+/// simplifications merge the paths that compute one &events[1], say).
 void keepPointersAsOffsets(Function &function, const DominatorTree &dominators, DenseSet<const Value *> &uniform) {
   const DataLayout &layout = function.getParent()->getDataLayout();
-  SmallVector<Instruction *, 16> pointers;
+  auto arrayOf = [](Instruction &pointer) -> Value * {
+    SmallVector<const Value *, 4> objects;
+    getUnderlyingObjects(&pointer, objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+    if (objects.size() != 1 || objects[0] == &pointer ||
+        !(isa<AllocaInst>(objects[0]) || isa<GlobalVariable>(objects[0]) || isa<Argument>(objects[0])) ||
+        objects[0]->getType()->getPointerAddressSpace() != pointer.getType()->getPointerAddressSpace())
+      return nullptr;
+    return const_cast<Value *>(objects[0]);
+  };
+  SmallVector<std::pair<Instruction *, Value *>, 16> pointers;
   for (Instruction &instruction : instructions(function)) {
-    if (!instruction.getType()->isPointerTy() || isa<AllocaInst>(instruction) || isa<PHINode>(instruction) ||
+    if (!instruction.getType()->isPointerTy() || isa<AllocaInst>(instruction) ||
         !dominators.isReachableFromEntry(instruction.getParent()))
       continue;
-    const Value *object = getUnderlyingObject(&instruction, /*MaxLookup=*/0);
-    if (object == &instruction || !(isa<AllocaInst>(object) || isa<GlobalVariable>(object) || isa<Argument>(object)) ||
-        object->getType()->getPointerAddressSpace() != instruction.getType()->getPointerAddressSpace())
-      continue;
     if (any_of(instruction.uses(), [&](const Use &use) { return !dominators.dominates(&instruction, use); }))
-      pointers.push_back(&instruction);
+      if (Value *object = arrayOf(instruction))
+        pointers.emplace_back(&instruction, object);
   }
-  for (Instruction *pointer : pointers) {
-    Value *object = const_cast<Value *>(getUnderlyingObject(pointer, /*MaxLookup=*/0));
-    IRBuilder<> atDefinition(pointer->getNextNode());
+  for (auto [pointer, object] : pointers) {
+    IRBuilder<> atDefinition(pointer->getParent(), isa<PHINode>(pointer)
+                                                       ? pointer->getParent()->getFirstInsertionPt()
+                                                       : std::next(pointer->getIterator()));
     Type *address = layout.getIntPtrType(pointer->getType());
     Value *offset = atDefinition.CreateSub(atDefinition.CreatePtrToInt(pointer, address),
                                            atDefinition.CreatePtrToInt(object, address), pointer->getName() + ".offset");

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <set>
@@ -42,6 +43,9 @@ template <typename F> GraphPass plain(F f) {
     return llvm::Error::success();
   };
 }
+
+/// The kernel's LLVM IR as the IR passes leave it for build-dataflow.
+constexpr const char *PreparedIrDump = "prepared-ir";
 
 const std::vector<PassEntry> &graphPasses() {
   static const std::vector<PassEntry> passes = {
@@ -220,7 +224,7 @@ std::string pipeAccessReport(const Node &n, const PipePort &pipe) {
 } // namespace
 
 std::vector<std::string> passNames() {
-  std::vector<std::string> names{"build-dataflow"};
+  std::vector<std::string> names{PreparedIrDump, "build-dataflow"};
   for (const auto &pass : graphPasses())
     names.push_back(pass.name);
   return names;
@@ -286,6 +290,12 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     const auto grouped = groupLoops.find(function.getName().str());
     boundWorkGroupFunctions(function, grouped != groupLoops.end() ? grouped->second.maxItems : 0);
     expandConstantDivisions(function); // after the bounds: a narrow dividend takes a narrow multiply
+    if (options.dump) {
+      std::string text;
+      llvm::raw_string_ostream stream(text);
+      function.print(stream);
+      options.dump(PreparedIrDump, function.getName(), text);
+    }
     const std::vector<ProgramFifo> fifos = programFifosOf(function);
     const bool autorun = isAutorun(function);
     auto built = buildDataflowGraph(function);

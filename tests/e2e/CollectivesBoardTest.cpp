@@ -6,7 +6,8 @@
 // uint); barriers with both fences and a scope, and fences, between exchanges; the work-item
 // functions of partial groups, of a run-time dimension and of every dimension of a 3D NDRange; the
 // board (one more pass of the group's work-items per function) == the CPU device == a host
-// reference folding in local linear id order.
+// reference folding in local linear id order. Also one event array reused by two phases of async
+// copies.
 #include "DifferentialSupport.h"
 
 #include <algorithm>
@@ -561,4 +562,28 @@ TEST_CASE("collectives: sub-groups on different paths between work-group barrier
       CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "divergent_sub_groups", a, b, 0, {{items}, {local}}),
                           expected) == -1);
     }
+}
+
+TEST_CASE("collectives: one event array reused across two phases of chained async copies",
+          "[e2e][board][barriers]") {
+  const size_t groups = 5, local = 16;
+  const auto a = randomInts(groups * 48, -1000, 1000, 61);
+  for (int n : {16, 13, 1}) {
+    std::vector<int> expected(a.size(), -1);
+    for (size_t g = 0; g < groups; ++g) {
+      const int *in = a.data() + g * 48;
+      int *mine = expected.data() + g * 48;
+      for (int i = 0; i < n; ++i) {
+        mine[i] = in[i];
+        mine[16 + i] = in[16 + i] + in[n - 1 - i] - in[32 + i];
+        mine[32 + i] = in[32 + i];
+      }
+    }
+    for (const Target &target : Targets) {
+      INFO("device: " << target.name << ", n " << n);
+      CHECK(firstMismatch(runTwoInputs<int>(Collectives, target, "async_events_reused", a, a, n,
+                                            {{groups * local}, {local}}),
+                          expected) == -1);
+    }
+  }
 }

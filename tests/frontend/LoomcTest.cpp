@@ -194,6 +194,16 @@ TEST_CASE("loomc --dump-after=all prints the graph after every hardware pass") {
     CHECK_THAT(run.out, Catch::Contains("// ----- after " + pass + " (scale)"));
 }
 
+TEST_CASE("loomc --dump-after=prepared-ir prints the LLVM IR the graph is built from, and no graph") {
+  ScratchDir dir;
+  std::string source = dir.write("scale.cl", ScaleKernel);
+  Run run = loomc(dir, {source, "--rtl", "--board", "unit", "-DSCALE=2.0f", "--dump-after=prepared-ir", "-q"});
+  REQUIRE(run.exitCode == 0);
+  CHECK_THAT(run.out, Catch::Contains("// ----- after prepared-ir (scale)"));
+  CHECK_THAT(run.out, Catch::Contains("define dso_local spir_kernel void @scale("));
+  CHECK_THAT(run.out, !Catch::Contains("after build-dataflow"));
+}
+
 TEST_CASE("loomc failures exit non-zero with a readable message and write nothing") {
   ScratchDir dir;
   std::string output = dir.file("out.loom");

@@ -9,6 +9,7 @@
 #include "ParseIR.h"
 #include "TestSupport.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -344,4 +345,50 @@ TEST_CASE("no uniform values without per-work-item arguments, or with sub-group 
     CHECK(otherRegions->hasYields() == (scope == Scope::WorkItem));
     CHECK(countCalls(function, YieldFunction) == 0);
   }
+}
+
+TEST_CASE("a pointer into one array used after a barrier is rebuilt from the array, a phi's too", "[unit][lowering]") {
+  // %slot chooses between two computations of &events[1] (as Clang's jump threading leaves
+  // async_work_group_copy's event slot); the store after the barrier must still name the array.
+  llvm::LLVMContext context;
+  auto module = parseIR(context, R"(
+declare void @_Z7barrierj(i32)
+define i32 @wi(i32* %p, i1 %c, i32 %resume) {
+entry:
+  %events = alloca [2 x i32*]
+  br i1 %c, label %left, label %right
+left:
+  %a = getelementptr [2 x i32*], [2 x i32*]* %events, i64 0, i64 1
+  store i32* null, i32** %a
+  br label %join
+right:
+  %b = getelementptr [2 x i32*], [2 x i32*]* %events, i64 0, i64 1
+  store i32* %p, i32** %b
+  br label %join
+join:
+  %slot = phi i32** [ %a, %left ], [ %b, %right ]
+  call void @_Z7barrierj(i32 1)
+  store i32* null, i32** %slot
+  ret i32 0
+}
+)");
+  cut(*module);
+  llvm::Function &function = *module->getFunction("wi");
+  const llvm::Value *events = nullptr;
+  for (llvm::Instruction &instruction : function.getEntryBlock())
+    if (instruction.getName() == "events")
+      events = &instruction;
+  REQUIRE(events);
+  unsigned stores = 0;
+  for (llvm::Instruction &instruction : llvm::instructions(function)) {
+    // No pointer goes through storage: only the slot's byte offset does.
+    if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+      CHECK((alloca == events || !alloca->getAllocatedType()->isPointerTy()));
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
+        store && store->getValueOperand()->getType()->isPointerTy()) {
+      ++stores;
+      CHECK(llvm::getUnderlyingObject(store->getPointerOperand(), /*MaxLookup=*/0) == events);
+    }
+  }
+  CHECK(stores == 3);
 }

@@ -227,14 +227,11 @@ __kernel void async_narrow(__global const char *a, __global const short *b, __gl
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   __global short *mine = out + get_group_id(0) * 1024;
-  // An array of its own: loomc rejects the reuse of `copies` here (an access "may reach more than
-  // one private or __local array").
-  event_t back[2];
-  back[0] = async_work_group_copy(mine, sums, n, 0);
-  back[0] = async_work_group_strided_copy((__global char *)(mine + 128), bytes, n, 3, back[0]);
-  back[1] = async_work_group_strided_copy(mine + 512, halves, n, 2, 0);
-  back[1] = async_work_group_copy((__global char *)(mine + 256), picked, n, back[1]);
-  wait_group_events(2, back);
+  copies[0] = async_work_group_copy(mine, sums, n, 0);
+  copies[0] = async_work_group_strided_copy((__global char *)(mine + 128), bytes, n, 3, copies[0]);
+  copies[1] = async_work_group_strided_copy(mine + 512, halves, n, 2, 0);
+  copies[1] = async_work_group_copy((__global char *)(mine + 256), picked, n, copies[1]);
+  wait_group_events(2, copies);
 }
 
 // printf after a barrier, in a kernel that also takes the work-group arguments (after the printf

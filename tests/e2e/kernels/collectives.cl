@@ -242,3 +242,24 @@ __kernel void async_partial_groups(__global const int *a, __global const int *b,
   event_t back = async_work_group_copy(out + start, tile, size, 0);
   wait_group_events(1, &back);
 }
+
+// One event array for two phases of async copies, each chaining a copy on events[1] (b is unused):
+// Clang computes the slot's address once for both phases, so it is used after the barrier and must
+// still name its array there (loomc refused this before). Groups of 16, n <= 16.
+__kernel void async_events_reused(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local int x[16], y[16], z[16];
+  __global const int *in = a + get_group_id(0) * 48;
+  event_t events[2];
+  events[0] = async_work_group_copy(x, in, n, 0);
+  events[1] = async_work_group_copy(y, in + 16, n, 0);
+  events[1] = async_work_group_copy(z, in + 32, n, events[1]);
+  wait_group_events(2, events);
+  for (int i = get_local_id(0); i < n; i += get_local_size(0))
+    y[i] += x[n - 1 - i] - z[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global int *mine = out + get_group_id(0) * 48;
+  events[0] = async_work_group_copy(mine, x, n, 0);
+  events[1] = async_work_group_copy(mine + 16, y, n, 0);
+  events[1] = async_work_group_copy(mine + 32, z, n, events[1]);
+  wait_group_events(2, events);
+}
