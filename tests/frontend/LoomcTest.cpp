@@ -204,6 +204,20 @@ TEST_CASE("loomc --dump-after=prepared-ir prints the LLVM IR the graph is built 
   CHECK_THAT(run.out, !Catch::Contains("after build-dataflow"));
 }
 
+TEST_CASE("loomc --report names the two accesses of a loop's memory recurrence") {
+  ScratchDir dir;
+  std::string source = dir.write("shift.cl", "__kernel void shift(__global int *restrict a, __global const int "
+                                             "*restrict from, int n) {\n"
+                                             "  for (int i = 1; i < n; ++i)\n"
+                                             "    a[i] = a[from[i]] * 3 + a[2 * from[i]];\n"
+                                             "}\n");
+  Run run = loomc(dir, {source, "--rtl", "--report"});
+  REQUIRE(run.exitCode == 0);
+  INFO(run.out);
+  CHECK(std::regex_search(run.out, std::regex("set by the recurrence of 'memory order of a' at [^ ]*shift\\.cl:3:[0-9]+ "
+                                              "\\(load\\) and [^ ]*shift\\.cl:3:[0-9]+ \\(store\\)")));
+}
+
 TEST_CASE("loomc failures exit non-zero with a readable message and write nothing") {
   ScratchDir dir;
   std::string output = dir.file("out.loom");
@@ -281,4 +295,41 @@ __kernel void consumer(__global float4 *dst, int n) {
                                               "consumer: estimated 0 LUTs, 256 FFs, 0 RAM blocks"));
   // The program's RAM blocks are the channel's.
   CHECK_THAT(program->report, Catch::Contains("2 RAM blocks ("));
+}
+
+TEST_CASE("the frontend's checks of autorun kernels and channels name the place and the reason") {
+  ScratchDir dir;
+  // Each source breaks one rule; loomc exits 1 with the message and writes no Verilog.
+  auto fails = [&](const char *name, const char *source) {
+    Run run = loomc(dir, {dir.write(name, source), "--rtl", "--board", "unit", "-o", dir.file("out.v")});
+    CHECK(run.exitCode == 1);
+    CHECK_FALSE(llvm::sys::fs::exists(dir.file("out.v")));
+    return run.err;
+  };
+  SECTION("an autorun kernel that takes arguments") {
+    CHECK_THAT(fails("arguments.cl", "__attribute__((autorun)) __attribute__((max_global_work_dim(0)))\n"
+                                     "__kernel void relay(__global int *a) { a[0] = 1; }\n"),
+               Catch::Contains("arguments.cl:1:16: error: 'autorun' kernel 'relay' takes arguments"));
+  }
+  SECTION("an autorun kernel without a range of its own") {
+    CHECK_THAT(fails("range.cl", "__attribute__((autorun))\n__kernel void relay() {}\n"),
+               Catch::Contains("range.cl:1:16: error: 'autorun' kernel 'relay' needs max_global_work_dim(0) or "
+                               "reqd_work_group_size"));
+  }
+  SECTION("an autorun kernel that prints") {
+    CHECK_THAT(fails("prints.cl", "__attribute__((autorun)) __attribute__((max_global_work_dim(0)))\n"
+                                  "__kernel void relay() {\n  printf(\"%d\\n\", 1);\n}\n"),
+               Catch::Contains("prints.cl:3:3: error: autorun kernel 'relay' calls printf"));
+  }
+  SECTION("get_compute_id in a kernel with compute units that is not autorun") {
+    CHECK_THAT(fails("unit.cl", "__attribute__((num_compute_units(2)))\n"
+                                "__kernel void k(__global int *a) {\n  a[get_global_id(0)] = get_compute_id(0);\n}\n"),
+               Catch::Contains("unit.cl:3:25: error: get_compute_id in kernel 'k', which is not autorun"));
+  }
+  SECTION("a channel used other than by the channel functions") {
+    // No place yet: the error names the channel only.
+    CHECK_THAT(fails("address.cl", "#pragma OPENCL EXTENSION cl_intel_channels : enable\nchannel int c;\n"
+                                   "__kernel void k(__global ulong *a) { a[0] = (ulong)&c; }\n"),
+               Catch::Contains("error: channel or pipe 'c' is used other than by the channel and pipe functions"));
+  }
 }

@@ -911,14 +911,15 @@ void GraphBuilder::forgetAccessesOf(const llvm::Value *aliasClass) {
     llvm::erase_if(*accesses, [&](const Access &access) { return access.aliasClass == aliasClass; });
 }
 
-bool GraphBuilder::carriesDependence(const Region &loop, const llvm::Value *aliasClass) {
+llvm::Optional<std::pair<const llvm::Instruction *, const llvm::Instruction *>>
+GraphBuilder::carriedDependence(const Region &loop, const llvm::Value *aliasClass) {
   std::vector<llvm::Instruction *> accesses;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
       if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass) {
         // An atomic on an on-chip array is a read and a write port: it meets itself.
         if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
-          return true;
+          return std::pair<const llvm::Instruction *, const llvm::Instruction *>(&inst, &inst);
         accesses.push_back(const_cast<llvm::Instruction *>(&inst));
       }
   if (!dependences_)
@@ -935,9 +936,19 @@ bool GraphBuilder::carriesDependence(const Region &loop, const llvm::Value *alia
         continue;
       if (dependence->isConfused() || level > dependence->getLevels() ||
           (dependence->getDirection(level) & ~unsigned(llvm::Dependence::DVEntry::EQ)))
-        return true;
+        return std::pair<const llvm::Instruction *, const llvm::Instruction *>(accesses[i], accesses[j]);
     }
-  return false;
+  return llvm::None;
+}
+
+std::string GraphBuilder::accessesText(const std::pair<const llvm::Instruction *, const llvm::Instruction *> &pair) {
+  auto described = [this](const llvm::Instruction &access) {
+    const char *kind = llvm::isa<llvm::LoadInst>(access) ? "load" : llvm::isa<llvm::StoreInst>(access) ? "store" : "atomic";
+    return locationOf(access, kernel_) + " (" + kind + ")";
+  };
+  if (pair.first == pair.second)
+    return described(*pair.first) + " with itself";
+  return described(*pair.first) + " and " + described(*pair.second);
 }
 
 llvm::Optional<std::pair<const llvm::LoadInst *, const llvm::StoreInst *>>
@@ -1010,8 +1021,11 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     // `#pragma ivdep` (llvm.loop.parallel_accesses): no iteration waits for another's accesses. A
     // port still serves its requests in order, so what follows the loop waits for its last ones.
     const bool pipe = pipes.contains(aliasClass);
-    if (!stores || accesses == 1 ||
-        (!pipe && (loop.loop->isAnnotatedParallel() || !carriesDependence(loop, aliasClass))))
+    if (!stores || accesses == 1 || (!pipe && loop.loop->isAnnotatedParallel()))
+      continue;
+    // The first two accesses that may meet in different iterations: the report names them.
+    const auto meeting = pipe ? llvm::None : carriedDependence(loop, aliasClass);
+    if (!pipe && !meeting)
       continue;
     if (auto pair = pipe ? llvm::None : forwardingPair(loop, aliasClass)) {
       forwardingLoadOf_[pair->second] = pair->first;
@@ -1030,6 +1044,8 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     result_.graph[carried].name = "memory order";
     if (aliasClass != &kernel_)
       result_.graph[carried].name += " of " + sourceName(*aliasClass);
+    if (meeting)
+      result_.graph[carried].location = accessesText(*meeting);
     memory_.stores.push_back({carried, nullptr, aliasClass});
   }
 }
