@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace loom::hls {
 
@@ -216,6 +217,29 @@ unsigned ringLatency(const KernelGraph &kernel, const std::vector<NodeId> &order
 
 } // namespace
 
+llvm::Optional<NodeId> passedMux(const KernelGraph &kernel, NodeId back, unsigned loop) {
+  for (NodeId id = back;;) {
+    const Node &n = kernel.graph[id];
+    // Tokens only: a shift register's muxes pass data on, each a ring of its own.
+    if (n.width != 0)
+      return llvm::None;
+    if (n.kind == OpKind::LoopMux && n.loop == loop)
+      return id;
+    // A child loop's invariant ring carries its entering value (operand 1) through the child.
+    const bool passes = n.kind == OpKind::Fifo || n.kind == OpKind::Steer || (n.kind == OpKind::LoopMux && n.loop != loop);
+    if (!passes)
+      return llvm::None;
+    id = kernel.operands(id)[n.kind == OpKind::LoopMux ? 1 : 0];
+  }
+}
+
+NodeId backSource(const KernelGraph &kernel, NodeId mux) {
+  for (auto [it, end] = boost::in_edges(mux, kernel.graph); it != end; ++it)
+    if (kernel.graph[*it].back)
+      return boost::source(*it, kernel.graph);
+  return mux;
+}
+
 std::vector<LongestRing> longestRings(const KernelGraph &kernel) {
   std::vector<LongestRing> rings(kernel.loops.size());
   const auto order = kernel.topologicalOrder();
@@ -227,7 +251,21 @@ std::vector<LongestRing> longestRings(const KernelGraph &kernel) {
       // The control's operand 2 counts exits; it is not a recurrence.
       if (!kernel.graph[*it].back || (n.kind == OpKind::LoopControl && kernel.graph[*it].operand == 2))
         continue;
-      const unsigned cycles = ringLatency(kernel, order, id, boost::source(*it, kernel.graph));
+      // A ring that takes another's value one iteration on (a memory order kept `distance`
+      // iterations apart) closes through that one: the chain's rings are one recurrence over as
+      // many iterations, whose cycles the iterations share.
+      // A ring passing its own value (an invariant) or the chain coming round (values swapped
+      // each iteration) ends it.
+      NodeId back = boost::source(*it, kernel.graph);
+      unsigned passedCycles = 0, iterations = 1;
+      std::set<NodeId> chain{id};
+      for (auto passed = passedMux(kernel, back, n.loop); passed && chain.insert(*passed).second;
+           passed = passedMux(kernel, back, n.loop), ++iterations) {
+        passedCycles += ringLatency(kernel, order, *passed, back);
+        back = backSource(kernel, *passed);
+      }
+      const unsigned cycles =
+          (ringLatency(kernel, order, id, back) + passedCycles + iterations - 1) / iterations;
       LongestRing &longest = rings[n.loop - 1];
       if (cycles > longest.cycles)
         longest = {cycles, id};

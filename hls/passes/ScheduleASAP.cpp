@@ -12,7 +12,8 @@
 // ahead, and the loads' latency overlaps the slow ring instead of adding to it. A mux
 // whose next value does not depend on itself (`window[0] = x[i]`, a shift register's first stage)
 // starts when that value of the previous iteration is ready, so the rings that feed it run ahead
-// through FIFOs instead of the loop stepping at the pace of the load. A LoopControl starts no earlier
+// through FIFOs instead of the loop stepping at the pace of the load (but for the rings of a memory
+// order kept several iterations apart, whose tokens are there early). A LoopControl starts no earlier
 // than the entering values of the muxes its exit condition depends on, so no FIFO lands between the
 // control and such a mux, inside the control's own ring (a loop entered under a condition ran at
 // II 2 from that register). An extension is placed as late as its consumers allow too, in or out of
@@ -51,12 +52,25 @@ bool reaches(const KernelGraph &kernel, NodeId from, NodeId to) {
   return false;
 }
 
+/// The rings of memory orders kept several iterations apart (a chain passing a token on): each
+/// takes a token that is there an iteration early, so it starts when its loop admits an iteration.
+std::set<NodeId> orderChains(const KernelGraph &kernel) {
+  std::set<NodeId> chained;
+  for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id)
+    if (kernel.graph[id].kind == OpKind::LoopMux)
+      if (auto passed = passedMux(kernel, backSource(kernel, id), kernel.graph[id].loop); passed && *passed != id) {
+        chained.insert(id);
+        chained.insert(*passed);
+      }
+  return chained;
+}
+
 /// LoopMuxes whose next value does not depend on their own (a value loaded or computed afresh each
 /// iteration and used in the next: `window[0] = x[i]`), with the node that computes it.
-std::map<NodeId, NodeId> carriedWithoutRecurrence(const KernelGraph &kernel) {
+std::map<NodeId, NodeId> carriedWithoutRecurrence(const KernelGraph &kernel, const std::set<NodeId> &chained) {
   std::map<NodeId, NodeId> result;
   for (NodeId id = 0; id < boost::num_vertices(kernel.graph); ++id) {
-    if (kernel.graph[id].kind != OpKind::LoopMux)
+    if (kernel.graph[id].kind != OpKind::LoopMux || chained.count(id))
       continue;
     for (auto [e, end] = boost::in_edges(id, kernel.graph); e != end; ++e)
       if (kernel.graph[*e].back && !reaches(kernel, id, boost::source(*e, kernel.graph)))
@@ -85,7 +99,8 @@ bool isArithmetic(OpKind kind) {
 
 void scheduleASAP(KernelGraph &kernel) {
   const auto order = kernel.topologicalOrder();
-  const auto carried = carriedWithoutRecurrence(kernel);
+  const std::set<NodeId> chained = orderChains(kernel);
+  const auto carried = carriedWithoutRecurrence(kernel, chained);
   // A LoopControl admits a work-item when the values its exit condition depends on entered the
   // loop: were the control earlier, such a mux would wait for its entering value, and the FIFO
   // BalancePaths put between the control and the mux would add a register to the control's own
@@ -142,7 +157,8 @@ void scheduleASAP(KernelGraph &kernel) {
     Node &n = kernel.graph[*it];
     // An extension anywhere: its narrow operand waits instead of its wide result.
     const bool extension = (n.kind == OpKind::ZExt || n.kind == OpKind::SExt) && !n.isStatic;
-    if (n.kind != OpKind::LoopMux && !(n.loop != 0 && !n.isStatic && isArithmetic(n.kind)) && !extension)
+    if ((n.kind != OpKind::LoopMux && !(n.loop != 0 && !n.isStatic && isArithmetic(n.kind)) && !extension) ||
+        chained.count(*it))
       continue;
     unsigned latest = ~0u;
     for (EdgeId edge : kernel.consumers(*it))

@@ -1,14 +1,87 @@
 // SPDX-License-Identifier: Apache-2.0
 // Loops on the board: single work-item and NDRange kernels with loops (constant and data-dependent
 // trip counts, nesting, break/continue, early return, a loop in a branch, memory carried across
-// iterations, a helper left a call by Clang's inliner), compiled by loomc at build time, compared bit for bit with the CPU device and the host.
+// iterations, a helper left a call by Clang's inliner), compiled by loomc at build time, compared
+// bit for bit with the CPU device and the host. The binary's per-kernel area estimate reads back as
+// loomc --report prints it.
 #include "DifferentialSupport.h"
+#include "TestSupport.h"
+
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <map>
+#include <regex>
+#include <sstream>
 
 using namespace e2e;
 
 namespace {
 
-const Sources Loops{LOOM_E2E_LOOPS_LOOM, LOOM_E2E_LOOPS_CL};
+const Sources Loops{LOOM_E2E_LOOPS_LOOM, LOOM_E2E_LOOPS_CL, LOOM_E2E_LOOPS_OPTIONS};
+
+/// A kernel's estimated LUTs, FFs, DSPs and RAM blocks.
+using Area = std::array<int64_t, 4>;
+
+/// Each kernel's area in a .loom binary's metadata (its .loom.meta section, JSON).
+std::map<std::string, Area> areasInBinary(const std::string &bytes) {
+  auto object = llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(bytes, "program.loom"));
+  REQUIRE_OK(object);
+  llvm::Optional<llvm::json::Value> meta;
+  for (const llvm::object::SectionRef &section : (*object)->sections()) {
+    auto name = section.getName();
+    REQUIRE_OK(name);
+    if (*name != ".loom.meta")
+      continue;
+    auto contents = section.getContents();
+    REQUIRE_OK(contents);
+    auto parsed = llvm::json::parse(*contents);
+    REQUIRE_OK(parsed);
+    meta = std::move(*parsed);
+  }
+  REQUIRE(meta);
+  const llvm::json::Array *kernels = meta->getAsObject()->getArray("kernels");
+  REQUIRE(kernels);
+  std::map<std::string, Area> areas;
+  for (const llvm::json::Value &kernel : *kernels) {
+    const llvm::json::Object *hardware = kernel.getAsObject()->getObject("hardware");
+    REQUIRE(hardware);
+    const llvm::json::Object *area = hardware->getObject("area");
+    REQUIRE(area);
+    Area counts;
+    const char *fields[] = {"luts", "ffs", "dsps", "rams"};
+    for (size_t f = 0; f < counts.size(); ++f) {
+      INFO("area field " << fields[f]);
+      auto count = area->getInteger(fields[f]);
+      REQUIRE(count);
+      counts[f] = *count;
+    }
+    areas[kernel.getAsObject()->getString("name").value_or("").str()] = counts;
+  }
+  return areas;
+}
+
+/// Each kernel's area as `loomc --rtl --report` prints it for `sources`.
+std::map<std::string, Area> areasReported(const Sources &sources) {
+  const std::string command = std::string("'") + LOOMC_EXECUTABLE + "' --rtl --report -q -o /dev/null '" +
+                              sources.source + "' --options='" + sources.options + "'";
+  std::FILE *pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string report;
+  char chunk[4096];
+  for (size_t got; (got = std::fread(chunk, 1, sizeof chunk, pipe)) > 0;)
+    report.append(chunk, got);
+  CHECK(pclose(pipe) == 0);
+  const std::regex kernelLine(
+      R"(^kernel (\w+)( \(autorun\))?: .*, estimated (\d+) LUTs, (\d+) FFs, (\d+) DSPs, (\d+) RAM blocks)");
+  std::map<std::string, Area> areas;
+  std::istringstream lines(report);
+  for (std::string line; std::getline(lines, line);)
+    if (std::smatch match; std::regex_search(line, match, kernelLine))
+      areas[match[1]] = {std::stoll(match[3]), std::stoll(match[4]), std::stoll(match[5]), std::stoll(match[6])};
+  return areas;
+}
 
 } // namespace
 
@@ -131,6 +204,13 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     inPlace[j] = b[j] + a[j] * 3;
   for (size_t j = 1; j < n; ++j)
     inPlace[j] ^= inPlace[j - 1] & 7;
+  std::vector<int> lagged(a);
+  for (size_t j = 5; j < n; ++j)
+    lagged[j] = ((lagged[j - 2] & 0xffff) * (b[j] & 3)) ^ (lagged[j - 5] >> 1);
+  for (size_t row = 3; row < n / 8; ++row)
+    for (size_t k = 0; k < 8; ++k)
+      if (b[row * 8 + k] & 4)
+        lagged[row * 8 + k] += lagged[(row - 3) * 8 + k] ^ 5;
   for (int k = 0; k < 16; ++k)
     histogram[k] = b[k];
   for (size_t j = 0; j < n; ++j)
@@ -141,6 +221,7 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "histogram", a, b, int(n), {{1}}), histogram) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "stream_restrict", a, b, int(n), {{1}}), stream) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "in_place", a, b, int(n), {{1}}), inPlace) == -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "lagged", a, b, int(n), {{1}}), lagged) == -1);
   }
 }
 
@@ -257,4 +338,24 @@ TEST_CASE("a helper function Clang left a call (noinline, called twice) is inlin
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Loops, target, "helper_calls", a, b, base), expected) == -1);
   }
+}
+
+TEST_CASE("each kernel's area estimate in the binary's JSON is what loomc --report prints", "[e2e][board][loops]") {
+  Setup cl(boardDevice());
+  cl_program program = cl.load(readFile(Loops.binary));
+  const auto inBinary = areasInBinary(programBinary(program));
+  clReleaseProgram(program);
+  const auto reported = areasReported(Loops);
+  REQUIRE_FALSE(reported.empty());
+  CHECK(inBinary.size() == reported.size());
+  for (const auto &[name, area] : reported) {
+    INFO("kernel " << name);
+    REQUIRE(inBinary.count(name) == 1);
+    CHECK(inBinary.at(name) == area);
+    // Every kernel has logic and registers.
+    CHECK(area[0] > 0);
+    CHECK(area[1] > 0);
+  }
+  // dot_rows multiplies integers, in DSP blocks.
+  CHECK(reported.at("dot_rows")[2] > 0);
 }

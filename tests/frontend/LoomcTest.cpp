@@ -218,6 +218,30 @@ TEST_CASE("loomc --report names the two accesses of a loop's memory recurrence")
                                               "\\(load\\) and [^ ]*shift\\.cl:3:[0-9]+ \\(store\\)")));
 }
 
+TEST_CASE("loomc: a memory recurrence 4 iterations apart takes half the II of one 2 apart") {
+  // Loads 2 (or 4) and 7 back: not adjacent, so they stay two accesses of one size.
+  ScratchDir dir;
+  auto iiOf = [&](int nearest) {
+    std::string source = dir.write("lag.cl", "__kernel void lag(__global int *restrict a, __global const int "
+                                             "*restrict b, int n) {\n"
+                                             "  for (int i = 7; i < n; ++i)\n"
+                                             "    a[i] = a[i - " + std::to_string(nearest) + "] * b[i] + a[i - 7];\n"
+                                             "}\n");
+    Run run = loomc(dir, {source, "--rtl", "--report", "-q"});
+    REQUIRE(run.exitCode == 0);
+    INFO(run.out);
+    std::smatch ii;
+    REQUIRE(std::regex_search(run.out, ii, std::regex("loop at [^ ]*lag\\.cl:2 \\(depth 1\\): II ([0-9]+), set by the "
+                                                      "recurrence of 'memory order of a'")));
+    CHECK(run.out.find(", " + std::to_string(nearest) + " iterations apart") != std::string::npos);
+    return std::stoul(ii[1]);
+  };
+  const unsigned long two = iiOf(2), four = iiOf(4);
+  CHECK(two > 20);
+  CHECK(four >= two / 2 - 2);
+  CHECK(four <= two / 2 + 2);
+}
+
 TEST_CASE("loomc failures exit non-zero with a readable message and write nothing") {
   ScratchDir dir;
   std::string output = dir.file("out.loom");
@@ -297,15 +321,34 @@ __kernel void consumer(__global float4 *dst, int n) {
   CHECK_THAT(program->report, Catch::Contains("2 RAM blocks ("));
 }
 
-TEST_CASE("the frontend's checks of autorun kernels and channels name the place and the reason") {
-  ScratchDir dir;
-  // Each source breaks one rule; loomc exits 1 with the message and writes no Verilog.
-  auto fails = [&](const char *name, const char *source) {
+TEST_CASE("loomc names the place and the reason of a misused FPGA attribute or autorun kernel or channel") {
+  // Each source breaks one rule: loomc exits 1 with the message and writes no Verilog (in a directory
+  // of its own: ExecuteAndWait does not truncate the files it redirects to).
+  auto fails = [](const char *name, const std::string &source) {
+    ScratchDir dir;
     Run run = loomc(dir, {dir.write(name, source), "--rtl", "--board", "unit", "-o", dir.file("out.v")});
     CHECK(run.exitCode == 1);
     CHECK_FALSE(llvm::sys::fs::exists(dir.file("out.v")));
     return run.err;
   };
+  SECTION("a banking attribute's negative argument") {
+    CHECK_THAT(fails("negative.cl", "__kernel void k(__global int *a) {\n"
+                                    "  int t[8] __attribute__((numbanks(-2)));\n"
+                                    "  t[a[0] & 7] = 1;\n  a[1] = t[a[2] & 7];\n}\n"),
+               Catch::Contains("negative.cl:2:27: error: argument 1 of 'numbanks' must be a non-negative integer "
+                               "constant"));
+  }
+  SECTION("banks of an array of 3-byte elements") {
+    const std::pair<const char *, const char *> cases[] = {
+        {"numbanks(2)", "rgb.cl:3:27: error: 'numbanks' needs bankwidth on an array of 3-byte elements"},
+        {"xcl_array_partition(cyclic, 2, 1)",
+         "rgb.cl:3:27: error: 'xcl_array_partition' needs elements of a power-of-two size, not 3 bytes"}};
+    for (const auto &[banks, expected] : cases)
+      CHECK_THAT(fails("rgb.cl", std::string("typedef struct { char c[3]; } Rgb;\n"
+                                             "__kernel void k(__global Rgb *a) {\n  Rgb t[8] __attribute__((") +
+                                     banks + "));\n  t[a[0].c[0] & 7] = a[1];\n  a[2] = t[a[0].c[1] & 7];\n}\n"),
+                 Catch::Contains(expected));
+  }
   SECTION("an autorun kernel that takes arguments") {
     CHECK_THAT(fails("arguments.cl", "__attribute__((autorun)) __attribute__((max_global_work_dim(0)))\n"
                                      "__kernel void relay(__global int *a) { a[0] = 1; }\n"),

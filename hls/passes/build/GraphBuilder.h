@@ -316,13 +316,18 @@ private:
   /// One data-less token standing for every access of `state` (or for the work-item or iteration
   /// when there are none), at the current position.
   NodeId summary(const MemoryState &state);
-  /// The first two accesses of `aliasClass` in `loop`, one of them a write, that may meet in
-  /// different iterations (LLVM's dependence analysis: a direction other than '=' at the loop's
-  /// level); an atomic on an on-chip array meets itself. None when no two may.
-  llvm::Optional<std::pair<const llvm::Instruction *, const llvm::Instruction *>>
-  carriedDependence(const Region &loop, const llvm::Value *aliasClass);
-  /// "k.cl:12:5 (store) and k.cl:10:9 (load)": where a memory recurrence's two accesses are.
-  std::string accessesText(const std::pair<const llvm::Instruction *, const llvm::Instruction *> &pair);
+  /// Two accesses of a loop, one of them a write, that may meet `distance` iterations apart.
+  struct CarriedDependence {
+    const llvm::Instruction *first, *second;
+    unsigned distance;
+  };
+  /// The two accesses of `aliasClass` in `loop` that may meet the fewest iterations apart (LLVM's
+  /// dependence analysis: a direction other than '=' at the loop's level; its constant distance,
+  /// else 1); an atomic on an on-chip array meets itself in the next iteration. None when no two
+  /// may meet in different iterations.
+  llvm::Optional<CarriedDependence> carriedDependence(const Region &loop, const llvm::Value *aliasClass);
+  /// "k.cl:12:5 (store) and k.cl:10:9 (load), 4 iterations apart": a memory recurrence's accesses.
+  std::string accessesText(const CarriedDependence &dependence);
   /// The load and the store of a read-modify-write in `loop` that a forwarding queue serves instead
   /// of a ring (MemoryPort::forwardsFrom): the class's only accesses in the loop, both in the loop
   /// itself (not a nested one), plain, of global memory, of one naturally aligned size up to 8

@@ -911,21 +911,22 @@ void GraphBuilder::forgetAccessesOf(const llvm::Value *aliasClass) {
     llvm::erase_if(*accesses, [&](const Access &access) { return access.aliasClass == aliasClass; });
 }
 
-llvm::Optional<std::pair<const llvm::Instruction *, const llvm::Instruction *>>
-GraphBuilder::carriedDependence(const Region &loop, const llvm::Value *aliasClass) {
+llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(const Region &loop,
+                                                                                const llvm::Value *aliasClass) {
   std::vector<llvm::Instruction *> accesses;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
       if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass) {
         // An atomic on an on-chip array is a read and a write port: it meets itself.
         if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
-          return std::pair<const llvm::Instruction *, const llvm::Instruction *>(&inst, &inst);
+          return CarriedDependence{&inst, &inst, 1};
         accesses.push_back(const_cast<llvm::Instruction *>(&inst));
       }
   if (!dependences_)
     dependences_ = std::make_unique<llvm::DependenceInfo>(const_cast<llvm::Function *>(&kernel_), aliases_.get(),
                                                           scalarEvolution_.get(), &loops_);
   const unsigned level = loop.loop->getLoopDepth();
+  llvm::Optional<CarriedDependence> nearest;
   for (size_t i = 0; i < accesses.size(); ++i)
     for (size_t j = i + 1; j < accesses.size(); ++j) {
       if (!accesses[i]->mayWriteToMemory() && !accesses[j]->mayWriteToMemory())
@@ -934,21 +935,35 @@ GraphBuilder::carriedDependence(const Region &loop, const llvm::Value *aliasClas
       const std::unique_ptr<llvm::Dependence> dependence = dependences_->depends(accesses[i], accesses[j], true);
       if (!dependence)
         continue;
-      if (dependence->isConfused() || level > dependence->getLevels() ||
-          (dependence->getDirection(level) & ~unsigned(llvm::Dependence::DVEntry::EQ)))
-        return std::pair<const llvm::Instruction *, const llvm::Instruction *>(accesses[i], accesses[j]);
+      const bool known = !dependence->isConfused() && level <= dependence->getLevels();
+      if (known && !(dependence->getDirection(level) & ~unsigned(llvm::Dependence::DVEntry::EQ)))
+        continue;
+      // The iterations apart: a constant distance between two accesses of one size (the
+      // analysis measures from where each starts: a wide access reaches further), or the next
+      // iteration.
+      uint64_t distance = 1;
+      if (known && layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[i])) ==
+                       layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[j])))
+        if (const auto *constant = llvm::dyn_cast_or_null<llvm::SCEVConstant>(dependence->getDistance(level)))
+          distance = std::max<uint64_t>(1, constant->getAPInt().abs().getLimitedValue(MaxMemoryOrderDistance));
+      if (!nearest || distance < nearest->distance)
+        nearest = CarriedDependence{accesses[i], accesses[j], unsigned(distance)};
+      if (distance == 1)
+        return nearest;
     }
-  return llvm::None;
+  return nearest;
 }
 
-std::string GraphBuilder::accessesText(const std::pair<const llvm::Instruction *, const llvm::Instruction *> &pair) {
+std::string GraphBuilder::accessesText(const CarriedDependence &dependence) {
   auto described = [this](const llvm::Instruction &access) {
     const char *kind = llvm::isa<llvm::LoadInst>(access) ? "load" : llvm::isa<llvm::StoreInst>(access) ? "store" : "atomic";
     return locationOf(access, kernel_) + " (" + kind + ")";
   };
-  if (pair.first == pair.second)
-    return described(*pair.first) + " with itself";
-  return described(*pair.first) + " and " + described(*pair.second);
+  const std::string apart =
+      dependence.distance > 1 ? llvm::formatv(", {0} iterations apart", dependence.distance).str() : "";
+  if (dependence.first == dependence.second)
+    return described(*dependence.first) + " with itself" + apart;
+  return described(*dependence.first) + " and " + described(*dependence.second) + apart;
 }
 
 llvm::Optional<std::pair<const llvm::LoadInst *, const llvm::StoreInst *>>
@@ -1023,7 +1038,7 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     const bool pipe = pipes.contains(aliasClass);
     if (!stores || accesses == 1 || (!pipe && loop.loop->isAnnotatedParallel()))
       continue;
-    // The first two accesses that may meet in different iterations: the report names them.
+    // The two accesses that may meet the fewest iterations apart: the report names them.
     const auto meeting = pipe ? llvm::None : carriedDependence(loop, aliasClass);
     if (!pipe && !meeting)
       continue;
@@ -1034,19 +1049,36 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     NodeId before = summary(accessesOf(memory_, aliasClass));
     forgetAccessesOf(aliasClass);
     loop.ordersMemory = true;
+    // Iteration k's accesses wait for iteration k - distance's, which a chain of that many rings
+    // carries: the first takes an iteration's accesses to the next iteration, each other passes
+    // what it holds on one iteration more. Each port keeps its requests in order, so iteration
+    // k - distance done means every earlier one is done too. After the loop, what follows waits
+    // for the iterations still in flight: the last one's accesses and the chain's tokens.
+    const unsigned distance = meeting ? meeting->distance : 1;
+    auto chain = std::make_shared<std::vector<NodeId>>();
     const llvm::Value *carriedClass = aliasClass;
-    NodeId carried = ring(loop, before, [this, &loop, carriedClass]() -> llvm::Expected<NodeId> {
+    chain->push_back(ring(loop, before, [this, &loop, carriedClass, chain]() -> llvm::Expected<NodeId> {
       AtPosition end(*this, loop.closing()); // The last segment: a loop with such a ring closes there.
       NodeId iteration = summary(accessesOf(memory_, carriedClass));
-      loop.memorySummaries.push_back({iteration, nullptr, carriedClass});
+      MemoryState inFlight;
+      inFlight.stores.push_back({iteration, nullptr, carriedClass});
+      for (size_t older = 0; older + 1 < chain->size(); ++older)
+        inFlight.stores.push_back({(*chain)[older], nullptr, carriedClass});
+      loop.memorySummaries.push_back({summary(inFlight), nullptr, carriedClass});
       return iteration;
-    });
-    result_.graph[carried].name = "memory order";
-    if (aliasClass != &kernel_)
-      result_.graph[carried].name += " of " + sourceName(*aliasClass);
-    if (meeting)
-      result_.graph[carried].location = accessesText(*meeting);
-    memory_.stores.push_back({carried, nullptr, aliasClass});
+    }));
+    for (unsigned passed = 1; passed < distance; ++passed) {
+      const NodeId previous = chain->back();
+      chain->push_back(ring(loop, before, [previous]() -> llvm::Expected<NodeId> { return previous; }));
+    }
+    for (NodeId carried : *chain) {
+      result_.graph[carried].name = "memory order";
+      if (aliasClass != &kernel_)
+        result_.graph[carried].name += " of " + sourceName(*aliasClass);
+      if (meeting)
+        result_.graph[carried].location = accessesText(*meeting);
+    }
+    memory_.stores.push_back({chain->back(), nullptr, aliasClass});
   }
 }
 

@@ -153,6 +153,23 @@ __kernel void in_place(__global const int *restrict a, __global const int *restr
     out[j] ^= out[j - 1] & 7;
 }
 
+// Memory carried several iterations apart: in the second loop iteration j waits only for
+// iteration j - 2's accesses (its loads, 2 and 5 back, are too far apart to be one access), so two
+// iterations share each memory round trip; in the nest, the outer loop carries a guarded update 3
+// rows apart.
+__attribute__((max_global_work_dim(0)))
+__kernel void lagged(__global const int *restrict a, __global const int *restrict b,
+                     __global int *restrict out, int n) {
+  for (int j = 0; j < n; ++j)
+    out[j] = a[j];
+  for (int j = 5; j < n; ++j)
+    out[j] = ((out[j - 2] & 0xffff) * (b[j] & 3)) ^ (out[j - 5] >> 1);
+  for (int row = 3; row < n / 8; ++row)
+    for (int k = 0; k < 8; ++k)
+      if (b[row * 8 + k] & 4)
+        out[row * 8 + k] += out[(row - 3) * 8 + k] ^ 5;
+}
+
 // Read-modify-writes served by a forwarding queue (the bins are the loop's only accesses of `out`'s
 // memory; the inputs are restrict): a predicated update of 16 bins with frequent repeats, read back
 // after the loop, and per-work-item bins with work-items interleaved in the loop.

@@ -244,6 +244,10 @@ constexpr unsigned DefaultLoopWorkItems = 32;
 /// The most a loop admits at once to cover its rings (its back-edge FIFOs are one deeper).
 constexpr unsigned MaxLoopWorkItems = 256;
 
+/// The most iterations apart a loop's memory order keeps them (a chain of that many data-less
+/// rings): beyond a memory round trip's cycles, a longer distance gains nothing.
+constexpr unsigned MaxMemoryOrderDistance = 16;
+
 /// A loop's longest ring: the cycles a work-item's iteration takes to come back around it (the
 /// longest path from the LoopMux or LoopControl that starts a ring to the back edge that closes it,
 /// each FIFO counting one cycle, what it costs a token in steady state), and that start node.
@@ -254,6 +258,12 @@ struct LongestRing {
 };
 /// Each loop's longest ring, in KernelGraph::loops order (the loop's II).
 std::vector<LongestRing> longestRings(const KernelGraph &kernel);
+/// The data-less LoopMux of `loop` whose token `back` (a back edge's source) passes on unchanged,
+/// through the steer and lifts of closing a ring (a memory order kept several iterations apart
+/// passes a token down a chain of rings); none when `back` carries anything else.
+llvm::Optional<NodeId> passedMux(const KernelGraph &kernel, NodeId back, unsigned loop);
+/// The source of the back edge into ring start `mux` (`mux` itself when it has none).
+NodeId backSource(const KernelGraph &kernel, NodeId mux);
 
 /// The lines a line load port's unit buffers (loom_load_lines' LINES) for Load `load` with `depth`
 /// credits: enough for a stream's lines over the round trip outside loops and in a loop that holds
