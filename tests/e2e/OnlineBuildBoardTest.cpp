@@ -2,7 +2,7 @@
 // clBuildProgram from source on the simulated board, through the ICD loader: the offline flow runs
 // in-process, the build log shows its progress, the result is cached on disk (a second build loads
 // the cached binary) and its binary (CL_PROGRAM_BINARIES) loads again. Failures give the spec's
-// error codes and a log with file:line:col.
+// error codes and a log with file:line:col, `double` among them: neither device has double precision.
 #include "DifferentialSupport.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -111,6 +111,19 @@ TEST_CASE("a source build that fails on the board says where and why", "[e2e][bo
     INFO(log);
     CHECK(log.find("program.cl:3:") != std::string::npos);
     CHECK(log.find("error: struct argument 'q' is read at an offset known only at run time") != std::string::npos);
+  }
+  SECTION("double precision, which neither device has") {
+    for (cl_device_id device : {boardDevice(), cpuDevice()}) {
+      INFO(deviceString(device, CL_DEVICE_NAME));
+      cl_device_fp_config fp64 = ~cl_device_fp_config(0);
+      REQUIRE(clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, nullptr) == CL_SUCCESS);
+      CHECK(fp64 == 0);
+      CHECK(deviceString(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") == std::string::npos);
+    }
+    auto [status, log] = buildOnBoard(cl, "__kernel void k(__global float *o) {\n  double d = o[0];\n  o[0] = d;\n}\n");
+    CHECK(status == CL_BUILD_PROGRAM_FAILURE);
+    INFO(log);
+    CHECK(log.find("program.cl:2:3: error: use of type 'double' requires cl_khr_fp64 support") != std::string::npos);
   }
   SECTION("an unknown build option") {
     auto [status, log] = buildOnBoard(cl, VectorAdd, "-fno-such-option");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Operations on the board: float division and square root (correctly rounded), the common builtins
 // of the builtin library, switch statements (lowered to branches), integer division at every width,
-// a struct argument passed by value, compiled by loomc at build time (with
-// -cl-fp32-correctly-rounded-divide-sqrt, which both devices
+// a struct argument passed by value, __constant pointer arguments read at indices the data chooses,
+// compiled by loomc at build time (with -cl-fp32-correctly-rounded-divide-sqrt, which both devices
 // take: CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) and compared with the CPU device and a host reference.
 #include "DifferentialSupport.h"
 
@@ -305,5 +305,37 @@ TEST_CASE("a struct argument passed by value: board == CPU == host", "[e2e][boar
   for (const Target &target : Targets) {
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "struct_argument", a, b, p), expected) == -1);
+  }
+}
+
+TEST_CASE("__constant pointer arguments read at data-dependent indices: board == CPU == host",
+          "[e2e][board][operations]") {
+  const size_t n = 2000;
+  std::mt19937 random(61);
+  // x beyond [0, 1) on both sides takes the clamped first and last segments.
+  std::uniform_real_distribution<float> unit(-0.5f, 1.5f), coefficient(-2.0f, 2.0f);
+  const int segments = 16;
+  std::vector<float> x(n), coeffs(4 * segments), curve(n);
+  for (float &v : x)
+    v = unit(random);
+  for (float &c : coeffs)
+    c = coefficient(random);
+  for (size_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float *c = &coeffs[4 * std::clamp(int(v * float(segments)), 0, segments - 1)];
+    curve[i] = ((c[3] * v + c[2]) * v + c[1]) * v + c[0];
+  }
+  const int mask = 255;
+  const auto a = randomInts(n, INT_MIN / 2, INT_MAX / 2, 62), table = randomInts(mask + 1, -1000000, 1000000, 63);
+  std::vector<int> lookedUp(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int first = table[size_t(a[i] & mask)];
+    lookedUp[i] = first + table[size_t((first ^ a[i]) & mask)] * 3;
+  }
+  for (const Target &target : Targets) {
+    INFO("device: " << target.name);
+    CHECK(firstMismatch(runTwoInputs<float>(Operations, target, "constant_polynomial", x, coeffs, segments), curve) ==
+          -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Operations, target, "constant_lookup", a, table, mask), lookedUp) == -1);
   }
 }

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // The runtime's board device end to end below the OpenCL API: a .loom binary carrying the test
-// model, memfd device memory, a loom-board process per program, launches, and failures.
+// model, memfd device memory, a loom-board process per program, launches, and failures; source
+// builds cached per board description.
 #include "SimTestSupport.h"
 #include "TestSupport.h"
 
 #include "devices/board/BoardDevice.h"
+#include "loom/board/Board.h"
 #include "loom/frontend/Binary.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -166,4 +172,66 @@ TEST_CASE("The board device runs a .loom binary in a loom-board process", "[sim]
   }
   program->reset();
   device->release(*in);
+}
+
+namespace {
+
+/// The board device of board `name` (LOOM_BOARD).
+std::unique_ptr<Device> boardNamed(const char *name) {
+  setenv("LOOM_BOARD", name, 1);
+  auto device = createBoardDevice();
+  unsetenv("LOOM_BOARD");
+  return device;
+}
+
+/// The log of building vector_add from source on board `name`.
+std::string vectorAddBuildLog(const char *name) {
+  const char *source = "__kernel void vector_add(__global const float *a, __global const float *b,\n"
+                       "                         __global float *c) {\n"
+                       "  size_t i = get_global_id(0);\n  c[i] = a[i] + b[i];\n}\n";
+  std::string log;
+  REQUIRE_OK(boardNamed(name)->buildFromSource(source, "", log));
+  return log;
+}
+
+size_t filesIn(const std::string &directory) {
+  size_t count = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator entry(directory, ec), end; entry != end && !ec; entry.increment(ec))
+    ++count;
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("source builds are cached per board: another board, or the same board described otherwise, "
+          "builds anew", "[sim][device][cache]") {
+  llvm::SmallString<128> scratch;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-board-cache", scratch));
+  const std::string cache = (scratch + "/cache").str(), boards = (scratch + "/boards").str();
+  setenv("LOOM_CACHE_DIR", cache.c_str(), 1);
+
+  CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: building for board 'unit'"));
+  CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: cached build "));
+  // The unit board's entry is not the default board's, nor replaced by it.
+  CHECK_THAT(vectorAddBuildLog("default"), Catch::Contains("loom: building for board 'default'"));
+  CHECK(filesIn(cache) == 2);
+
+  // The unit board with another memory latency, found first along LOOM_BOARD_PATH: the same name,
+  // another description, so another program.
+  auto unit = board::loadBoard("unit");
+  REQUIRE_OK(unit);
+  std::string slower = unit->json;
+  const std::string latency = "\"latency_cycles\": 2";
+  REQUIRE(slower.find(latency) != std::string::npos);
+  slower.replace(slower.find(latency), latency.size(), "\"latency_cycles\": 3");
+  REQUIRE_FALSE(llvm::sys::fs::create_directories(boards));
+  std::ofstream(boards + "/unit.json") << slower;
+  setenv("LOOM_BOARD_PATH", boards.c_str(), 1);
+  CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: building for board 'unit'"));
+  unsetenv("LOOM_BOARD_PATH");
+  CHECK(filesIn(cache) == 3);
+
+  unsetenv("LOOM_CACHE_DIR");
+  llvm::sys::fs::remove_directories(scratch);
 }

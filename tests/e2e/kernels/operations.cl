@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Operations on the board: float division and square root (correctly rounded), the common builtins
-// (from the builtin library), switch statements, integer division of every width. Each kernel is
-// run on the board and the CPU device and compared with a host reference (OperationsBoardTest.cpp).
+// (from the builtin library), switch statements, integer division of every width, a struct argument,
+// __constant pointer arguments. Each kernel is run on the board and the CPU device and compared with
+// a host reference (OperationsBoardTest.cpp).
 
 // One float operation per work-item, chosen by a switch.
 __kernel void float_ops(__global const float *a, __global const float *b, __global float *out, int k) {
@@ -127,4 +128,21 @@ __kernel void struct_argument(__global const int *a, __global const int *b, __gl
   size_t i = get_global_id(0);
   int v = a[i] * p.scale + p.offset + (b[i] >> p.shift) + p.table[0] - p.table[3];
   out[i] = v + (int)(p.bias >> 32) + (int)(p.gain * (float)b[i]) + (i & 1 ? p.table[2] : p.table[1]);
+}
+
+// __constant pointer arguments: buffers the kernel only reads, here at indices the data chooses. A
+// piecewise cubic whose segment (and so the four coefficients read) depends on x.
+__kernel void constant_polynomial(__global const float *x, __constant float *coeffs, __global float *out,
+                                  int segments) {
+  size_t i = get_global_id(0);
+  float v = x[i];
+  __constant float *c = coeffs + 4 * clamp((int)(v * segments), 0, segments - 1);
+  out[i] = ((c[3] * v + c[2]) * v + c[1]) * v + c[0];
+}
+
+// A table lookup whose second index comes from the first lookup's result.
+__kernel void constant_lookup(__global const int *a, __constant int *table, __global int *out, int mask) {
+  size_t i = get_global_id(0);
+  int first = table[a[i] & mask];
+  out[i] = first + table[(first ^ a[i]) & mask] * 3;
 }
