@@ -5,6 +5,7 @@
 #include "loom/hls/Dataflow.h"
 #include "loom/hls/Pipeline.h"
 #include "loom/hls/Verilog.h"
+#include "passes/Passes.h"
 
 #include "../../TestSupport.h"
 
@@ -17,6 +18,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <regex>
@@ -92,6 +94,28 @@ std::string synthesisError(const std::string &body) {
   std::map<std::string, std::string> dumps;
   auto program = synthesize(*ir->module, dumps);
   return errorMessage(program);
+}
+
+/// `body` with debug info as Clang gives it: its kernel (`!dbg !5`) in `file`, its instructions marked
+/// `!dbg !9` at line 4, column 3, so an error there names `file`:4:3.
+std::string withDebugInfo(const std::string &body, const std::string &file = "kernel.cl") {
+  return body + R"(
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !1, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: ")" + file + R"(", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "kernel", scope: !1, file: !1, line: 1, type: !6, unit: !0,
+                            spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!9 = !DILocation(line: 4, column: 3, scope: !5)
+)";
+}
+
+/// The error message the flow gives for `body` with debug info (withDebugInfo).
+std::string synthesisErrorAt(const std::string &body, const std::string &file = "kernel.cl") {
+  return synthesisError(withDebugInfo(body, file));
 }
 
 size_t count(const std::string &text, const std::string &needle) {
@@ -911,6 +935,22 @@ entry:
     auto program = synthesize(*ir->module, dumps);
     CHECK_THAT(errorMessage(program),
                Catch::Contains("struct argument 's' is read at an offset known only at run time"));
+  }
+  SECTION("a store to one of its fields is an error at the store") {
+    // As Clang leaves `s.a = 5;`: the kernel's struct is the argument's own memory.
+    const std::string message = synthesisErrorAt(R"(
+%struct.S = type { i32, i32 }
+define spir_kernel void @assign(i32 addrspace(1)* %out, %struct.S* byval(%struct.S) align 4 %s) !dbg !5 {
+entry:
+  %pa = getelementptr inbounds %struct.S, %struct.S* %s, i64 0, i32 0
+  store i32 5, i32* %pa, align 4, !dbg !9
+  %v = load i32, i32* %pa, align 4
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    CHECK_THAT(message, Catch::Contains("kernel.cl:4:3: error: a store to struct argument 's', which the hardware "
+                                        "takes as a constant"));
   }
 }
 
@@ -1886,6 +1926,197 @@ entry:
     auto program = synthesize(*ir->module, dumps);
     CHECK(errorMessage(program).find("no kernels") != std::string::npos);
   }
+  // The rest name the offending line and column (withDebugInfo's kernel.cl:4:3).
+  SECTION("control flow other than branches and returns") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @jump(i32 addrspace(1)* %a, i1 %c) !dbg !5 {
+entry:
+  %target = select i1 %c, i8* blockaddress(@jump, %one), i8* blockaddress(@jump, %two)
+  indirectbr i8* %target, [label %one, label %two], !dbg !9
+one:
+  store i32 1, i32 addrspace(1)* %a, align 4
+  ret void
+two:
+  store i32 2, i32 addrspace(1)* %a, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: 'indirectbr' control flow is not supported"));
+  }
+  SECTION("a type the hardware does not carry, or an access of a width other than a power of two bytes") {
+    const std::pair<const char *, const char *> cases[] = {
+        {"i128", "type 'i128' is not supported by the hardware flow yet"},
+        {"i24", "memory accesses of 24 bits are not supported"}};
+    for (const auto &[type, reason] : cases) {
+      INFO(type);
+      CHECK_THAT(synthesisErrorAt(std::regex_replace(R"(
+define spir_kernel void @copy(T addrspace(1)* %in, T addrspace(1)* %out) !dbg !5 {
+entry:
+  %v = load T, T addrspace(1)* %in, align 1, !dbg !9
+  store T %v, T addrspace(1)* %out, align 1
+  ret void
+}
+)", std::regex(R"(\bT\b)"), type)),
+                 Catch::Contains(std::string("kernel.cl:4:3: error: ") + reason));
+    }
+  }
+  SECTION("a conversion between an integer and a type other than float") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @halve(i32 addrspace(1)* %in, i16 addrspace(1)* %out) !dbg !5 {
+entry:
+  %v = load i32, i32 addrspace(1)* %in, align 4
+  %h = sitofp i32 %v to half, !dbg !9
+  %bits = bitcast half %h to i16
+  store i16 %bits, i16 addrspace(1)* %out, align 2
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: operation 'sitofp' is supported between float and integers "
+                               "of up to 64 bits only"));
+  }
+  SECTION("an instruction the graph has no operation for") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @fenced(i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  store i32 1, i32 addrspace(1)* %out, align 4
+  fence seq_cst, !dbg !9
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: operation 'fence' is not supported by the hardware flow yet"));
+  }
+  SECTION("a vector constant with a lane known only at link time") {
+    CHECK_THAT(synthesisErrorAt(R"(
+@g = addrspace(1) global i32 0, align 4
+define spir_kernel void @linked(<2 x i64> addrspace(1)* %out) !dbg !5 {
+entry:
+  store <2 x i64> <i64 add (i64 ptrtoint (i32 addrspace(1)* @g to i64), i64 1), i64 1>, <2 x i64> addrspace(1)* %out, align 16, !dbg !9
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: this vector constant is not supported by the hardware flow yet"));
+  }
+  SECTION("a function's address as an operand") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define void @helper() {
+  ret void
+}
+define spir_kernel void @address(i64 addrspace(1)* %out) !dbg !5 {
+entry:
+  store i64 ptrtoint (void ()* @helper to i64), i64 addrspace(1)* %out, align 8, !dbg !9
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: operand kind is not supported by the hardware flow yet"));
+  }
+  SECTION("a program-scope variable") {
+    // The board has no memory for one: its program-scope variables are off.
+    CHECK_THAT(synthesisErrorAt(R"(
+@counter = addrspace(1) global i32 5, align 4
+define spir_kernel void @count(i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %v = load i32, i32 addrspace(1)* @counter, align 4, !dbg !9
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: program-scope variable 'counter' is not supported"));
+  }
+  SECTION("a __constant array the board cannot make a ROM of: defined elsewhere, or stored to") {
+    const std::array<const char *, 3> cases[] = {
+        {"external addrspace(2) constant [4 x i32]", "", "__constant array 'table' is not supported"},
+        {"internal addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4]",
+         "store i32 7, i32 addrspace(2)* %slot, align 4, !dbg !9\n", "a store to constant table 'table'"}};
+    for (const auto &[table, store, reason] : cases) {
+      INFO(table);
+      CHECK_THAT(synthesisErrorAt(std::string("@table = ") + table + R"(, align 4
+define spir_kernel void @lookup(i32 addrspace(1)* %out, i64 %i) !dbg !5 {
+entry:
+  %slot = getelementptr inbounds [4 x i32], [4 x i32] addrspace(2)* @table, i64 0, i64 %i, !dbg !9
+  )" + store + R"(  %v = load i32, i32 addrspace(2)* %slot, align 4
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+                 Catch::Contains(std::string("kernel.cl:4:3: error: ") + reason));
+    }
+  }
+  SECTION("a loop that never exits and carries a constant") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @forever(i32 addrspace(1)* %a) !dbg !5 {
+entry:
+  br label %loop
+loop:
+  %x = phi i64 [ 0, %entry ], [ 7, %loop ], !dbg !9
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %x
+  store i32 1, i32 addrspace(1)* %p, align 4
+  br label %loop
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: a loop that never exits and carries a constant"));
+  }
+  SECTION("a private array of a run-time size") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @sized(i32 addrspace(1)* %out, i64 %n) !dbg !5 {
+entry:
+  %buf = alloca i32, i64 %n, align 4
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %slot = getelementptr inbounds i32, i32* %buf, i64 %gid
+  store i32 1, i32* %slot, align 4, !dbg !9
+  %v = load i32, i32* %buf, align 4
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: private array 'buf' has a size known only at run time"));
+  }
+  SECTION("a constant table of pointers") {
+    // `__constant int *__constant rows[2] = {a, b};`
+    CHECK_THAT(synthesisErrorAt(R"(
+@a = internal addrspace(2) constant [2 x i32] [i32 1, i32 2], align 4
+@b = internal addrspace(2) constant [2 x i32] [i32 3, i32 4], align 4
+@rows = internal addrspace(2) constant [2 x i32 addrspace(2)*] [
+  i32 addrspace(2)* getelementptr inbounds ([2 x i32], [2 x i32] addrspace(2)* @a, i64 0, i64 0),
+  i32 addrspace(2)* getelementptr inbounds ([2 x i32], [2 x i32] addrspace(2)* @b, i64 0, i64 0)], align 8
+define spir_kernel void @lookup_row(i32 addrspace(1)* %out, i64 %i) !dbg !5 {
+entry:
+  %slot = getelementptr inbounds [2 x i32 addrspace(2)*], [2 x i32 addrspace(2)*] addrspace(2)* @rows, i64 0, i64 %i
+  %row = load i32 addrspace(2)*, i32 addrspace(2)* addrspace(2)* %slot, align 8, !dbg !9
+  %v = load i32, i32 addrspace(2)* %row, align 4
+  store i32 %v, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: the contents of constant table 'rows' are not supported"));
+  }
+  SECTION("a field of an aggregate other than a cmpxchg's pair") {
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @field(i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %x = extractvalue { i32, i32 } { i32 1, i32 2 }, 1, !dbg !9
+  store i32 %x, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: extractvalue is supported by the hardware flow only on a "
+                               "cmpxchg's result"));
+  }
+  SECTION("a vector element index known only at run time: lanes selected; the graph builder alone refuses it") {
+    const std::string kernel = withDebugInfo(R"(
+define spir_kernel void @pick(<4 x float> %v, float addrspace(1)* %out, i32 %i) !dbg !5 {
+entry:
+  %x = extractelement <4 x float> %v, i32 %i, !dbg !9
+  store float %x, float addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    std::map<std::string, std::string> dumps;
+    synthesizeOk(kernel, dumps);
+    CHECK(count(dumps["build-dataflow"], "select i32") == 4); // ScalarizeVectors: a select per lane
+    auto ir = parse(kernel);
+    CHECK_THAT(errorMessage(hls::buildDataflowGraph(*ir->module->getFunction("pick"))),
+               Catch::Contains("kernel.cl:4:3: error: a vector element index must be a constant in hardware"));
+  }
 }
 
 TEST_CASE("a binary's hardware interfaces read back; a kernel without one is named") {
@@ -2532,26 +2763,29 @@ done:
 
 TEST_CASE("unsupported atomics fail at their location") {
   SECTION("on __constant memory") {
-    const std::string message = synthesisError(R"(
+    const std::string message = synthesisErrorAt(R"(
 define spir_kernel void @atomics_constant(i32 addrspace(2)* %table, i32 addrspace(1)* %out) !dbg !5 {
 entry:
   %old = atomicrmw add i32 addrspace(2)* %table, i32 1 seq_cst, align 4, !dbg !9
   store i32 %old, i32 addrspace(1)* %out, align 4
   ret void
 }
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!3}
-!0 = distinct !DICompileUnit(language: DW_LANG_OpenCL, file: !1, emissionKind: LineTablesOnly)
-!1 = !DIFile(filename: "constant.cl", directory: "/tmp")
-!3 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "atomics_constant", scope: !1, file: !1, line: 1, type: !6, unit: !0,
-                            spFlags: DISPFlagDefinition)
-!6 = !DISubroutineType(types: !7)
-!7 = !{}
-!9 = !DILocation(line: 4, column: 3, scope: !5)
-)");
+)", "constant.cl");
     CHECK_THAT(message, Catch::Contains("constant.cl:4:3"));
     CHECK_THAT(message, Catch::Contains("atomics on __constant memory are not supported"));
+  }
+  SECTION("on a constant table") {
+    const std::string message = synthesisErrorAt(R"(
+@table = internal addrspace(2) constant [4 x i32] [i32 1, i32 2, i32 3, i32 4], align 4
+define spir_kernel void @atomics_table(i32 addrspace(1)* %out) !dbg !5 {
+entry:
+  %slot = getelementptr inbounds [4 x i32], [4 x i32] addrspace(2)* @table, i64 0, i64 1
+  %old = atomicrmw add i32 addrspace(2)* %slot, i32 1 seq_cst, align 4, !dbg !9
+  store i32 %old, i32 addrspace(1)* %out, align 4
+  ret void
+}
+)");
+    CHECK_THAT(message, Catch::Contains("kernel.cl:4:3: error: an atomic on constant table 'table'"));
   }
   SECTION("a float add") {
     const std::string message = synthesisError(R"(
@@ -3669,6 +3903,33 @@ define spir_kernel void @mixed(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspac
 }
 )");
   CHECK(mixed.find("two arguments and reservations on one pipe ('in'") != std::string::npos);
+  // Lanes or compute units would each need the pipe's port.
+  for (const char *copies : {"num_simd_work_items(4)", "num_compute_units(2)"}) {
+    INFO(copies);
+    const std::string copied = synthesisErrorAt(PipeDeclarations + R"(
+define spir_kernel void @copied(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspace(1)* %out) !dbg !5 !loom.vendor_attributes !20 {
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %out, i64 %gid
+  %raw = bitcast i32 addrspace(1)* %p to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %a = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4), !dbg !9
+  ret void
+}
+!20 = !{!")" + copies + "\"}\n");
+    CHECK_THAT(copied, Catch::Contains("kernel.cl:4:3: error: pipe 'in' in a kernel with num_simd_work_items or "
+                                       "num_compute_units"));
+  }
+  // A pipe chosen at run time (SimplifyCFG sinks the read_pipe of an if/else into one call).
+  const std::string chosen = synthesisErrorAt(PipeDeclarations + R"(
+define spir_kernel void @chosen(%opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b, i32 addrspace(1)* %out, i1 %c) !dbg !5 {
+  %raw = bitcast i32 addrspace(1)* %out to i8 addrspace(1)*
+  %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
+  %in = select i1 %c, %opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b
+  %r = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4), !dbg !9
+  ret void
+}
+)");
+  CHECK_THAT(chosen, Catch::Contains("kernel.cl:4:3: error: a pipe must be a kernel argument in hardware"));
 }
 
 TEST_CASE("a reservation's packets are written by position into the FIFO and committed after them") {
