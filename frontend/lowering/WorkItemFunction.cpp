@@ -7,14 +7,19 @@
 #include "loom/lowering/WorkItemFunction.h"
 #include "loom/lowering/BarrierRegions.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -70,9 +75,38 @@ std::optional<Builtin> workItemBuiltin(StringRef name) {
       .Default(std::nullopt);
 }
 
+/// A call reachable from `function` to a function already on the call stack (recursion, which
+/// OpenCL C forbids but Clang accepts), or null. Inlining such a call would never end.
+const CallBase *recursiveCall(const Function &function) {
+  SmallVector<const Function *, 8> stack;
+  DenseSet<const Function *> visited{&function};
+  std::function<const CallBase *(const Function &)> visit = [&](const Function &caller) -> const CallBase * {
+    stack.push_back(&caller);
+    for (const Instruction &instruction : instructions(caller))
+      if (const auto *call = dyn_cast<CallBase>(&instruction))
+        if (const Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration()) {
+          if (is_contained(stack, callee))
+            return call;
+          if (visited.insert(callee).second)
+            if (const CallBase *found = visit(*callee))
+              return found;
+        }
+    stack.pop_back();
+    return nullptr;
+  };
+  return visit(function);
+}
+
 /// Inlines every call to a defined function, so work-item builtins in helpers become visible.
 Error inlineCallees(Function &function, StringRef kernelName) {
-  // OpenCL C forbids recursion; the bound only turns a malformed module into an error.
+  if (const CallBase *call = recursiveCall(function)) {
+    std::string at;
+    if (const DebugLoc &loc = call->getDebugLoc())
+      at = (loc->getFilename() + ":" + Twine(loc.getLine()) + ":" + Twine(loc.getCol()) + ": ").str();
+    return loweringError(at + "error: '" + call->getCalledFunction()->getName() + "' is called recursively from kernel '" +
+                         kernelName + "', which OpenCL C forbids");
+  }
+  // The bound only turns a malformed module into an error.
   for (unsigned round = 0; round < 100000; ++round) {
     CallBase *call = nullptr;
     for (Instruction &instruction : instructions(function))

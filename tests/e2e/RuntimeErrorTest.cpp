@@ -46,6 +46,11 @@ TEST_CASE("what the CPU device cannot run is a readable build error", "[e2e][run
                                 "  p[1] = helper(p[1]);\n}\n");
   CHECK_THAT(missing, Catch::Contains("undefined function 'helper'"));
   CHECK_THAT(missing, Catch::Contains("program.cl:4:"));
+  // Recursion in a kernel with a barrier: an error, where inlining it never ended.
+  CHECK_THAT(failLog("int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+                     "__kernel void k(__global int *a) {\n  int v = fib(a[0]);\n"
+                     "  barrier(CLK_GLOBAL_MEM_FENCE);\n  a[1] = v;\n}\n"),
+             Catch::Contains("'fib' is called recursively from kernel 'k', which OpenCL C forbids"));
   cl_int err = CL_SUCCESS;
   const char *source = VectorAdd;
   cl_program program = clCreateProgramWithSource(cl.context, 1, &source, nullptr, &err);

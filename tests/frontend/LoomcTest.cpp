@@ -376,3 +376,17 @@ TEST_CASE("loomc names the place and the reason of a misused FPGA attribute or a
                Catch::Contains("error: channel or pipe 'c' is used other than by the channel and pipe functions"));
   }
 }
+
+TEST_CASE("loomc: a recursive helper in a kernel with barriers is an error at the call, not a hang") {
+  ScratchDir dir;
+  std::string source = dir.write("fib.cl", "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n"
+                                           "__kernel void k(__global int *a, __local int *t) {\n"
+                                           "  t[get_local_id(0)] = fib(a[get_global_id(0)]);\n"
+                                           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                           "  a[get_global_id(0)] = t[0];\n"
+                                           "}\n");
+  Run run = loomc(dir, {source, "--rtl"});
+  CHECK(run.exitCode == 1);
+  CHECK_THAT(run.err, Catch::Contains("fib.cl:1:37: error: 'fib' is called recursively from kernel 'k', which "
+                                      "OpenCL C forbids"));
+}
