@@ -492,26 +492,42 @@ public:
 /// `#pragma ivdep`: the loop's iterations do not depend on each other through memory. Clang's
 /// `vectorize(assume_safety)` says exactly that (llvm.loop.parallel_accesses); in hardware the
 /// vectorizer is kept off the loop (width and interleave 1), on the CPU it may vectorize.
+/// `#pragma ivdep safelen(N)`: iterations fewer than N apart do not depend on each other; the
+/// hardware keeps the loop's memory order N iterations apart (loom.loop.ivdep_safelen, through
+/// LoopPragmaBinding.h). The CPU device orders every iteration's accesses as written.
 class IvdepPragma : public clang::PragmaHandler {
 public:
-  explicit IvdepPragma(Target target) : PragmaHandler("ivdep"), target_(target) {}
+  IvdepPragma(Target target, LoopPragmaBindings &bindings)
+      : PragmaHandler("ivdep"), target_(target), bindings_(bindings) {}
   void HandlePragma(clang::Preprocessor &preprocessor, clang::PragmaIntroducer, clang::Token &name) override {
     PragmaLine line = readPragma(preprocessor, name);
-    if (!line.arguments.empty()) {
+    if (line.arguments.empty()) {
+      enterClangLoopHints(preprocessor, line.at,
+                          target_ == Target::Hardware
+                              ? "vectorize(assume_safety) vectorize_width(1) interleave_count(1)"
+                              : "vectorize(assume_safety)");
+      return;
+    }
+    const auto &args = line.arguments;
+    uint64_t safelen = 0;
+    const bool isSafelen = args.size() == 4 && args[0].is(clang::tok::identifier) &&
+                           preprocessor.getSpelling(args[0]) == "safelen" && args[1].is(clang::tok::l_paren) &&
+                           args[2].is(clang::tok::numeric_constant) && args[3].is(clang::tok::r_paren) &&
+                           !llvm::StringRef(preprocessor.getSpelling(args[2])).getAsInteger(0, safelen);
+    if (!isSafelen || safelen == 0) {
       diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Warning,
                "'#pragma ivdep %0' ignored: Loom can drop all of a loop's memory dependences (plain "
-               "'#pragma ivdep') but not a part of them, so the loop keeps its memory order",
+               "'#pragma ivdep') or those fewer than N iterations apart ('safelen(N)'), but not those "
+               "of some arrays only, so the loop keeps its memory order",
                spellingOf(preprocessor, line.arguments));
       return;
     }
-    enterClangLoopHints(preprocessor, line.at,
-                        target_ == Target::Hardware
-                            ? "vectorize(assume_safety) vectorize_width(1) interleave_count(1)"
-                            : "vectorize(assume_safety)");
+    bindings_.record(line.at, line.end, "ivdep_safelen", unsigned(std::min<uint64_t>(safelen, ~0u)));
   }
 
 private:
   Target target_;
+  LoopPragmaBindings &bindings_;
 };
 
 /// `#pragma max_interleaving N`: at most N invocations of the loop that follows (N outer
@@ -687,7 +703,7 @@ std::unique_ptr<clang::ASTConsumer> createKernelAttributeChecker(clang::Diagnost
 
 void addVendorPragmas(clang::Preprocessor &preprocessor, Target target, LoopPragmaBindings &bindings) {
   preprocessor.AddPragmaHandler(new InitiationIntervalPragma);
-  preprocessor.AddPragmaHandler(new IvdepPragma(target));
+  preprocessor.AddPragmaHandler(new IvdepPragma(target, bindings));
   preprocessor.AddPragmaHandler(new MaxInterleavingPragma(bindings));
   const std::pair<const char *, const char *> ignored[] = {
       {"loop_coalesce", "nested loops are not flattened: an outer iteration enters the inner loop while "

@@ -96,6 +96,9 @@ constexpr const char *InterleavedLoopAttribute = "loom.loop.interleaved";
 /// most N invocations inside the loop at once; 0, the default: DefaultLoopWorkItems, or more
 /// (sizeLoopControls).
 constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving";
+/// The loop attribute `#pragma ivdep safelen(N)` leaves (the frontend's LoopPragmaBinding): no two
+/// accesses fewer than N iterations apart depend on each other.
+constexpr const char *IvdepSafelenLoopAttribute = "loom.loop.ivdep_safelen";
 /// The loop attribute formWorkGroupLoops leaves on its loops over a work-group's work-items.
 constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
 /// The function attribute formWorkGroupLoops leaves on a kernel it made run a work-group per

@@ -211,6 +211,8 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     for (size_t k = 0; k < 8; ++k)
       if (b[row * 8 + k] & 4)
         lagged[row * 8 + k] += lagged[(row - 3) * 8 + k] ^ 5;
+  for (size_t j = 8; j < n; ++j)
+    lagged[j] = (lagged[j - 4 - (b[j] & 3)] >> 2) + (lagged[j] & 0xfff);
   for (int k = 0; k < 16; ++k)
     histogram[k] = b[k];
   for (size_t j = 0; j < n; ++j)

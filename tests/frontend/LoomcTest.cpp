@@ -136,7 +136,8 @@ __kernel void twice(__global int *restrict a, int n) {
   Run run = loomc(dir, {source, "--rtl", "--report", "--board", "unit"});
   INFO(run.err);
   REQUIRE(run.exitCode == 0);
-  CHECK(std::regex_search(run.err, std::regex(R"(loops\.cl:3:[0-9]+: warning: .*safelen)")));
+  // safelen(4) is done, not ignored: the loop's memory order is kept 4 iterations apart.
+  CHECK(run.err.find("safelen") == std::string::npos);
   CHECK(std::regex_search(run.err, std::regex(R"(loops\.cl:7: warning: '#pragma ii 4' is ignored: the loop runs at II 1)")));
   // Each loop's latency: a load, a multiply or add, and a store, so more than a few cycles.
   std::smatch latency;

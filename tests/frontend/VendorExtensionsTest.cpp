@@ -118,7 +118,7 @@ __kernel void k(__global int *a, int n) {
   for (int i = 0; i < n; ++i) tile[i & 63] = a[i];
   #pragma max_concurrency 1
   for (int i = 0; i < 8; ++i) priv[i] = tile[i];
-  #pragma ivdep safelen(4)
+  #pragma ivdep array(priv)
   for (int i = 0; i < n; ++i) a[i] += priv[i & 7];
   __attribute__((xcl_dependence(type="inter", direction="RAW", dependent="false")))
   for (int i = 1; i < n; ++i) a[i] += a[i - 1];
@@ -138,7 +138,7 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_reshape' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:8:11: warning: '#pragma max_concurrency' ignored:") != std::string::npos);
-  CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep safelen(4)' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep array(priv)' ignored:") != std::string::npos);
   // Vitis's keyword arguments parse (Clang would take `type` for an undeclared variable).
   CHECK(log.find("vendor.cl:12:18: warning: 'xcl_dependence' ignored: Loom orders a loop's memory accesses by "
                  "its own dependence analysis") != std::string::npos);
@@ -193,6 +193,20 @@ llvm::Optional<uint64_t> loopAttributeValue(const llvm::MDNode *id, llvm::String
       return llvm::mdconst::extract<llvm::ConstantInt>(attribute->getOperand(1))->getZExtValue();
   }
   return llvm::None;
+}
+
+TEST_CASE("#pragma ivdep safelen(N) becomes loom.loop.ivdep_safelen, not parallel accesses") {
+  const char *source = R"(
+__kernel void safe(__global int *a, __global const int *index, int n) {
+  #pragma ivdep safelen(6)
+  for (int i = 0; i < n; ++i) a[index[i]] += a[i];
+}
+)";
+  llvm::LLVMContext context;
+  auto compiled = compileSilently(context, source, Target::Hardware);
+  const llvm::MDNode *id = loopIdOf(*compiled.module, "safe");
+  CHECK(loopAttributeValue(id, "loom.loop.ivdep_safelen") == uint64_t(6));
+  CHECK_FALSE(hasLoopAttribute(id, "llvm.loop.parallel_accesses"));
 }
 
 /// `function` is one loop nest of two loops, the inner one under `#pragma max_interleaving limit`.

@@ -37,6 +37,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/DependenceAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Operator.h"
@@ -44,6 +45,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -1054,7 +1056,11 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
     // what it holds on one iteration more. Each port keeps its requests in order, so iteration
     // k - distance done means every earlier one is done too. After the loop, what follows waits
     // for the iterations still in flight: the last one's accesses and the chain's tokens.
-    const unsigned distance = meeting ? meeting->distance : 1;
+    // `#pragma ivdep safelen(N)`: the user's word that accesses fewer than N iterations apart
+    // never meet, where the analysis may know less.
+    const unsigned safelen = unsigned(std::clamp<int>(
+        llvm::getOptionalIntLoopAttribute(loop.loop, IvdepSafelenLoopAttribute).value_or(1), 1, MaxMemoryOrderDistance));
+    const unsigned distance = std::max(meeting ? meeting->distance : 1, pipe ? 1 : safelen);
     auto chain = std::make_shared<std::vector<NodeId>>();
     const llvm::Value *carriedClass = aliasClass;
     chain->push_back(ring(loop, before, [this, &loop, carriedClass, chain]() -> llvm::Expected<NodeId> {
@@ -1076,7 +1082,9 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
       if (aliasClass != &kernel_)
         result_.graph[carried].name += " of " + sourceName(*aliasClass);
       if (meeting)
-        result_.graph[carried].location = accessesText(*meeting);
+        result_.graph[carried].location = accessesText({meeting->first, meeting->second, distance});
+      if (distance > 1 && distance == safelen)
+        result_.graph[carried].location += llvm::formatv(" (#pragma ivdep safelen({0}))", safelen).str();
     }
     memory_.stores.push_back({chain->back(), nullptr, aliasClass});
   }

@@ -156,7 +156,7 @@ __kernel void in_place(__global const int *restrict a, __global const int *restr
 // Memory carried several iterations apart: in the second loop iteration j waits only for
 // iteration j - 2's accesses (its loads, 2 and 5 back, are too far apart to be one access), so two
 // iterations share each memory round trip; in the nest, the outer loop carries a guarded update 3
-// rows apart.
+// rows apart; the last loop keeps it 4 iterations apart on the user's word (ivdep safelen).
 __attribute__((max_global_work_dim(0)))
 __kernel void lagged(__global const int *restrict a, __global const int *restrict b,
                      __global int *restrict out, int n) {
@@ -168,6 +168,10 @@ __kernel void lagged(__global const int *restrict a, __global const int *restric
     for (int k = 0; k < 8; ++k)
       if (b[row * 8 + k] & 4)
         out[row * 8 + k] += out[(row - 3) * 8 + k] ^ 5;
+  // A data-dependent distance, 4 to 7: only the user knows no two accesses are closer.
+  #pragma ivdep safelen(4)
+  for (int j = 8; j < n; ++j)
+    out[j] = (out[j - 4 - (b[j] & 3)] >> 2) + (out[j] & 0xfff);
 }
 
 // Read-modify-writes served by a forwarding queue (the bins are the loop's only accesses of `out`'s
