@@ -29,12 +29,23 @@ void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level, llvm::T
 
 void inlineDefinedFunctions(llvm::Module &module) {
   bool called = false;
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    if (function.getCallingConv() != llvm::CallingConv::SPIR_KERNEL) {
       function.removeFnAttr(llvm::Attribute::NoInline);
       function.addFnAttr(llvm::Attribute::AlwaysInline);
       called |= !function.use_empty();
+      continue;
     }
+    // A kernel called as a function stays a kernel of its own: its calls, not it, are inlined.
+    for (llvm::User *user : function.users())
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user); call && call->getCalledFunction() == &function) {
+        call->removeFnAttr(llvm::Attribute::NoInline);
+        call->addFnAttr(llvm::Attribute::AlwaysInline);
+        called = true;
+      }
+  }
   if (called)
     optimizeModule(module, llvm::OptimizationLevel::O2);
 }

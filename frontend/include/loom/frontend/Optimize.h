@@ -20,7 +20,8 @@ void optimizeModule(llvm::Module &module, llvm::OptimizationLevel level,
                     llvm::TargetMachine *machine = nullptr, const llvm::TargetLibraryInfoImpl *library = nullptr);
 
 /// For the hardware flow, which has no call stack: every function the module defines, other than a
-/// kernel, is inlined into its callers, then the module is optimised at O2 again, so synthesis sees
+/// kernel, is inlined into its callers, and so is every call to a kernel (which stays a kernel),
+/// then the module is optimised at O2 again, so synthesis sees
 /// straight-line kernels. Clang's inliner leaves calls across linked units, and to a large helper
 /// called from several places (Rodinia's myocyte). Changes nothing when no such call is left.
 void inlineDefinedFunctions(llvm::Module &module);
