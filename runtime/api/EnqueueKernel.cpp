@@ -56,7 +56,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
 
   const DeviceInfo &info = queue->device.info();
   const auto &reqd = object->info.reqdWorkGroupSize;
-  const uint64_t maxGroup = object->maxWorkGroupSize(info.maxWorkGroupSize);
+  const uint64_t maxGroup = object->maxWorkGroupSize(queue->device);
   const bool hasReqd = reqd[0] || reqd[1] || reqd[2];
   const bool uniform = object->info.uniformWorkGroups;
   // A dimension the launch leaves out has one work-item a group: the kernel's required size there

@@ -302,7 +302,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   InfoValue value;
   switch (param_name) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    value = InfoValue::of<size_t>(object->maxWorkGroupSize(info.maxWorkGroupSize));
+    value = InfoValue::of<size_t>(object->maxWorkGroupSize(*target));
     break;
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     const auto &reqd = object->info.reqdWorkGroupSize;
@@ -341,7 +341,10 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
   const DeviceInfo &info = target->info();
   LOOM_CHECK(info.subGroupSize > 0, CL_INVALID_OPERATION, "the device has no sub-groups");
   const size_t size = info.subGroupSize;
-  const size_t maxItems = object->maxWorkGroupSize(info.maxWorkGroupSize);
+  const auto &reqd = object->info.reqdWorkGroupSize;
+  const bool required = reqd[0] != 0;
+  // The most work-items a group may have; with reqd_work_group_size, the only number it may have.
+  const size_t maxItems = required ? size_t(reqd[0]) * reqd[1] * reqd[2] : object->maxWorkGroupSize(*target);
   // The local size a query passes: 1 to 3 size_t, every one at least 1.
   auto localItems = [&](size_t &items) -> cl_int {
     LOOM_CHECK(input_value && input_value_size && input_value_size % sizeof(size_t) == 0 &&
@@ -373,10 +376,20 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
                "param_value_size must be a multiple of sizeof(size_t)");
     const size_t count = *static_cast<const size_t *>(input_value);
     const size_t dims = std::clamp<size_t>(param_value_size / sizeof(size_t), 1, 3);
-    // count full sub-groups along dimension 0; none fits: all zeros, as the spec says.
+    // count full sub-groups along dimension 0, the other sizes 1; none fits: all zeros, as the spec says.
     std::vector<size_t> local(dims, 1);
-    local[0] = count * size;
-    if (count == 0 || local[0] > maxItems || local[0] > info.maxWorkItemSizes[0])
+    bool fits = false;
+    if (required) {
+      // The required size is the only one the kernel runs, in as many dimensions as it names (the
+      // spec's one dimension would leave reqd_work_group_size(8, 4, 4) without an answer).
+      std::copy_n(reqd.begin(), dims, local.begin());
+      fits = count == (maxItems + size - 1) / size &&
+             std::all_of(reqd.begin() + dims, reqd.end(), [](uint32_t extent) { return extent == 1; });
+    } else {
+      local[0] = count * size;
+      fits = count > 0 && local[0] <= maxItems && local[0] <= info.maxWorkItemSizes[0];
+    }
+    if (!fits)
       std::fill(local.begin(), local.end(), 0);
     value = InfoValue::array(local);
     break;

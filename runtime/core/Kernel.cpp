@@ -2,9 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Argument values as Device::launch takes them (ArgValue); the API layer checked index, size and
-// kind before calling in.
+// kind before calling in. And how large a work-group the kernel takes on each device.
 //===----------------------------------------------------------------------===//
 #include "core/Kernel.h"
+#include "core/Platform.h"
+
+#include <algorithm>
 
 namespace loom::runtime {
 
@@ -17,6 +20,13 @@ Kernel::Kernel(Program &program, frontend::KernelInfo info)
 }
 
 Kernel::~Kernel() { program->attachedKernels.fetch_sub(1); }
+
+uint64_t Kernel::maxWorkGroupSize(const PlatformDevice &device) const {
+  const frontend::KernelInfo *built = program->kernelOn(device, info.name);
+  const uint64_t bound = built ? built->maxWorkGroupSize : info.maxWorkGroupSize;
+  const uint64_t deviceMax = device.info().maxWorkGroupSize;
+  return bound ? std::min(deviceMax, bound) : deviceMax;
+}
 
 void Kernel::setScalar(unsigned index, const void *bytes, size_t size) {
   std::lock_guard<std::mutex> lock(mutex);

@@ -10,7 +10,6 @@
 #include "core/Buffer.h"
 #include "core/Program.h"
 
-#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -40,11 +39,10 @@ public:
   /// Why the arguments as set break a rule of OpenCL C that only their values show (a kernel
   /// cannot read from and write to the same pipe object); empty when they break none.
   std::string argumentConflict() const;
-  /// The most work-items a group of this kernel may have on a device allowing `deviceMax`: the
-  /// kernel's max_work_group_size bounds it further (CL_KERNEL_WORK_GROUP_SIZE).
-  uint64_t maxWorkGroupSize(uint64_t deviceMax) const {
-    return info.maxWorkGroupSize ? std::min(deviceMax, info.maxWorkGroupSize) : deviceMax;
-  }
+  /// The most work-items a group of this kernel may have on `device` (CL_KERNEL_WORK_GROUP_SIZE): the
+  /// device's maximum, bounded further by that device's build of the kernel (max_work_group_size, or
+  /// the board's storage across barriers), not by another device's.
+  uint64_t maxWorkGroupSize(const PlatformDevice &device) const;
   Snapshot snapshot() const;
   /// CL_KERNEL_LOCAL_MEM_SIZE: the kernel's __local variables and its __local arguments as set.
   uint64_t localMemBytes() const;

@@ -289,16 +289,26 @@ std::vector<const frontend::KernelInfo *> Program::hostKernels() const {
   return found;
 }
 
+const DeviceProgram *Program::builtFor(const PlatformDevice &device) const {
+  for (const PerDevice &entry : perDevice)
+    if (entry.device == &device && entry.status == BuildStatus::Success && entry.program)
+      return entry.program.get();
+  return nullptr;
+}
+
 int Program::kernelIndex(const PlatformDevice &device, const std::string &name) const {
-  for (const PerDevice &entry : perDevice) {
-    if (entry.device != &device || entry.status != BuildStatus::Success || !entry.program)
-      continue;
-    const auto &kernels = entry.program->kernels();
+  if (const DeviceProgram *program = builtFor(device)) {
+    const auto &kernels = program->kernels();
     for (size_t i = 0; i < kernels.size(); ++i)
       if (kernels[i].name == name)
         return static_cast<int>(i);
   }
   return -1;
+}
+
+const frontend::KernelInfo *Program::kernelOn(const PlatformDevice &device, const std::string &name) const {
+  const int index = kernelIndex(device, name);
+  return index < 0 ? nullptr : &builtFor(device)->kernels()[size_t(index)];
 }
 
 llvm::Error Program::startAutorunKernels(PerDevice &entry) {

@@ -80,6 +80,8 @@ public:
   std::vector<const frontend::KernelInfo *> hostKernels() const;
   /// Index of kernel `name` in `device`'s program, or -1.
   int kernelIndex(const PlatformDevice &device, const std::string &name) const;
+  /// Kernel `name` as `device`'s build has it (its limits may differ from another device's), or null.
+  const frontend::KernelInfo *kernelOn(const PlatformDevice &device, const std::string &name) const;
 
   /// The pipe of the program-scope channel or pipe a hidden kernel argument names
   /// (KernelArg::programFifo): one per name, made for the first kernel that uses it, shared by
@@ -90,6 +92,8 @@ public:
   std::atomic<uint32_t> attachedKernels{0}; ///< Kernel objects alive: rebuilding is then invalid.
 
 private:
+  /// `device`'s program if it built or loaded, else null.
+  const DeviceProgram *builtFor(const PlatformDevice &device) const;
   /// Starts the autorun kernels (KernelInfo::autorun) of `entry`'s program, just built or loaded,
   /// with their channels bound; they stop with that program. Needs `mutex`.
   llvm::Error startAutorunKernels(PerDevice &entry);

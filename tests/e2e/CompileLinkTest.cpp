@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Separate compilation through the ICD loader, on both devices: clCompileProgram with embedded
 // headers, clLinkProgram into an executable or a library, compiled objects and libraries as
-// binaries (CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BINARIES, clCreateProgramWithBinary), and the spec's
-// error codes with a log that names what is wrong.
+// binaries (CL_PROGRAM_BINARY_TYPE, CL_PROGRAM_BINARIES, clCreateProgramWithBinary), units calling
+// each other's helpers and kernels, and the spec's error codes with a log that names what is wrong.
 #include "DifferentialSupport.h"
+
+#include <numeric>
 
 using namespace e2e;
 
@@ -96,6 +98,55 @@ struct Units {
   }
 };
 
+/// Units that call each other both ways. The first unit's kernel calls stage_b, which the second
+/// defines; stage_b calls the first unit's stage_c, which reads the second's __constant table. The
+/// second unit's kernel calls the first's as a function; the first's group kernel calls a helper
+/// with __local memory and barriers from a library.
+const char *StagesUnit = R"(int stage_b(int x);
+int group_total(int value, __local int *scratch);
+extern __constant int Offsets[8];
+int stage_c(int x) { return x * 5 + Offsets[x & 7]; }
+__kernel void staged(__global int *out, __global const int *in) {
+  size_t i = get_global_id(0);
+  out[i] = stage_b(in[i]);
+}
+__kernel void group_totals(__global int *out, __global const int *in, __local int *scratch) {
+  size_t i = get_global_id(0);
+  out[i] = group_total(stage_b(in[i]), scratch);
+}
+)";
+const char *StageBUnit = R"(int stage_c(int x);
+__constant int Offsets[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+int stage_b(int x) { return stage_c(x - 2) ^ Offsets[(x >> 3) & 7]; }
+__kernel void staged(__global int *out, __global const int *in);
+__kernel void staged_twice(__global int *out, __global const int *in) {
+  staged(out, in);
+  size_t i = get_global_id(0);
+  out[i] = stage_b(out[i]);
+}
+)";
+const char *GroupTotalUnit = R"(int group_total(int value, __local int *scratch) {
+  size_t lid = get_local_id(0);
+  scratch[lid] = value;
+  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < stride)
+      scratch[lid] += scratch[lid + stride];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int total = scratch[0];
+  barrier(CLK_LOCAL_MEM_FENCE); // Its caller may call again with the same scratch.
+  return total;
+}
+)";
+
+/// stage_b of StageBUnit, for the non-negative inputs the test gives it.
+int stageB(int x) {
+  static const int offsets[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  const int c = x - 2;
+  return (c * 5 + offsets[c & 7]) ^ offsets[(x >> 3) & 7];
+}
+
 } // namespace
 
 TEST_CASE("compile and link two units", "[e2e][link]") {
@@ -163,6 +214,57 @@ TEST_CASE("libraries and object binaries", "[e2e][link]") {
     REQUIRE(err == CL_SUCCESS);
     CHECK(applies(cl, program));
     for (cl_program p : {program, objectCopy, libraryCopy, library})
+      clReleaseProgram(p);
+  }
+}
+
+TEST_CASE("units call each other's helpers and kernels and share a __constant table", "[e2e][link]") {
+  const size_t n = 512, local = 64;
+  const std::vector<int> in = randomInts(n, 2, 100000, 31);
+  std::vector<int> once(n), twice(n), totals(n);
+  std::transform(in.begin(), in.end(), once.begin(), stageB);
+  std::transform(once.begin(), once.end(), twice.begin(), stageB);
+  for (size_t group = 0; group < n; group += local)
+    std::fill_n(totals.begin() + long(group), local,
+                std::accumulate(once.begin() + long(group), once.begin() + long(group + local), 0));
+  for (const Target &target : Targets) DYNAMIC_SECTION("device: " << target.name) {
+    Setup cl(target.device());
+    cl_program stages = compiled(cl, StagesUnit), stagesB = compiled(cl, StageBUnit),
+               groupTotal = compiled(cl, GroupTotalUnit);
+    cl_int err = CL_SUCCESS;
+    cl_program library = linked(cl, {groupTotal}, "-create-library", err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_program program = linked(cl, {stages, stagesB, library}, "", err);
+    REQUIRE(program != nullptr);
+    INFO(buildLog(program, cl.device));
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(programString(program, CL_PROGRAM_KERNEL_NAMES) == "staged;group_totals;staged_twice");
+
+    cl_mem din = buffer(cl, in, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+    cl_mem dout = buffer(cl, in, CL_MEM_READ_WRITE);
+    struct Run {
+      const char *kernel;
+      const std::vector<int> &want;
+      bool grouped; ///< Takes __local scratch for groups of `local`.
+    };
+    for (const Run &run :
+         {Run{"staged", once, false}, Run{"staged_twice", twice, false}, Run{"group_totals", totals, true}}) {
+      INFO("kernel " << run.kernel);
+      cl_kernel kernel = kernelNamed(program, run.kernel);
+      setArg(kernel, 0, dout);
+      setArg(kernel, 1, din);
+      Range range{{n}};
+      if (run.grouped) {
+        REQUIRE(clSetKernelArg(kernel, 2, local * sizeof(int), nullptr) == CL_SUCCESS);
+        range.local = {local};
+      }
+      clReleaseEvent(launch(cl, kernel, range));
+      CHECK(firstMismatch(readBack<int>(cl, dout, n), run.want) == -1);
+      clReleaseKernel(kernel);
+    }
+    for (cl_mem mem : {din, dout})
+      clReleaseMemObject(mem);
+    for (cl_program p : {program, library, stages, stagesB, groupTotal})
       clReleaseProgram(p);
   }
 }

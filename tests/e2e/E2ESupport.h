@@ -21,22 +21,32 @@
 
 namespace e2e {
 
-inline std::string platformString(cl_platform_id platform, cl_platform_info what) {
+/// The string a clGet*Info query answers: `get(size, value, sizeRet)` makes the call, its object and
+/// param_name bound.
+template <typename Get> std::string infoString(Get get) {
   size_t size = 0;
-  REQUIRE(clGetPlatformInfo(platform, what, 0, nullptr, &size) == CL_SUCCESS);
+  REQUIRE(get(0, nullptr, &size) == CL_SUCCESS);
   std::string text(size, '\0');
-  REQUIRE(clGetPlatformInfo(platform, what, size, text.data(), nullptr) == CL_SUCCESS);
+  REQUIRE(get(size, text.data(), nullptr) == CL_SUCCESS);
   text.resize(size ? size - 1 : 0);
   return text;
 }
 
+inline std::string platformString(cl_platform_id platform, cl_platform_info what) {
+  return infoString([&](size_t size, void *value, size_t *sizeRet) {
+    return clGetPlatformInfo(platform, what, size, value, sizeRet);
+  });
+}
+
 inline std::string deviceString(cl_device_id device, cl_device_info what) {
-  size_t size = 0;
-  REQUIRE(clGetDeviceInfo(device, what, 0, nullptr, &size) == CL_SUCCESS);
-  std::string text(size, '\0');
-  REQUIRE(clGetDeviceInfo(device, what, size, text.data(), nullptr) == CL_SUCCESS);
-  text.resize(size ? size - 1 : 0);
-  return text;
+  return infoString(
+      [&](size_t size, void *value, size_t *sizeRet) { return clGetDeviceInfo(device, what, size, value, sizeRet); });
+}
+
+/// A string of clGetProgramInfo, e.g. CL_PROGRAM_KERNEL_NAMES ("a;b").
+inline std::string programString(cl_program program, cl_program_info what) {
+  return infoString(
+      [&](size_t size, void *value, size_t *sizeRet) { return clGetProgramInfo(program, what, size, value, sizeRet); });
 }
 
 /// The Loom platform (OCL_ICD_VENDORS points the loader at Loom only).
@@ -65,12 +75,9 @@ inline cl_device_id boardDevice() {
 }
 
 inline std::string buildLog(cl_program program, cl_device_id device) {
-  size_t size = 0;
-  REQUIRE(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS);
-  std::string log(size, '\0');
-  REQUIRE(clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr) == CL_SUCCESS);
-  log.resize(size ? size - 1 : 0);
-  return log;
+  return infoString([&](size_t size, void *value, size_t *sizeRet) {
+    return clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, value, sizeRet);
+  });
 }
 
 /// The program's binary for its one device (CL_PROGRAM_BINARIES).

@@ -2,7 +2,7 @@
 // End-to-end tests of the simulated board through the ICD loader, on binaries loomc wrote at build
 // time: device queries, vector_add (from OpenCL C and from SPIR-V) with its simulated time,
 // differential runs (board == CPU == host, bit for bit), two programs loaded at once, vector_add on
-// sub-buffers with a rect read, and the failure
+// sub-buffers with a rect read, clGetKernelSubGroupInfo's every query, and the failure
 // paths (a binary for another board, a truncated binary, building from source, wrong argument sizes,
 // missing arguments, an access outside device memory, a board process killed mid-kernel).
 #include "DifferentialSupport.h"
@@ -591,4 +591,254 @@ TEST_CASE("board sub-buffers and rects", "[e2e][board]") {
     clReleaseMemObject(mem);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
+}
+
+namespace {
+
+/// The board's sub-groups: runs of this many work-items in local linear id order.
+constexpr size_t BoardSubGroup = 64;
+
+/// clGetKernelSubGroupInfo's size_t answer to `query` with `input` (a local size, a sub-group
+/// count, or nothing), checked to be one size_t.
+size_t subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info query,
+                    const std::vector<size_t> &input = {}) {
+  size_t answer = 0, written = 0;
+  REQUIRE(clGetKernelSubGroupInfo(kernel, device, query, input.size() * sizeof(size_t),
+                                  input.empty() ? nullptr : input.data(), sizeof answer, &answer,
+                                  &written) == CL_SUCCESS);
+  CHECK(written == sizeof answer);
+  return answer;
+}
+
+/// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT for `count` sub-groups, as a local size of `dims` sizes.
+std::vector<size_t> localSizeFor(cl_kernel kernel, cl_device_id device, size_t count, size_t dims) {
+  std::vector<size_t> local(dims, 12345);
+  size_t written = 0;
+  REQUIRE(clGetKernelSubGroupInfo(kernel, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                  dims * sizeof(size_t), local.data(), &written) == CL_SUCCESS);
+  CHECK(written == dims * sizeof(size_t));
+  return local;
+}
+
+size_t itemsOf(const std::vector<size_t> &sizes) {
+  size_t items = 1;
+  for (size_t size : sizes)
+    items *= size;
+  return items;
+}
+
+/// A one-dimensional local size of `items`, padded with ones to `dims` sizes.
+std::vector<size_t> oneDimensional(size_t items, size_t dims) {
+  std::vector<size_t> local(dims, 1);
+  local[0] = items;
+  return local;
+}
+
+/// Runs a kernel of sub_group_info.cl that records each work-item's view of its sub-group over
+/// `range`; checks every work-item's four words against the board's sub-groups, which the queries
+/// for the launch's local size describe as `maxSize` and `count`.
+void checkSubGroupView(Setup &cl, cl_kernel kernel, const Range &range, size_t maxSize, size_t count) {
+  const size_t items = itemsOf(range.global), groupItems = itemsOf(range.local);
+  std::vector<cl_uint> unwritten(4 * items, 0xffffffffu);
+  cl_mem out = buffer(cl, unwritten, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  setArg(kernel, 0, out);
+  clReleaseEvent(launch(cl, kernel, range));
+  const std::vector<cl_uint> seen = readBack<cl_uint>(cl, out, 4 * items);
+  clReleaseMemObject(out);
+  std::vector<size_t> global(3, 1), local(3, 1);
+  std::copy(range.global.begin(), range.global.end(), global.begin());
+  std::copy(range.local.begin(), range.local.end(), local.begin());
+  size_t wrong = 0;
+  for (size_t z = 0; z < global[2]; ++z)
+    for (size_t y = 0; y < global[1]; ++y)
+      for (size_t x = 0; x < global[0]; ++x) {
+        const size_t linear = (z * global[1] + y) * global[0] + x;
+        const size_t inGroup = (z % local[2] * local[1] + y % local[1]) * local[0] + x % local[0];
+        const size_t id = inGroup / BoardSubGroup;
+        const size_t want[4] = {maxSize, count, id, std::min(BoardSubGroup, groupItems - id * BoardSubGroup)};
+        for (size_t word = 0; word < 4; ++word)
+          if (seen[4 * linear + word] != want[word] && wrong++ < 8)
+            UNSCOPED_INFO("work-item " << linear << " word " << word << ": " << seen[4 * linear + word]
+                                       << ", want " << want[word]);
+      }
+  CHECK(wrong == 0);
+}
+
+/// The board with the kernels of sub_group_info.cl loaded.
+struct SubGroupInfoBoard {
+  Setup cl{boardDevice()};
+  cl_program program = cl.load(readFile(LOOM_E2E_SUB_GROUP_INFO_LOOM));
+  ~SubGroupInfoBoard() { clReleaseProgram(program); }
+};
+
+} // namespace
+
+TEST_CASE_METHOD(SubGroupInfoBoard, "clGetKernelSubGroupInfo on the board: every query, kernel by kernel",
+                 "[e2e][board][sub-groups]") {
+  // Each kernel's largest work-group: the device's for a kernel without barriers, 256 for one the
+  // board runs a work-group at a time, the required size for one that names it.
+  struct Limits {
+    const char *kernel;
+    size_t groupItems;
+    std::vector<size_t> required; ///< Empty: none.
+  };
+  for (const Limits &limits : {Limits{"copy", 1024, {}}, Limits{"sub_group_view", 256, {}},
+                               Limits{"fixed_sub_group_view", 128, {128, 1, 1}},
+                               Limits{"cube_sub_group_view", 128, {8, 4, 4}}}) {
+    INFO("kernel " << limits.kernel);
+    cl_kernel kernel = kernelNamed(program, limits.kernel);
+    size_t groupItems = 0;
+    REQUIRE(clGetKernelWorkGroupInfo(kernel, cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof groupItems, &groupItems,
+                                     nullptr) == CL_SUCCESS);
+    CHECK(groupItems == limits.groupItems);
+    const size_t maxSubGroups = limits.groupItems / BoardSubGroup;
+    CHECK(subGroupInfo(kernel, cl.device, CL_KERNEL_MAX_NUM_SUB_GROUPS) == maxSubGroups);
+    CHECK(subGroupInfo(kernel, nullptr, CL_KERNEL_MAX_NUM_SUB_GROUPS) == maxSubGroups); // The one device.
+    // OpenCL C has no attribute for a number of sub-groups.
+    CHECK(subGroupInfo(kernel, cl.device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS) == 0);
+
+    // A local size of any shape: runs of 64 in local linear id order, the last maybe shorter.
+    for (const std::vector<size_t> &local : std::vector<std::vector<size_t>>{
+             {1}, {63}, {64}, {65}, {128}, {1000}, {10, 10}, {1, 64}, {3, 5, 7}, {8, 8, 4}, {1, 1, 256}}) {
+      const size_t items = itemsOf(local);
+      INFO("local size of " << items << " work-items in " << local.size() << " dimension(s)");
+      CHECK(subGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, local) ==
+            std::min(items, BoardSubGroup));
+      CHECK(subGroupInfo(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, local) ==
+            (items + BoardSubGroup - 1) / BoardSubGroup);
+    }
+
+    // The local size for a count of sub-groups: whole sub-groups in dimension 0, the rest ones; the
+    // required size, the only one the kernel runs, in as many dimensions as it has; all zeros when
+    // no local size the kernel runs makes that many.
+    for (size_t count = 0; count <= maxSubGroups + 1; ++count)
+      for (size_t dims = 1; dims <= 3; ++dims) {
+        INFO(count << " sub-groups, " << dims << " dimension(s)");
+        std::vector<size_t> want(dims, 0);
+        if (limits.required.empty() && count > 0 && count <= maxSubGroups)
+          want = oneDimensional(count * BoardSubGroup, dims);
+        const bool requiredFits = std::all_of(limits.required.begin() + std::min(dims, limits.required.size()),
+                                              limits.required.end(), [](size_t extent) { return extent == 1; });
+        if (!limits.required.empty() && count == maxSubGroups && requiredFits)
+          want.assign(limits.required.begin(), limits.required.begin() + dims);
+        CHECK(localSizeFor(kernel, cl.device, count, dims) == want);
+      }
+    size_t answerSize = 0;
+    const size_t two = 2;
+    REQUIRE(clGetKernelSubGroupInfo(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof two, &two, 0,
+                                    nullptr, &answerSize) == CL_SUCCESS);
+    CHECK(answerSize == sizeof(size_t));
+    clReleaseKernel(kernel);
+  }
+}
+
+TEST_CASE_METHOD(SubGroupInfoBoard, "clGetKernelSubGroupInfo on the board: what kernels see is what the queries say",
+                 "[e2e][board][sub-groups]") {
+  struct View {
+    const char *kernel;
+    Range range;
+  };
+  for (const View &view :
+       {View{"sub_group_view", {{512}, {256}}}, View{"sub_group_view", {{20, 10}, {10, 10}}},
+        View{"sub_group_view", {{8, 8, 8}, {8, 8, 4}}}, View{"sub_group_view", {{6, 10, 14}, {3, 5, 7}}},
+        View{"fixed_sub_group_view", {{384}, {128}}}, View{"cube_sub_group_view", {{16, 8, 4}, {8, 4, 4}}}}) {
+    INFO("kernel " << view.kernel << ", " << view.range.local.size() << " dimension(s), "
+                   << itemsOf(view.range.local) << " work-items a group");
+    cl_kernel kernel = kernelNamed(program, view.kernel);
+    const size_t maxSize = subGroupInfo(kernel, cl.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, view.range.local);
+    const size_t count = subGroupInfo(kernel, cl.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, view.range.local);
+    checkSubGroupView(cl, kernel, view.range, maxSize, count);
+    clReleaseKernel(kernel);
+  }
+}
+
+TEST_CASE_METHOD(SubGroupInfoBoard, "clGetKernelSubGroupInfo on the board: bad input gets the spec's error codes",
+                 "[e2e][board][sub-groups][errors]") {
+  cl_kernel kernel = kernelNamed(program, "sub_group_view");
+  const size_t local[4] = {16, 4, 2, 1}, zero[2] = {16, 0};
+  size_t answer = 0;
+  auto query = [&](cl_kernel k, cl_device_id device, cl_kernel_sub_group_info name, size_t inputSize,
+                   const void *input, size_t answerSize = sizeof(size_t)) {
+    return clGetKernelSubGroupInfo(k, device, name, inputSize, input, answerSize, &answer, nullptr);
+  };
+  CHECK(query(nullptr, cl.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr) == CL_INVALID_KERNEL);
+  CHECK(query(reinterpret_cast<cl_kernel>(program), cl.device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr) ==
+        CL_INVALID_KERNEL);
+  CHECK(query(kernel, cpuDevice(), CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr) == CL_INVALID_DEVICE);
+  CHECK(query(kernel, cl.device, 0x7fff, sizeof local[0], local) == CL_INVALID_VALUE);
+  for (cl_kernel_sub_group_info name :
+       {CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE}) {
+    INFO("query " << name);
+    CHECK(query(kernel, cl.device, name, sizeof local[0], nullptr) == CL_INVALID_VALUE);
+    CHECK(query(kernel, cl.device, name, 0, local) == CL_INVALID_VALUE);
+    CHECK(query(kernel, cl.device, name, sizeof local[0] + 1, local) == CL_INVALID_VALUE);
+    CHECK(query(kernel, cl.device, name, sizeof local, local) == CL_INVALID_VALUE); // Four dimensions.
+    CHECK(query(kernel, cl.device, name, sizeof zero, zero) == CL_INVALID_VALUE);
+    CHECK(query(kernel, cl.device, name, sizeof local[0], local, sizeof(size_t) - 1) == CL_INVALID_VALUE);
+  }
+  CHECK(query(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 0, nullptr) == CL_INVALID_VALUE);
+  CHECK(query(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 2 * sizeof(size_t), local) ==
+        CL_INVALID_VALUE);
+  CHECK(query(kernel, cl.device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof local[0], local,
+              sizeof(size_t) - 1) == CL_INVALID_VALUE);
+  for (cl_kernel_sub_group_info name : {CL_KERNEL_MAX_NUM_SUB_GROUPS, CL_KERNEL_COMPILE_NUM_SUB_GROUPS}) {
+    INFO("query " << name);
+    CHECK(query(kernel, cl.device, name, 0, nullptr, sizeof(size_t) - 1) == CL_INVALID_VALUE);
+    CHECK(query(kernel, cl.device, name, sizeof local, local) == CL_SUCCESS); // Its input is ignored.
+  }
+  clReleaseKernel(kernel);
+}
+
+TEST_CASE("clGetKernelSubGroupInfo in a context of both devices: each device answers for itself",
+          "[e2e][board][sub-groups]") {
+  std::string cpuBinary;
+  {
+    CpuSetup cpu;
+    cl_program built = cpu.build(readFile(LOOM_E2E_SUB_GROUP_INFO_CL), "-cl-std=CL3.0");
+    cpuBinary = programBinary(built);
+    clReleaseProgram(built);
+  }
+  const std::string boardBinary = readFile(LOOM_E2E_SUB_GROUP_INFO_LOOM);
+  // The CPU device first: a kernel's limits on the board are the board's build's, whatever the order.
+  cl_device_id devices[2] = {cpuDevice(), boardDevice()};
+  cl_int err = CL_SUCCESS;
+  cl_context both = clCreateContext(nullptr, 2, devices, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t sizes[2] = {cpuBinary.size(), boardBinary.size()};
+  const unsigned char *binaries[2] = {reinterpret_cast<const unsigned char *>(cpuBinary.data()),
+                                      reinterpret_cast<const unsigned char *>(boardBinary.data())};
+  cl_program shared = clCreateProgramWithBinary(both, 2, devices, sizes, binaries, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(shared, 0, nullptr, "", nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel kernel = kernelNamed(shared, "sub_group_view");
+  size_t answer = 0;
+  // A NULL device names none of the kernel's two.
+  CHECK(clGetKernelSubGroupInfo(kernel, nullptr, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, nullptr, sizeof answer, &answer,
+                                nullptr) == CL_INVALID_DEVICE);
+  cl_device_id board = devices[1];
+  CHECK(subGroupInfo(kernel, board, CL_KERNEL_MAX_NUM_SUB_GROUPS) == 256 / BoardSubGroup);
+  CHECK(subGroupInfo(kernel, board, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {256}) == BoardSubGroup);
+  CHECK(localSizeFor(kernel, board, 5, 1) == std::vector<size_t>{0});
+  // A launch on the board holds to the board's limit too.
+  size_t groupItems = 0;
+  REQUIRE(clGetKernelWorkGroupInfo(kernel, board, CL_KERNEL_WORK_GROUP_SIZE, sizeof groupItems, &groupItems,
+                                   nullptr) == CL_SUCCESS);
+  CHECK(groupItems == 256);
+  cl_command_queue queue = clCreateCommandQueue(both, board, 0, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem out = clCreateBuffer(both, CL_MEM_WRITE_ONLY, 4 * 512 * sizeof(cl_uint), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  setArg(kernel, 0, out);
+  const size_t tooLarge = 512;
+  CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &tooLarge, &tooLarge, 0, nullptr, nullptr) ==
+        CL_INVALID_WORK_GROUP_SIZE);
+  // The CPU device's sub-groups are shorter and its groups larger.
+  const size_t cpuSize = subGroupInfo(kernel, devices[0], CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {256});
+  CHECK(cpuSize < BoardSubGroup);
+  CHECK(localSizeFor(kernel, devices[0], 5, 1) == std::vector<size_t>{5 * cpuSize});
+  clReleaseMemObject(out);
+  clReleaseCommandQueue(queue);
+  clReleaseKernel(kernel);
+  clReleaseProgram(shared);
+  clReleaseContext(both);
 }

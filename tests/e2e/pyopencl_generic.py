@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-# An OpenCL C 2.0 kernel built from source with pyopencl: vload4/vstore4 and the C11 atomics (Clang
-# declares them for generic pointers only), helpers taking a generic pointer, and to_global,
-# to_local, to_private and get_fence of pointers into each memory and of one chosen at run time;
-# shared by pyopencl_board.py and pyopencl_cpu.py (a module, not a test: both import it from beside
-# them).
+# What pyopencl_board.py and pyopencl_cpu.py both run (a module, not a test: both import it from beside
+# them), each function returning the failures it found: an OpenCL C 2.0 kernel built from source with
+# pyopencl (vload4/vstore4 and the C11 atomics (Clang declares them for generic pointers only), helpers
+# taking a generic pointer, and to_global, to_local, to_private and get_fence of pointers into each
+# memory and of one chosen at run time); and pyopencl's reductions and scans, which its library builds
+# on barriers and __local memory, checked against numpy (exact).
 import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
+from pyopencl.reduction import ReductionKernel
 
 SOURCE = """
 float twice(const float *p) { return 2.0f * *p; }
@@ -53,3 +55,52 @@ def generic_pointer_failures(context, queue, rng):
     if list(counts.get()) != [8, 8]:
         failures.append(f"OpenCL C 2.0 atomics on a generic pointer: counted {list(counts.get())}, not [8, 8]")
     return failures
+
+
+def _mismatch(what, got, want):
+    """The failure, if `got` differs from numpy's `want`: a list of none or one."""
+    return [] if np.array_equal(got, want) else [f"{what}: got {got!r}, want {want!r}"]
+
+
+# pyopencl.array's reductions and scans of int32 arrays, by name: (pyopencl's, numpy's) of arrays a and b.
+ARRAY_REDUCTIONS = {
+    "sum": (lambda a, b: cla.sum(a), lambda a, b: a.sum(dtype=np.int32)),
+    "dot": (lambda a, b: cla.dot(a, b), lambda a, b: np.dot(a, b).astype(np.int32)),
+    "min": (lambda a, b: cla.min(a), lambda a, b: a.min()),
+    "max": (lambda a, b: cla.max(a), lambda a, b: a.max()),
+    "cumsum": (lambda a, b: cla.cumsum(a), lambda a, b: np.cumsum(a, dtype=np.int32)),
+}
+
+
+def array_reduction_failures(queue, rng, sizes, names):
+    """pyopencl.array's reductions and scans `names` (of ARRAY_REDUCTIONS) over int32 arrays of each size."""
+    failures = []
+    for n in sizes:
+        a_host = rng.integers(-1000, 1000, n).astype(np.int32)
+        b_host = rng.integers(-1000, 1000, n).astype(np.int32)
+        a = cla.to_device(queue, a_host)
+        b = cla.to_device(queue, b_host)
+        for name in names:
+            on_device, in_numpy = ARRAY_REDUCTIONS[name]
+            failures += _mismatch(f"{name} of {n}", on_device(a, b).get(), in_numpy(a_host, b_host))
+    return failures
+
+
+def sum_of_squares_failures(context, queue, rng):
+    """A ReductionKernel mapping ints to 64-bit squares and adding them up."""
+    squares = ReductionKernel(context, np.int64, neutral="0", reduce_expr="a+b", map_expr="(long)x[i]*x[i]",
+                              arguments="__global const int *x")
+    x_host = rng.integers(-50_000, 50_000, 77_777).astype(np.int32)
+    return _mismatch("ReductionKernel sum of squares", squares(cla.to_device(queue, x_host)).get(),
+                     (x_host.astype(np.int64) ** 2).sum())
+
+
+def running_max_failures(context, queue, rng, scan_class):
+    """A running maximum by `scan_class`: pyopencl.scan's GenericScanKernel, or a class with its interface."""
+    running_max = scan_class(context, np.int32, arguments="__global const int *x, __global int *y", input_expr="x[i]",
+                             scan_expr="max(a, b)", neutral="-2147483648", output_statement="y[i] = item;")
+    x_host = rng.integers(-50_000, 50_000, 7_777).astype(np.int32)
+    x = cla.to_device(queue, x_host)
+    y = cla.empty_like(x)
+    running_max(x, y)
+    return _mismatch(f"{scan_class.__name__} running max", y.get(), np.maximum.accumulate(x_host))
