@@ -6,13 +6,13 @@
 //===----------------------------------------------------------------------===//
 #include "loom/lowering/WorkItemFunction.h"
 #include "loom/lowering/BarrierRegions.h"
+#include "loom/frontend/SourceLocation.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Constants.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -99,14 +99,10 @@ const CallBase *recursiveCall(const Function &function) {
 
 /// Inlines every call to a defined function, so work-item builtins in helpers become visible.
 Error inlineCallees(Function &function, StringRef kernelName) {
-  if (const CallBase *call = recursiveCall(function)) {
-    std::string at;
-    if (const DebugLoc &loc = call->getDebugLoc())
-      at = (loc->getFilename() + ":" + Twine(loc.getLine()) + ":" + Twine(loc.getCol()) + ": ").str();
-    return loweringError(at + "error: '" + call->getCalledFunction()->getName() + "' is called recursively from kernel '" +
-                         kernelName + "', which OpenCL C forbids");
-  }
-  // The bound only turns a malformed module into an error.
+  if (const CallBase *call = recursiveCall(function))
+    return loweringError(frontend::diagnosticPrefix(*call) + "error: '" + call->getCalledFunction()->getName() +
+                         "' is called recursively from kernel '" + kernelName + "', which OpenCL C forbids");
+  // Without recursion inlining ends; the bound only stops a call tree that doubles at every level.
   for (unsigned round = 0; round < 100000; ++round) {
     CallBase *call = nullptr;
     for (Instruction &instruction : instructions(function))
@@ -125,7 +121,7 @@ Error inlineCallees(Function &function, StringRef kernelName) {
       return loweringError("cannot inline '" + calleeName + "' into kernel '" + kernelName +
                             "': " + result.getFailureReason());
   }
-  return loweringError("kernel '" + kernelName + "' calls functions recursively, which OpenCL C forbids");
+  return loweringError("kernel '" + kernelName + "' makes more than 100000 calls once its helpers are inlined");
 }
 
 /// Replaces the work-item builtin calls in `function` by its extra parameters (the sub-group ones

@@ -1077,14 +1077,14 @@ void GraphBuilder::enterLoopMemory(Region &loop) {
       const NodeId previous = chain->back();
       chain->push_back(ring(loop, before, [previous]() -> llvm::Expected<NodeId> { return previous; }));
     }
+    const std::string name = aliasClass != &kernel_ ? "memory order of " + sourceName(*aliasClass) : "memory order";
+    std::string location = meeting ? accessesText({meeting->first, meeting->second, distance}) : "";
+    if (distance > 1 && distance == safelen)
+      location += llvm::formatv(" (#pragma ivdep safelen({0}))", safelen).str();
     for (NodeId carried : *chain) {
-      result_.graph[carried].name = "memory order";
-      if (aliasClass != &kernel_)
-        result_.graph[carried].name += " of " + sourceName(*aliasClass);
-      if (meeting)
-        result_.graph[carried].location = accessesText({meeting->first, meeting->second, distance});
-      if (distance > 1 && distance == safelen)
-        result_.graph[carried].location += llvm::formatv(" (#pragma ivdep safelen({0}))", safelen).str();
+      result_.graph[carried].name = name;
+      if (!location.empty())
+        result_.graph[carried].location = location;
     }
     memory_.stores.push_back({chain->back(), nullptr, aliasClass});
   }
