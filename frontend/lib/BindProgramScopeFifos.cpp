@@ -39,6 +39,19 @@ Error errorAt(const Instruction &at, const Twine &message) {
   return createStringError(inconvertibleErrorCode(), (diagnosticPrefix(at) + "error: " + message).str());
 }
 
+/// An instruction using `value`, directly or through constant expressions; null when none does
+/// (a use in another variable's initial value).
+const Instruction *instructionUsing(const Value &value) {
+  for (const User *user : value.users()) {
+    if (const auto *inst = dyn_cast<Instruction>(user))
+      return inst;
+    if (const auto *expression = dyn_cast<ConstantExpr>(user))
+      if (const Instruction *inst = instructionUsing(*expression))
+        return inst;
+  }
+  return nullptr;
+}
+
 /// A FIFO as one kernel uses it: a variable, or one element of a channel array.
 struct FifoUse {
   GlobalVariable *variable;
@@ -247,11 +260,14 @@ Error bindProgramScopeFifos(Module &module, Target target) {
   }
   for (GlobalVariable *variable : fifos) {
     variable->removeDeadConstantUsers();
-    if (!variable->use_empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "error: channel or pipe '" + variable->getName() +
-                                   "' is used other than by the channel and pipe functions (read_channel_intel, "
-                                   "write_channel_intel, their _nb_ forms, read_pipe_block, write_pipe_block)");
+    if (!variable->use_empty()) {
+      const Twine message = "channel or pipe '" + variable->getName() +
+                            "' is used other than by the channel and pipe functions (read_channel_intel, "
+                            "write_channel_intel, their _nb_ forms, read_pipe_block, write_pipe_block)";
+      if (const Instruction *use = instructionUsing(*variable))
+        return errorAt(*use, message);
+      return createStringError(inconvertibleErrorCode(), ("error: " + message).str());
+    }
     variable->eraseFromParent();
   }
   return Error::success();

@@ -13,6 +13,7 @@
 #include "loom/frontend/OpenCLSupport.h"
 
 #include "LoopPragmaBinding.h"
+#include "PrintfArguments.h"
 #include "ProgramScopeFifos.h"
 #include "VendorExtensions.h"
 
@@ -186,6 +187,7 @@ private:
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(createKernelAttributeChecker(compiler.getDiagnostics()));
     consumers.push_back(createBankingResolver(compiler.getDiagnostics()));
+    consumers.push_back(createPrintfArgumentChecker(compiler.getDiagnostics()));
     consumers.push_back(loopPragmas_.createBinder(compiler.getDiagnostics(), compiler.getSourceManager()));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(compiler, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));

@@ -211,6 +211,9 @@ TEST_CASE("single work-item loops with memory carried across iterations: board =
     for (size_t k = 0; k < 8; ++k)
       if (b[row * 8 + k] & 4)
         lagged[row * 8 + k] += lagged[(row - 3) * 8 + k] ^ 5;
+  for (size_t row = 2; row < n / 16; ++row)
+    for (size_t c = 0; c < 16; ++c)
+      lagged[row * 16 + c] = lagged[(row - 2) * 16 + c] + (lagged[(row - 2) * 16 + ((c + 1) & 15)] >> 1);
   for (size_t j = 8; j < n; ++j)
     lagged[j] = (lagged[j - 4 - (b[j] & 3)] >> 2) + (lagged[j] & 0xfff);
   for (int k = 0; k < 16; ++k)

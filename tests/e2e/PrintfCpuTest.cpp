@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // printf on the CPU device through the ICD loader: every conversion and vector width against the
 // host's printf, the output of many work-items (each one's lines in program order), a full buffer
-// (-1, and no torn line), printf in a helper and a barrier kernel, the build error of a %s that is
-// not a literal, and CL_DEVICE_PRINTF_BUFFER_SIZE on both devices.
+// (-1, and no torn line), printf in a helper and a barrier kernel, the build errors of a %s that is
+// not a literal and of a struct argument, and CL_DEVICE_PRINTF_BUFFER_SIZE on both devices.
 #include "DifferentialSupport.h"
 
 #include <cstdarg>
@@ -151,6 +151,23 @@ TEST_CASE("printf: %s needs a string literal", "[e2e][cpu][printf]") {
   const std::string log = buildLog(program, cl.device);
   CHECK_THAT(log, Catch::Contains(":2:3: error: the argument of printf's %s must be a string literal"));
   clReleaseProgram(program);
+}
+
+TEST_CASE("printf: a struct argument is a build error on both devices, not a crash", "[e2e][printf]") {
+  // Clang 15 crashes compiling such a call; the build ran in the host application's process.
+  for (cl_device_id device : {cpuDevice(), boardDevice()}) {
+    cl_int err = CL_SUCCESS;
+    cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const char *source = "typedef struct { int a; } S;\n"
+                         "kernel void k(global int *out, S s) {\n  printf(\"%d\\n\", s);\n}\n";
+    cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+    CHECK_THAT(buildLog(program, device), Catch::Contains("program.cl:3:18: error: printf cannot print a struct ('S')"));
+    clReleaseProgram(program);
+    clReleaseContext(context);
+  }
 }
 
 TEST_CASE("printf: buffer size on both devices", "[e2e][printf]") {

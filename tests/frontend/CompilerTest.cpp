@@ -326,6 +326,32 @@ TEST_CASE("each target defines exactly its device's extension and feature macros
   }
 }
 
+TEST_CASE("a struct or union printf argument is an error at it, not a compiler crash") {
+  // Clang 15's typed-pointer code generation segfaults on such a call, which would take the host
+  // application down with clBuildProgram.
+  for (Target target : {Target::Hardware, Target::Host}) {
+    for (const char *kind : {"struct", "union"}) {
+      INFO(kind);
+      llvm::LLVMContext context;
+      const std::string source = std::string("typedef ") + kind + " { int a; float b; } S;\n" +
+                                 "__kernel void k(__global int *out, S s) {\n"
+                                 "  printf(\"%d %d\\n\", out[0], s);\n"
+                                 "}\n";
+      auto compiled = compile(context, source, "", target, "print.cl");
+      std::string message = errorMessage(compiled);
+      INFO(message);
+      CHECK(message.find(std::string("print.cl:3:29: error: printf cannot print a ") + kind + " ('S')") !=
+            std::string::npos);
+    }
+    // Its fields, and vectors, print.
+    llvm::LLVMContext context;
+    REQUIRE_OK(compile(context,
+                       "typedef struct { int a; float b; } S;\n"
+                       "__kernel void k(__global int *out, S s) { printf(\"%d %f %v2d\\n\", s.a, s.b, (int2)(1, 2)); }\n",
+                       "", target));
+  }
+}
+
 TEST_CASE("bad build options are errors, not crashes") {
   llvm::LLVMContext context;
   for (const char *options : {"-cl-no-such-flag", "-fsanitize=address", "-D", "-I", "--foo",

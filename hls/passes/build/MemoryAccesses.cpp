@@ -913,6 +913,19 @@ void GraphBuilder::forgetAccessesOf(const llvm::Value *aliasClass) {
     llvm::erase_if(*accesses, [&](const Access &access) { return access.aliasClass == aliasClass; });
 }
 
+namespace {
+
+/// Whether `dependence` is carried by a loop around the one at `level`: some outer level's
+/// direction excludes the same iteration.
+bool carriedByOuterLoop(const llvm::Dependence &dependence, unsigned level) {
+  for (unsigned outer = 1; outer < level; ++outer)
+    if (!(dependence.getDirection(outer) & unsigned(llvm::Dependence::DVEntry::EQ)))
+      return true;
+  return false;
+}
+
+} // namespace
+
 llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(const Region &loop,
                                                                                 const llvm::Value *aliasClass) {
   std::vector<llvm::Instruction *> accesses;
@@ -939,6 +952,11 @@ llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(
         continue;
       const bool known = !dependence->isConfused() && level <= dependence->getLevels();
       if (known && !(dependence->getDirection(level) & ~unsigned(llvm::Dependence::DVEntry::EQ)))
+        continue;
+      // Accesses that meet only in different iterations of a loop around this one: within one
+      // invocation they never do, and that loop orders them (its own ring, which also keeps the
+      // next iteration out of this loop until the previous one has left it).
+      if (known && carriedByOuterLoop(*dependence, level))
         continue;
       // The iterations apart: a constant distance between two accesses of one size (the
       // analysis measures from where each starts: a wide access reaches further), or the next
