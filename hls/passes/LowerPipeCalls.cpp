@@ -10,7 +10,8 @@
 // as a value, loaded from or stored to the packet's memory; SROA then keeps a private packet in a
 // register. A reservation is an i64 (count << 32 | first position, all ones for none), so
 // is_valid_reserve_id is a compare and a reservation's packet is at its first position plus the
-// index. A loop that only retries a read_pipe or write_pipe until it succeeds
+// index. A call on a pipe chosen at run time (`c ? p : q` or a phi, which LLVM makes of an if/else
+// or a switch on several pipes) becomes a call per pipe under a branch. A loop that only retries a read_pipe or write_pipe until it succeeds
 // (`while (read_pipe(p, &v) != 0);`, the portable way to wait) becomes one waiting call: the
 // circuit waits at the FIFO's handshake instead of circling a loop, so a producer and its consumer
 // move a packet a cycle. Runs on the IR, before build-dataflow.
@@ -123,8 +124,12 @@ Value *fromPacket(IRBuilder<> &builder, Value *packet, Type *type) {
 }
 
 /// The stream function `name` for packets of `bits`: one declaration per packet width.
+/// `nomerge`: each call is wired to its own pipe, so SimplifyCFG must not sink the calls of an
+/// if/else on two pipes into one call on a pipe chosen at run time.
 FunctionCallee streamFunction(Module &module, StringRef name, unsigned bits, Type *result, ArrayRef<Type *> params) {
-  return module.getOrInsertFunction((name + "." + Twine(bits)).str(), FunctionType::get(result, params, false));
+  AttributeList attributes = AttributeList().addFnAttribute(module.getContext(), Attribute::NoMerge);
+  return module.getOrInsertFunction((name + "." + Twine(bits)).str(), FunctionType::get(result, params, false),
+                                    attributes);
 }
 
 /// The packet size Clang passes as operand `operand` of `call`, when the hardware moves such packets.
@@ -185,9 +190,10 @@ Error lowerTransfer(CallInst &call, bool reads, const Function &kernel) {
     }
   }
   call.replaceAllUsesWith(result);
-  Value *pointer = call.getArgOperand(1);
+  // The packet's pointer, and a status nothing reads (no circuit with an unread output).
+  SmallVector<WeakTrackingVH, 2> unused{call.getArgOperand(1), result};
   call.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(pointer);
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
   if (retryExit)
     removeRetryLoop(block, retryExit);
   return Error::success();
@@ -218,10 +224,11 @@ Value *firstPosition(IRBuilder<> &builder, Value *id) {
 void replaceCall(CallInst &call, Value *result) {
   if (result)
     call.replaceAllUsesWith(result);
-  SmallVector<Value *, 6> operands(call.args());
+  SmallVector<WeakTrackingVH, 8> unused(call.args());
+  if (result)
+    unused.push_back(result); // A status nothing reads: no circuit with an unread output.
   call.eraseFromParent();
-  for (Value *operand : operands)
-    RecursivelyDeleteTriviallyDeadInstructions(operand);
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
 }
 
 /// A reservation function, is_valid_reserve_id or a pipe query: a stream call of the same meaning.
@@ -294,6 +301,74 @@ Error lowerReservationOrQuery(CallInst &call, PipeCall kind, const Function &ker
   return Error::success();
 }
 
+/// The pipe `phi` chooses, as selects on a new phi of the incoming pipe's index, placed before
+/// `call`: what splitChosenPipes splits.
+Value *selectsFor(PHINode &phi, CallInst &call) {
+  SmallVector<Value *, 4> pipes;
+  for (Value *incoming : phi.incoming_values())
+    if (!is_contained(pipes, incoming))
+      pipes.push_back(incoming);
+  IRBuilder<> atPhis(phi.getParent(), phi.getParent()->getFirstInsertionPt());
+  PHINode *index = PHINode::Create(atPhis.getInt32Ty(), phi.getNumIncomingValues(), "pipe.index", &phi);
+  for (unsigned i = 0; i < phi.getNumIncomingValues(); ++i)
+    index->addIncoming(atPhis.getInt32(unsigned(find(pipes, phi.getIncomingValue(i)) - pipes.begin())),
+                       phi.getIncomingBlock(i));
+  IRBuilder<> builder(&call);
+  Value *chosen = pipes.back();
+  for (size_t i = pipes.size() - 1; i-- > 0;)
+    chosen = builder.CreateSelect(builder.CreateICmpEQ(index, builder.getInt32(unsigned(i))), pipes[i], chosen);
+  return chosen;
+}
+
+/// Clang's pipe calls on a pipe chosen at run time (`c ? p : q`, or a phi: SimplifyCFG sinks the
+/// calls of an if/else or a switch on several pipes into one), each split back into a call per pipe
+/// under a branch on the choice, since the hardware wires a call to one FIFO. A reservation on a
+/// chosen pipe and its commit split on the same choice, so each commit meets its own pipe's
+/// reservation.
+void splitChosenPipes(Function &kernel) {
+  auto isPipeCall = [](const CallInst &call) {
+    const Function *callee = call.getCalledFunction();
+    if (!callee || call.arg_size() == 0)
+      return false;
+    const StringRef name = callee->getName();
+    return name == "__read_pipe_2" || name == "__write_pipe_2" || pipeCallNamed(name).has_value();
+  };
+  for (bool split = true; split;) {
+    split = false;
+    for (Instruction &inst : instructions(kernel)) {
+      auto *call = dyn_cast<CallInst>(&inst);
+      if (!call || !isPipeCall(*call))
+        continue;
+      Value *operand = call->getArgOperand(0);
+      Value *pipe = operand->stripPointerCasts();
+      if (auto *phi = dyn_cast<PHINode>(pipe))
+        pipe = selectsFor(*phi, *call);
+      auto *choice = dyn_cast<SelectInst>(pipe);
+      if (!choice)
+        continue;
+      Instruction *thenEnd = nullptr, *elseEnd = nullptr;
+      SplitBlockAndInsertIfThenElse(choice->getCondition(), call, &thenEnd, &elseEnd);
+      PHINode *result = call->use_empty() ? nullptr : PHINode::Create(call->getType(), 2, "", call);
+      for (auto [end, chosen] : {std::pair{thenEnd, choice->getTrueValue()}, std::pair{elseEnd, choice->getFalseValue()}}) {
+        auto *copy = cast<CallInst>(call->clone());
+        copy->insertBefore(end);
+        copy->setArgOperand(0, chosen->getType() == operand->getType()
+                                   ? chosen
+                                   : CastInst::CreatePointerCast(chosen, operand->getType(), "", copy));
+        if (result)
+          result->addIncoming(copy, end->getParent());
+      }
+      if (result)
+        call->replaceAllUsesWith(result);
+      call->eraseFromParent();
+      SmallVector<WeakTrackingVH, 2> unused{operand, choice};
+      RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
+      split = true;
+      break; // The blocks changed under the iteration.
+    }
+  }
+}
+
 } // namespace
 
 llvm::StringRef streamFunctionOf(const llvm::CallInst &call) {
@@ -310,6 +385,7 @@ llvm::StringRef streamFunctionOf(const llvm::CallInst &call) {
 }
 
 llvm::Error lowerPipeCalls(llvm::Function &kernel) {
+  splitChosenPipes(kernel);
   std::vector<std::pair<CallInst *, bool>> transfers;
   std::vector<std::pair<CallInst *, PipeCall>> others;
   for (Instruction &inst : instructions(kernel))

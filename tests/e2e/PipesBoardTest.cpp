@@ -420,3 +420,43 @@ TEST_CASE("several calls on one pipe take turns at its port, each work-item's in
         clReleaseMemObject(object);
     }
 }
+
+TEST_CASE("a kernel writing to a pipe chosen by the data (switch, if/else) routes each value, on both devices",
+          "[e2e][pipes][board]") {
+  const int n = 600;
+  std::vector<int> input(n);
+  for (int i = 0; i < n; ++i)
+    input[i] = (i * 7919) % 1000;
+  // Each pipe's values in order: by v % 3, then by parity.
+  std::vector<std::vector<int>> expected(5);
+  for (int v : input) {
+    expected[v % 3].push_back(v);
+    expected[3 + (v & 1 ? 0 : 1)].push_back(v);
+  }
+  for (const Target &target : Targets)
+    DYNAMIC_SECTION(target.name) {
+      PipeRun run(target, PipePrograms);
+      cl_mem src = buffer(run.cl, input, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+      std::vector<cl_mem> pipes;
+      for (int k = 0; k < 5; ++k)
+        pipes.push_back(makePipe(run.cl, sizeof(int), n)); // Room for all: route runs alone.
+      cl_kernel route = run.kernel("route");
+      setArgs(route, src, pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], n);
+      run.runTogether({{route, 1}});
+      for (int k = 0; k < 5; ++k) {
+        INFO("pipe " << k);
+        const int count = int(expected[k].size());
+        cl_mem dst = buffer(run.cl, std::vector<int>(count, -1), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+        cl_kernel consume = run.kernel("consume");
+        setArgs(consume, pipes[k], dst, count);
+        run.runTogether({{consume, 1}});
+        CHECK(readBack<int>(run.cl, dst, count) == expected[k]);
+        clReleaseMemObject(dst);
+      }
+      INFO(run.cl.diagnosis());
+      CHECK(run.cl.notes.empty());
+      for (cl_mem object : pipes)
+        clReleaseMemObject(object);
+      clReleaseMemObject(src);
+    }
+}

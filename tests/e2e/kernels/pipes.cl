@@ -293,3 +293,31 @@ __kernel void produce_reserved_four(__write_only pipe int out) {
   }
   commit_write_pipe(out, r);
 }
+
+// A pipe chosen by the data: each value to one of three pipes by a switch, and to one of two by an
+// if/else. LLVM merges the if/else's two write_pipe calls into one call on a pipe chosen at run
+// time; the hardware flow splits it back into a call per pipe.
+__kernel void route(__global const int *src, __write_only pipe int low, __write_only pipe int mid,
+                    __write_only pipe int high, __write_only pipe int odd, __write_only pipe int even, int n) {
+  for (int i = 0; i < n; ++i) {
+    const int v = src[i];
+    switch (v % 3) {
+    case 0:
+      while (write_pipe(low, &v) != 0)
+        ;
+      break;
+    case 1:
+      while (write_pipe(mid, &v) != 0)
+        ;
+      break;
+    default:
+      while (write_pipe(high, &v) != 0)
+        ;
+      break;
+    }
+    if (v & 1)
+      write_pipe(odd, &v);
+    else
+      write_pipe(even, &v);
+  }
+}

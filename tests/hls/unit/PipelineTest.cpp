@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace loom;
@@ -3919,17 +3920,43 @@ define spir_kernel void @copied(%opencl.pipe_ro_t addrspace(1)* %in, i32 addrspa
     CHECK_THAT(copied, Catch::Contains("kernel.cl:4:3: error: pipe 'in' in a kernel with num_simd_work_items or "
                                        "num_compute_units"));
   }
-  // A pipe chosen at run time (SimplifyCFG sinks the read_pipe of an if/else into one call).
-  const std::string chosen = synthesisErrorAt(PipeDeclarations + R"(
-define spir_kernel void @chosen(%opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b, i32 addrspace(1)* %out, i1 %c) !dbg !5 {
+}
+
+TEST_CASE("a call on a pipe chosen at run time becomes a call per pipe under a branch") {
+  // SimplifyCFG sinks the pipe calls of an if/else into one call on a select, and those of a switch
+  // into one on a phi; a reservation and its commit on one chosen pipe split on the same choice.
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram program = synthesizeOk(PipeDeclarations + R"(
+define spir_kernel void @chosen(%opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b, %opencl.pipe_wo_t addrspace(1)* %x, %opencl.pipe_wo_t addrspace(1)* %y, %opencl.pipe_wo_t addrspace(1)* %z, i32 addrspace(1)* %out, i32 %c) {
+entry:
   %raw = bitcast i32 addrspace(1)* %out to i8 addrspace(1)*
   %generic = addrspacecast i8 addrspace(1)* %raw to i8 addrspace(4)*
-  %in = select i1 %c, %opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b
-  %r = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4), !dbg !9
+  %odd = trunc i32 %c to i1
+  %in = select i1 %odd, %opencl.pipe_ro_t addrspace(1)* %a, %opencl.pipe_ro_t addrspace(1)* %b
+  %r = call spir_func i32 @__read_pipe_2(%opencl.pipe_ro_t addrspace(1)* %in, i8 addrspace(4)* %generic, i32 4, i32 4)
+  switch i32 %c, label %other [ i32 0, label %zero
+                                i32 1, label %one ]
+zero:
+  br label %join
+one:
+  br label %join
+other:
+  br label %join
+join:
+  %to = phi %opencl.pipe_wo_t addrspace(1)* [ %x, %zero ], [ %y, %one ], [ %z, %other ]
+  %id = call spir_func %opencl.reserve_id_t* @__reserve_write_pipe(%opencl.pipe_wo_t addrspace(1)* %to, i32 1, i32 4, i32 4)
+  %w = call spir_func i32 @__write_pipe_4(%opencl.pipe_wo_t addrspace(1)* %to, %opencl.reserve_id_t* %id, i32 0, i8 addrspace(4)* %generic, i32 4, i32 4)
+  call spir_func void @__commit_write_pipe(%opencl.pipe_wo_t addrspace(1)* %to, %opencl.reserve_id_t* %id, i32 4, i32 4)
   ret void
 }
-)");
-  CHECK_THAT(chosen, Catch::Contains("kernel.cl:4:3: error: a pipe must be a kernel argument in hardware"));
+)", dumps);
+  const hls::HardwareKernel &kernel = program.kernels[0];
+  INFO(program.report);
+  std::set<unsigned> read, written;
+  for (const auto &port : kernel.pipePorts)
+    (port.writes ? written : read).insert(port.arg);
+  CHECK(read == std::set<unsigned>{0, 1});
+  CHECK(written == std::set<unsigned>{2, 3, 4});
 }
 
 TEST_CASE("a reservation's packets are written by position into the FIFO and committed after them") {
