@@ -184,12 +184,27 @@ llvm::Expected<LinkOptions> parseLinkOptions(llvm::StringRef options) {
   return parsed;
 }
 
+namespace {
+
+/// Each call's calling convention made its callee's. A unit may declare another unit's kernel as a
+/// plain function and call it (OpenCL C lets a kernel be called as a function); to LLVM a call whose
+/// convention differs from its callee's is undefined, and its optimisations delete it.
+void matchCallingConventions(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::User *user : function.users())
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(user); call && call->getCalledFunction() == &function)
+        call->setCallingConv(function.getCallingConv());
+}
+
+} // namespace
+
 llvm::Expected<std::unique_ptr<llvm::Module>> linkUnits(llvm::LLVMContext &context,
                                                         llvm::ArrayRef<llvm::StringRef> bitcodes,
                                                         LinkResult result) {
   auto linked = linkAll(context, bitcodes);
   if (!linked)
     return linked.takeError();
+  matchCallingConventions(**linked);
   if (result == LinkResult::Executable)
     if (llvm::Error error = checkDefined(**linked))
       return std::move(error);

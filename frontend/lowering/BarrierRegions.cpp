@@ -10,6 +10,7 @@
 // pointer into one array is kept as its offset into the array, and rebuilt from the array after the
 // barrier, so that its accesses still name their array.
 //===----------------------------------------------------------------------===//
+#include "loom/frontend/SourceLocation.h"
 #include "loom/lowering/ArrayOffsets.h"
 #include "loom/lowering/BarrierRegions.h"
 #include "loom/lowering/WorkGroupUniformity.h"
@@ -45,7 +46,7 @@ Error gatherAllocas(Function &function, BasicBlock &entry) {
       allocas.push_back(alloca);
   for (AllocaInst *alloca : allocas) {
     if (!isa<ConstantInt>(alloca->getArraySize()))
-      return regionError("kernel '" + function.getName() +
+      return regionError(frontend::diagnosticPrefix(*alloca) + "error: kernel '" + function.getName() +
                          "' allocates private memory of a run-time size, which a kernel with "
                          "barriers cannot keep per work-item");
     alloca->moveBefore(entry.getTerminator());

@@ -114,12 +114,13 @@ Error inlineCallees(Function &function, StringRef kernelName) {
           }
     if (!call)
       return Error::success();
+    const std::string at = frontend::diagnosticPrefix(*call);
     std::string calleeName = call->getCalledFunction()->getName().str();
     InlineFunctionInfo info;
     InlineResult result = InlineFunction(*call, info);
     if (!result.isSuccess())
-      return loweringError("cannot inline '" + calleeName + "' into kernel '" + kernelName +
-                            "': " + result.getFailureReason());
+      return loweringError(at + "error: cannot inline '" + calleeName + "' into kernel '" + kernelName +
+                           "': " + result.getFailureReason());
   }
   return loweringError("kernel '" + kernelName + "' makes more than 100000 calls once its helpers are inlined");
 }

@@ -100,8 +100,9 @@ struct Units {
 
 /// Units that call each other both ways. The first unit's kernel calls stage_b, which the second
 /// defines; stage_b calls the first unit's stage_c, which reads the second's __constant table. The
-/// second unit's kernel calls the first's as a function; the first's group kernel calls a helper
-/// with __local memory and barriers from a library.
+/// second unit's kernel calls the first's as a function (and a third unit's, declaring it without
+/// __kernel); the first's group kernel calls a helper with __local memory and barriers from a
+/// library.
 const char *StagesUnit = R"(int stage_b(int x);
 int group_total(int value, __local int *scratch);
 extern __constant int Offsets[8];
@@ -123,6 +124,12 @@ __kernel void staged_twice(__global int *out, __global const int *in) {
   staged(out, in);
   size_t i = get_global_id(0);
   out[i] = stage_b(out[i]);
+}
+)";
+/// The first unit's kernel declared as a plain function, and called.
+const char *PlainDeclarationUnit = R"(void staged(__global int *out, __global const int *in);
+__kernel void staged_plain(__global int *out, __global const int *in) {
+  staged(out, in);
 }
 )";
 const char *GroupTotalUnit = R"(int group_total(int value, __local int *scratch) {
@@ -230,15 +237,15 @@ TEST_CASE("units call each other's helpers and kernels and share a __constant ta
   for (const Target &target : Targets) DYNAMIC_SECTION("device: " << target.name) {
     Setup cl(target.device());
     cl_program stages = compiled(cl, StagesUnit), stagesB = compiled(cl, StageBUnit),
-               groupTotal = compiled(cl, GroupTotalUnit);
+               plain = compiled(cl, PlainDeclarationUnit), groupTotal = compiled(cl, GroupTotalUnit);
     cl_int err = CL_SUCCESS;
     cl_program library = linked(cl, {groupTotal}, "-create-library", err);
     REQUIRE(err == CL_SUCCESS);
-    cl_program program = linked(cl, {stages, stagesB, library}, "", err);
+    cl_program program = linked(cl, {stages, stagesB, plain, library}, "", err);
     REQUIRE(program != nullptr);
     INFO(buildLog(program, cl.device));
     REQUIRE(err == CL_SUCCESS);
-    CHECK(programString(program, CL_PROGRAM_KERNEL_NAMES) == "staged;group_totals;staged_twice");
+    CHECK(programString(program, CL_PROGRAM_KERNEL_NAMES) == "staged;group_totals;staged_twice;staged_plain");
 
     cl_mem din = buffer(cl, in, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
     cl_mem dout = buffer(cl, in, CL_MEM_READ_WRITE);
@@ -248,7 +255,8 @@ TEST_CASE("units call each other's helpers and kernels and share a __constant ta
       bool grouped; ///< Takes __local scratch for groups of `local`.
     };
     for (const Run &run :
-         {Run{"staged", once, false}, Run{"staged_twice", twice, false}, Run{"group_totals", totals, true}}) {
+         {Run{"staged", once, false}, Run{"staged_twice", twice, false}, Run{"staged_plain", once, false},
+          Run{"group_totals", totals, true}}) {
       INFO("kernel " << run.kernel);
       cl_kernel kernel = kernelNamed(program, run.kernel);
       setArg(kernel, 0, dout);
@@ -264,7 +272,7 @@ TEST_CASE("units call each other's helpers and kernels and share a __constant ta
     }
     for (cl_mem mem : {din, dout})
       clReleaseMemObject(mem);
-    for (cl_program p : {program, library, stages, stagesB, groupTotal})
+    for (cl_program p : {program, library, stages, stagesB, plain, groupTotal})
       clReleaseProgram(p);
   }
 }
