@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
@@ -54,15 +55,28 @@ std::string fileOf(const llvm::DIScope &scope, const llvm::Function &kernel) {
   return path.str().str();
 }
 
+/// "file:line" of the kernel, or its name without line tables.
+std::string kernelLocation(const llvm::Function &kernel) {
+  if (auto *sub = kernel.getSubprogram())
+    return llvm::formatv("{0}:{1}", fileOf(*sub, kernel), sub->getLine());
+  return kernel.getName().str();
+}
+
+/// Where kernel argument `argument` is first used, or the kernel's location when it is not.
+std::string argumentLocation(const llvm::Argument &argument, const llvm::Function &kernel) {
+  for (const llvm::Instruction &inst : llvm::instructions(kernel))
+    if (llvm::is_contained(inst.operands(), &argument))
+      return locationOf(inst, kernel);
+  return kernelLocation(kernel);
+}
+
 } // namespace
 
 std::string locationOf(const llvm::Instruction &inst, const llvm::Function &kernel) {
   // Line 0 marks code merged from several lines (a phi after an if/else): name the kernel instead.
   if (const auto &loc = inst.getDebugLoc(); loc && loc.getLine() != 0)
     return llvm::formatv("{0}:{1}:{2}", fileOf(*loc->getScope(), kernel), loc.getLine(), loc.getCol());
-  if (auto *sub = kernel.getSubprogram())
-    return llvm::formatv("{0}:{1}", fileOf(*sub, kernel), sub->getLine());
-  return kernel.getName().str();
+  return kernelLocation(kernel);
 }
 
 GraphBuilder::GraphBuilder(const llvm::Function &kernel)
@@ -95,7 +109,7 @@ llvm::Expected<KernelGraph> GraphBuilder::build() {
         result_.wideArgBytes[n.index] = bytes;
       continue;
     }
-    auto width = widthOf(arg.getType(), nullptr);
+    auto width = widthOf(arg.getType(), nullptr, &arg);
     if (!width)
       return width.takeError();
     Node n{OpKind::Argument, *width, true};
@@ -153,7 +167,8 @@ llvm::Error GraphBuilder::fail(const llvm::Instruction &inst, const llvm::Twine 
 }
 
 /// Bit width of a value type the hardware carries; an error for types it does not carry yet.
-llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Instruction *inst) {
+llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Instruction *inst,
+                                               const llvm::Argument *argument) {
   if (type->isPointerTy())
     return 64u;
   if (type->isIntegerTy() && type->getIntegerBitWidth() <= 64)
@@ -167,22 +182,23 @@ llvm::Expected<unsigned> GraphBuilder::widthOf(llvm::Type *type, const llvm::Ins
   if (auto *vector = llvm::dyn_cast<llvm::FixedVectorType>(type);
       vector && !vector->getElementType()->isDoubleTy() && layout_.getTypeSizeInBits(vector) <= maxVectorBits)
     return unsigned(layout_.getTypeSizeInBits(vector));
+  std::string message;
   if (type->isDoubleTy() || (type->isVectorTy() && type->getScalarType()->isDoubleTy())) {
-    const std::string message = "the board has no double-precision floating point "
-                                "(CL_DEVICE_DOUBLE_FP_CONFIG is 0): use float";
-    if (inst)
-      return fail(*inst, message);
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), kernel_.getName() + ": error: " + message);
+    message = "the board has no double-precision floating point (CL_DEVICE_DOUBLE_FP_CONFIG is 0): use float";
+  } else {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    type->print(os);
+    message = "type '" + os.str() + "' is not supported by the hardware flow yet " +
+              "(supported: integers up to 64 bits, float, pointers, vectors of them)";
   }
-  std::string name;
-  llvm::raw_string_ostream os(name);
-  type->print(os);
-  std::string message = "type '" + os.str() + "' is not supported by the hardware flow yet " +
-                        "(supported: integers up to 64 bits, float, pointers, vectors of them)";
   if (inst)
     return fail(*inst, message);
+  const std::string subject =
+      argument ? ("argument '" + argument->getName() + "' of kernel '" + kernel_.getName() + "': ").str() : "";
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 kernel_.getName() + ": error: " + message);
+                                 (argument ? argumentLocation(*argument, kernel_) : kernelLocation(kernel_)) +
+                                     ": error: " + subject + message);
 }
 
 NodeId GraphBuilder::add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands) {

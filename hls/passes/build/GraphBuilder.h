@@ -144,7 +144,9 @@ private:
 
   // BuildDataflowGraph.cpp: instructions.
   llvm::Error fail(const llvm::Instruction &inst, const llvm::Twine &message);
-  llvm::Expected<unsigned> widthOf(llvm::Type *type, const llvm::Instruction *inst);
+  /// `inst` makes or uses the value; without one, the value is kernel argument `argument`.
+  llvm::Expected<unsigned> widthOf(llvm::Type *type, const llvm::Instruction *inst,
+                                   const llvm::Argument *argument = nullptr);
   NodeId add(Node node, const llvm::Instruction &inst, std::vector<NodeId> operands);
   NodeId addAt(Node node, Position at, std::vector<NodeId> operands);
   llvm::Expected<NodeId> valueOf(const llvm::Value *value, const llvm::Instruction &user);

@@ -1859,6 +1859,17 @@ entry:
     std::map<std::string, std::string> dumps;
     auto program = synthesize(*ir->module, dumps);
     CHECK(errorMessage(program).find("the board has no double-precision floating point") != std::string::npos);
+    // A double argument (only SPIR-V can bring one) is reported where the kernel first uses it.
+    CHECK_THAT(synthesisErrorAt(R"(
+define spir_kernel void @scaled(float addrspace(1)* %out, double %d) !dbg !5 {
+entry:
+  %f = fptrunc double %d to float, !dbg !9
+  store float %f, float addrspace(1)* %out, align 4
+  ret void
+}
+)"),
+               Catch::Contains("kernel.cl:4:3: error: argument 'd' of kernel 'scaled': the board has no "
+                               "double-precision floating point"));
   }
   SECTION("unknown builtins") {
     auto ir = parse(R"(
