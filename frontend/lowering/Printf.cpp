@@ -6,14 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "loom/lowering/Printf.h"
 
+#include "loom/frontend/SourceLocation.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Triple.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <cstdio>
@@ -87,10 +87,7 @@ ParsedFormat parseFormat(StringRef format) {
 bool isSignedConversion(char conversion) { return conversion == 'd' || conversion == 'i' || conversion == 'c'; }
 
 Error printfError(const Instruction &at, const Twine &message) {
-  std::string where;
-  if (const DILocation *loc = at.getDebugLoc().get())
-    where = formatv("{0}:{1}:{2}: ", loc->getFilename(), loc->getLine(), loc->getColumn()).str();
-  return createStringError(inconvertibleErrorCode(), where + "error: " + message);
+  return createStringError(inconvertibleErrorCode(), frontend::diagnosticPrefix(at) + "error: " + message);
 }
 
 /// The 32-bit words a lane `value` takes (`extend` says how narrow integers widen).
