@@ -2,13 +2,13 @@
 // Benchmark: Loom's CPU device against PoCL's, same process, same run, on the kernels issue 6 names:
 // vector_add (streaming), a naive and a __local-tiled sgemm (two barriers in a loop; again under
 // reqd_work_group_size), a work-group tree reduction (a barrier in a loop), a histogram on global
-// atomics, a 2D 5-point stencil, a math-heavy kernel (exp, sin, sqrt per element), the launch
-// overhead of an empty kernel, and clBuildProgram cold and cached. For each it prints the rate on
-// each platform (best and median of 40 launches: two rounds of 20 after a first one, the platforms
-// taking turns, so that a change in the machine's load falls on both; kernel time from profiling
-// events, launch overhead from the host clock) and the ratio of the medians: on a shared machine the
-// median is the steadier figure. Last, the geometric mean of the ratios. Every result is checked
-// against a host reference on both platforms.
+// atomics, a 2D 5-point stencil, two math-heavy kernels (exp, sin and sqrt per element; log2, pow
+// and tanh), the launch overhead of an empty kernel, and clBuildProgram cold and cached. For each it
+// prints the rate on each platform (best and median of 40 launches: two rounds of 20 after a first
+// one, the platforms taking turns, so that a change in the machine's load falls on both; kernel time
+// from profiling events, launch overhead from the host clock) and the ratio of the medians: on a
+// shared machine the median is the steadier figure. Last, the geometric mean of the ratios. Every
+// result is checked against a host reference on both platforms.
 // usage: bench_cpu_vs_pocl vector_add.cl [N]   (OCL_ICD_VENDORS must list both ICDs)
 #include "BenchSupport.h"
 
@@ -300,6 +300,31 @@ __kernel void waves(__global const float *in, __global float *out) {
   return work;
 }
 
+Workload mathLogPowTanh(size_t n) {
+  Workload work{"math_log2_pow_tanh", R"(
+__kernel void curves(__global const float *in, __global float *out) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  out[i] = log2(x) * pow(x, 0.75f) + tanh(x - 5.0f);
+})", "curves", "Melem/s", double(n) * 1e-6, {n, 1}, {0, 0}, 1};
+  std::vector<float> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = float(i % 10000 + 1) * 1e-3f; // (0, 10]
+  work.inputs = {bytesOf(in)};
+  work.outputBytes = {n * sizeof(float)};
+  work.correct = [in](const auto &out) {
+    auto result = valuesOf<float>(out[0]);
+    for (size_t i = 0; i < in.size(); ++i) {
+      double x = in[i], expected = std::log2(x) * std::pow(x, 0.75) + std::tanh(x - 5.0);
+      // log2, pow and tanh are within 3, 16 and 5 ULP (the spec's bounds): far below this.
+      if (std::fabs(result[i] - expected) > 1e-5 * std::max(1.0, std::fabs(expected)))
+        return false;
+    }
+    return true;
+  };
+  return work;
+}
+
 /// Launches per second of an empty one-work-item kernel, enqueue to completion on the host clock.
 Rates emptyLaunches(cl_platform_id platform) {
   Session session(platform);
@@ -365,7 +390,8 @@ int main(int argc, char **argv) {
   std::vector<double> ratios;
   const std::string vectorAddSource = readFile(argv[1]);
   const Workload workloads[] = {vectorAdd(vectorAddSource, n), naiveMatrixMultiply(512), tiledMatrixMultiply(512, false),
-                          tiledMatrixMultiply(512, true), reduction(n), histogram(n), stencil(2048), mathHeavy(n / 4)};
+                          tiledMatrixMultiply(512, true), reduction(n), histogram(n), stencil(2048), mathHeavy(n / 4),
+                          mathLogPowTanh(n / 4)};
   for (const Workload &work : workloads) {
     std::vector<double> loomSeconds, poclSeconds;
     for (int round = 0; round < 2; ++round) {
