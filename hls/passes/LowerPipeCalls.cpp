@@ -150,6 +150,18 @@ Align packetAlignmentOf(const CallInst &call, unsigned operand) {
   return align && isPowerOf2_64(align->getZExtValue()) ? Align(align->getZExtValue()) : Align(1);
 }
 
+/// Replaces Clang's pipe call `call` by `result` (none: it returned nothing) and drops what only it
+/// used (the packet's pointer, the reservation's casts).
+void replaceCall(CallInst &call, Value *result) {
+  if (result)
+    call.replaceAllUsesWith(result);
+  SmallVector<WeakTrackingVH, 8> unused(call.args());
+  if (result)
+    unused.push_back(result); // A status nothing reads: no circuit with an unread output.
+  call.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
+}
+
 /// Clang's read_pipe or write_pipe with two arguments.
 Error lowerTransfer(CallInst &call, bool reads, const Function &kernel) {
   Module &module = *call.getModule();
@@ -189,11 +201,7 @@ Error lowerTransfer(CallInst &call, bool reads, const Function &kernel) {
       result = builder.CreateSelect(written, result, ConstantInt::get(status, -1, true));
     }
   }
-  call.replaceAllUsesWith(result);
-  // The packet's pointer, and a status nothing reads (no circuit with an unread output).
-  SmallVector<WeakTrackingVH, 2> unused{call.getArgOperand(1), result};
-  call.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
+  replaceCall(call, result);
   if (retryExit)
     removeRetryLoop(block, retryExit);
   return Error::success();
@@ -214,22 +222,16 @@ Optional<PipeCall> pipeCallNamed(StringRef name) {
       .Default(None);
 }
 
+/// Whether `name` is one of Clang's pipe functions this pass lowers.
+bool isClangPipeCall(StringRef name) {
+  return name == "__read_pipe_2" || name == "__write_pipe_2" || pipeCallNamed(name).has_value();
+}
+
 /// The first position of reservation `id` (count << 32 | first position).
 Value *firstPosition(IRBuilder<> &builder, Value *id) {
   return builder.CreateTrunc(builder.CreatePtrToInt(id, builder.getInt64Ty()), builder.getInt32Ty());
 }
 
-/// Replaces Clang's pipe call `call` by `result` (none: it returned nothing) and drops what only it
-/// used (the packet's pointer, the reservation's casts).
-void replaceCall(CallInst &call, Value *result) {
-  if (result)
-    call.replaceAllUsesWith(result);
-  SmallVector<WeakTrackingVH, 8> unused(call.args());
-  if (result)
-    unused.push_back(result); // A status nothing reads: no circuit with an unread output.
-  call.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructionsPermissive(unused);
-}
 
 /// A reservation function, is_valid_reserve_id or a pipe query: a stream call of the same meaning.
 Error lowerReservationOrQuery(CallInst &call, PipeCall kind, const Function &kernel) {
@@ -328,10 +330,7 @@ Value *selectsFor(PHINode &phi, CallInst &call) {
 void splitChosenPipes(Function &kernel) {
   auto isPipeCall = [](const CallInst &call) {
     const Function *callee = call.getCalledFunction();
-    if (!callee || call.arg_size() == 0)
-      return false;
-    const StringRef name = callee->getName();
-    return name == "__read_pipe_2" || name == "__write_pipe_2" || pipeCallNamed(name).has_value();
+    return callee && call.arg_size() > 0 && isClangPipeCall(callee->getName());
   };
   for (bool split = true; split;) {
     split = false;
