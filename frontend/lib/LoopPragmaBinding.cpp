@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/Diagnostic.h"
@@ -19,12 +20,13 @@
 namespace loom::frontend {
 
 void LoopPragmaBindings::record(clang::SourceLocation at, clang::SourceLocation end, llvm::StringRef name,
-                                unsigned value) {
+                                unsigned value, llvm::StringRef variable) {
   Pragma pragma;
   pragma.at = at;
   pragma.end = end;
   pragma.name = name.str();
   pragma.value = value;
+  pragma.variable = variable.str();
   pragmas_.push_back(std::move(pragma));
 }
 
@@ -54,6 +56,15 @@ std::string absolutePath(llvm::StringRef directory, llvm::StringRef file) {
     llvm::sys::fs::make_absolute(directory, path);
   llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
   return std::string(path);
+}
+
+/// Whether `statement` refers to a variable (or parameter) called `name`.
+bool refersTo(const clang::Stmt *statement, llvm::StringRef name) {
+  if (const auto *reference = llvm::dyn_cast<clang::DeclRefExpr>(statement))
+    if (llvm::isa<clang::VarDecl>(reference->getDecl()) && reference->getDecl()->getName() == name)
+      return true;
+  return llvm::any_of(statement->children(),
+                      [&](const clang::Stmt *child) { return child && refersTo(child, name); });
 }
 
 } // namespace
@@ -102,6 +113,11 @@ private:
       pragma.file = absolutePath("", start.getFilename());
       pragma.line = start.getLine();
       pragma.column = start.getColumn();
+      if (!pragma.variable.empty() && !refersTo(loop, pragma.variable)) {
+        unsigned id = diagnostics_.getCustomDiagID(
+            clang::DiagnosticsEngine::Warning, "the loop after this pragma does not use '%0': the pragma has no effect");
+        diagnostics_.Report(pragma.at, id) << pragma.variable;
+      }
     }
     return true;
   }
@@ -128,17 +144,22 @@ llvm::MDNode *LoopPragmaBindings::withPragmas(llvm::MDNode *id) const {
     if (pragma.line != start->getLine() || pragma.column != start->getColumn() || pragma.file != file)
       continue;
     const std::string key = "loom.loop." + pragma.name;
-    // A later pragma of the same name replaces an earlier one.
+    // A later pragma of the same name (and variable) replaces an earlier one.
     llvm::erase_if(operands, [&](llvm::Metadata *operand) {
       const auto *node = llvm::dyn_cast_or_null<llvm::MDNode>(operand);
       const auto *name = node && node != id && node->getNumOperands() > 0
                              ? llvm::dyn_cast<llvm::MDString>(node->getOperand(0))
                              : nullptr;
-      return name && name->getString() == key;
+      const auto *variable = name && node->getNumOperands() == 3 ? llvm::dyn_cast<llvm::MDString>(node->getOperand(1))
+                                                                 : nullptr;
+      return name && name->getString() == key && (variable ? variable->getString() : "") == pragma.variable;
     });
-    operands.push_back(llvm::MDNode::get(
-        context, {llvm::MDString::get(context, key),
-                  llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), pragma.value))}));
+    llvm::SmallVector<llvm::Metadata *, 3> attribute{llvm::MDString::get(context, key)};
+    if (!pragma.variable.empty())
+      attribute.push_back(llvm::MDString::get(context, pragma.variable));
+    attribute.push_back(
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), pragma.value)));
+    operands.push_back(llvm::MDNode::get(context, attribute));
     changed = true;
   }
   if (!changed)

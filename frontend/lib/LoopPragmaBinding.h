@@ -7,7 +7,9 @@
 // when none does), and, after code generation, written into that loop's llvm.loop metadata as
 // `!{!"loom.loop.<name>", i32 N}`, found by the loop's start location (the debug location Clang
 // gives every loop under line tables). So loops that start at one source position (a file included
-// twice, a macro that writes several loops) share their pragmas.
+// twice, a macro that writes several loops) share their pragmas. A pragma that names one of the
+// loop's variables (`ivdep array(x)`) becomes `!{!"loom.loop.<name>", !"x", i32 N}`, one per
+// variable, with a warning when the loop does not use it.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -29,8 +31,9 @@ namespace loom::frontend {
 /// One compile's loop pragmas, from the preprocessor's handlers to the module's loops.
 class LoopPragmaBindings {
 public:
-  /// A pragma `name N` whose line starts at `at` and ends at `end`.
-  void record(clang::SourceLocation at, clang::SourceLocation end, llvm::StringRef name, unsigned value);
+  /// A pragma `name N` whose line starts at `at` and ends at `end`; `variable`: the one it names.
+  void record(clang::SourceLocation at, clang::SourceLocation end, llvm::StringRef name, unsigned value,
+              llvm::StringRef variable = {});
 
   /// Binds each recorded pragma to the loop statement right after it, as each function's body is
   /// whole; at the end of the file, warns about the pragmas no loop follows.
@@ -44,6 +47,7 @@ public:
     clang::SourceLocation at, end;
     std::string name;
     unsigned value = 0;
+    std::string variable;
     /// The loop statement's start, once bound: its file, line and column.
     std::string file;
     unsigned line = 0, column = 0;

@@ -494,7 +494,9 @@ public:
 /// vectorizer is kept off the loop (width and interleave 1), on the CPU it may vectorize.
 /// `#pragma ivdep safelen(N)`: iterations fewer than N apart do not depend on each other; the
 /// hardware keeps the loop's memory order N iterations apart (loom.loop.ivdep_safelen, through
-/// LoopPragmaBinding.h). The CPU device orders every iteration's accesses as written.
+/// LoopPragmaBinding.h). `#pragma ivdep array(x)` [`safelen(N)`]: the same, for the loop's accesses
+/// to x only (loom.loop.ivdep_array, naming x); the other accesses keep their order. The CPU device
+/// orders every iteration's accesses as written under the last two.
 class IvdepPragma : public clang::PragmaHandler {
 public:
   IvdepPragma(Target target, LoopPragmaBindings &bindings)
@@ -508,21 +510,35 @@ public:
                               : "vectorize(assume_safety)");
       return;
     }
+    // Clauses `safelen(N)` and `array(x)`, each at most once, in either order.
     const auto &args = line.arguments;
     uint64_t safelen = 0;
-    const bool isSafelen = args.size() == 4 && args[0].is(clang::tok::identifier) &&
-                           preprocessor.getSpelling(args[0]) == "safelen" && args[1].is(clang::tok::l_paren) &&
-                           args[2].is(clang::tok::numeric_constant) && args[3].is(clang::tok::r_paren) &&
-                           !llvm::StringRef(preprocessor.getSpelling(args[2])).getAsInteger(0, safelen);
-    if (!isSafelen || safelen == 0) {
+    std::string array;
+    bool valid = args.size() % 4 == 0 && args.size() <= 8;
+    for (size_t at = 0; valid && at < args.size(); at += 4) {
+      const std::string clause = preprocessor.getSpelling(args[at]);
+      valid = args[at].is(clang::tok::identifier) && args[at + 1].is(clang::tok::l_paren) &&
+              args[at + 3].is(clang::tok::r_paren);
+      if (valid && clause == "safelen" && !safelen)
+        valid = args[at + 2].is(clang::tok::numeric_constant) &&
+                !llvm::StringRef(preprocessor.getSpelling(args[at + 2])).getAsInteger(0, safelen) && safelen;
+      else if (valid && clause == "array" && array.empty() && args[at + 2].is(clang::tok::identifier))
+        array = preprocessor.getSpelling(args[at + 2]);
+      else
+        valid = false;
+    }
+    if (!valid) {
       diagnose(preprocessor, line.at, clang::DiagnosticsEngine::Warning,
-               "'#pragma ivdep %0' ignored: Loom can drop all of a loop's memory dependences (plain "
-               "'#pragma ivdep') or those fewer than N iterations apart ('safelen(N)'), but not those "
-               "of some arrays only, so the loop keeps its memory order",
+               "'#pragma ivdep %0' ignored: Loom takes '#pragma ivdep', optionally with 'safelen(N)' (an "
+               "integer above 0) and 'array(x)' (a variable the loop uses), so the loop keeps its memory order",
                spellingOf(preprocessor, line.arguments));
       return;
     }
-    bindings_.record(line.at, line.end, "ivdep_safelen", unsigned(std::min<uint64_t>(safelen, ~0u)));
+    const unsigned distance = unsigned(std::min<uint64_t>(safelen, ~0u));
+    if (array.empty())
+      bindings_.record(line.at, line.end, "ivdep_safelen", distance);
+    else
+      bindings_.record(line.at, line.end, "ivdep_array", distance, array);
   }
 
 private:

@@ -173,7 +173,7 @@ bool fromJSON(const llvm::json::Value &value, MemoryPort &port, llvm::json::Path
 llvm::json::Value toJSON(const LoopReport &loop) {
   return llvm::json::Object{{"location", loop.location}, {"depth", loop.depth},   {"innermost", loop.innermost}, {"ii", loop.ii},
                             {"bound_by", loop.boundBy},  {"bound_at", loop.boundAt}, {"trip_count", loop.tripCount}, {"latency", loop.latency},
-                            {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"over_work_items", loop.overWorkItems},
+                            {"requested_ii", loop.requestedII}, {"ivdep", loop.ivdep}, {"ivdep_arrays", loop.ivdepArrays}, {"over_work_items", loop.overWorkItems},
                             {"interleaved", loop.interleaved}, {"max_interleaving", loop.maxInterleaving},
                             {"work_items_inside", loop.workItemsInside},
                             {"overlaps_from", loop.overlapsFrom}, {"inner_loops_wait_for", loop.innerLoopsWaitFor},
@@ -188,6 +188,7 @@ bool fromJSON(const llvm::json::Value &value, LoopReport &loop, llvm::json::Path
          map.map("bound_at", loop.boundAt) && mapUnsigned(value, "trip_count", loop.tripCount, path) &&
          (!value.getAsObject()->get("latency") || mapUnsigned(value, "latency", loop.latency, path)) &&
          mapUnsigned(value, "requested_ii", loop.requestedII, path) && map.map("ivdep", loop.ivdep) &&
+         map.mapOptional("ivdep_arrays", loop.ivdepArrays) &&
          map.mapOptional("over_work_items", loop.overWorkItems) &&
          mapUnsigned(value, "interleaved", loop.interleaved, path) &&
          mapUnsigned(value, "max_interleaving", loop.maxInterleaving, path) &&

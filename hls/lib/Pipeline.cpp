@@ -401,10 +401,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                       : loop.requestedII == loop.ii
                                           ? llvm::formatv(", #pragma ii {0} met", loop.requestedII).str()
                                           : llvm::formatv(", #pragma ii {0} ignored", loop.requestedII).str(),
-                                      !loop.ivdep           ? ""
-                                      : loop.overWorkItems ? ", a work-group's work-items between barriers: no memory "
-                                                             "order between them"
-                                                           : ", #pragma ivdep: no memory order between iterations",
+                                      (!loop.ivdep          ? ""
+                                       : loop.overWorkItems ? ", a work-group's work-items between barriers: no memory "
+                                                              "order between them"
+                                                            : ", #pragma ivdep: no memory order between iterations") +
+                                          (loop.ivdepArrays.empty()
+                                               ? std::string()
+                                               : ", #pragma ivdep " + llvm::join(loop.ivdepArrays, ", ")),
                                       loop.interleaved > 1
                                           ? llvm::formatv(", {0} elements an iteration (interleaved partial sums)",
                                                           loop.interleaved)

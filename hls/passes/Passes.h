@@ -99,6 +99,10 @@ constexpr const char *MaxInterleavingLoopAttribute = "loom.loop.max_interleaving
 /// The loop attribute `#pragma ivdep safelen(N)` leaves (the frontend's LoopPragmaBinding): no two
 /// accesses fewer than N iterations apart depend on each other.
 constexpr const char *IvdepSafelenLoopAttribute = "loom.loop.ivdep_safelen";
+/// The loop attribute `#pragma ivdep array(x) [safelen(N)]` leaves, one per variable:
+/// `!{!"loom.loop.ivdep_array", !"x", i32 N}`: no two of the loop's accesses to x fewer than N
+/// iterations apart (0: any) depend on each other.
+constexpr const char *IvdepArrayLoopAttribute = "loom.loop.ivdep_array";
 /// The loop attribute formWorkGroupLoops leaves on its loops over a work-group's work-items.
 constexpr const char *WorkItemLoopAttribute = "loom.loop.work_items";
 /// The function attribute formWorkGroupLoops leaves on a kernel it made run a work-group per

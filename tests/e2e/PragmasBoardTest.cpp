@@ -14,7 +14,7 @@ const Sources Pragmas{LOOM_E2E_PRAGMAS_LOOM, LOOM_E2E_PRAGMAS_CL};
 
 } // namespace
 
-TEST_CASE("ivdep, ii, unroll, unrolled-stream and reassociated-sum kernels: board == CPU == host", "[e2e][board][pragmas]") {
+TEST_CASE("ivdep, ivdep array, ii, unroll, unrolled-stream and reassociated-sum kernels: board == CPU == host", "[e2e][board][pragmas]") {
   const int n = 600;
   auto a = randomInts(n, -1000, 1000, 11);
   std::vector<int> permutation(n);
@@ -22,9 +22,12 @@ TEST_CASE("ivdep, ii, unroll, unrolled-stream and reassociated-sum kernels: boar
   std::shuffle(permutation.begin(), permutation.end(), std::mt19937(12));
   auto b = randomInts(n, -20, 20, 13);
 
-  std::vector<int> scattered(n, -1), prefix(n), dot(n);
+  std::vector<int> scattered(n, -1), counted(n, -1), prefix(n), dot(n);
   for (int k = 0; k < n; ++k)
     scattered[permutation[k]] += a[k];
+  int seen[16] = {};
+  for (int k = 0; k < n; ++k)
+    counted[permutation[k]] += a[k] * ++seen[a[k] & 15];
   int sum = 0;
   for (int k = 0; k < n; ++k)
     prefix[k] = sum += a[k] ^ permutation[k];
@@ -49,6 +52,8 @@ TEST_CASE("ivdep, ii, unroll, unrolled-stream and reassociated-sum kernels: boar
     INFO("device: " << target.name);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ivdep_scatter", a, permutation, n, {{1}}), scattered) ==
           -1);
+    CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ivdep_array_scatter", a, permutation, n, {{1}}),
+                        counted) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "reassociated_sum", a, b, n, {{1}}), reassociated) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "ii_prefix", a, permutation, n, {{1}}), prefix) == -1);
     CHECK(firstMismatch(runTwoInputs<int>(Pragmas, target, "unrolled_dot", a, b, n, {{size_t(n)}}), dot) == -1);

@@ -118,7 +118,7 @@ __kernel void k(__global int *a, int n) {
   for (int i = 0; i < n; ++i) tile[i & 63] = a[i];
   #pragma max_concurrency 1
   for (int i = 0; i < 8; ++i) priv[i] = tile[i];
-  #pragma ivdep array(priv)
+  #pragma ivdep array(priv) safelen
   for (int i = 0; i < n; ++i) a[i] += priv[i & 7];
   __attribute__((xcl_dependence(type="inter", direction="RAW", dependent="false")))
   for (int i = 1; i < n; ++i) a[i] += a[i - 1];
@@ -138,7 +138,8 @@ __kernel void k(__global int *a, int n) {
   CHECK(log.find("vendor.cl:5:30: warning: 'xcl_array_reshape' ignored") != std::string::npos);
   CHECK(log.find("vendor.cl:6:11: warning: '#pragma loop_coalesce' ignored:") != std::string::npos);
   CHECK(log.find("vendor.cl:8:11: warning: '#pragma max_concurrency' ignored:") != std::string::npos);
-  CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep array(priv)' ignored:") != std::string::npos);
+  CHECK(log.find("vendor.cl:10:11: warning: '#pragma ivdep array(priv) safelen' ignored: Loom takes '#pragma "
+                 "ivdep', optionally with 'safelen(N)'") != std::string::npos);
   // Vitis's keyword arguments parse (Clang would take `type` for an undeclared variable).
   CHECK(log.find("vendor.cl:12:18: warning: 'xcl_dependence' ignored: Loom orders a loop's memory accesses by "
                  "its own dependence analysis") != std::string::npos);
@@ -182,17 +183,29 @@ __kernel void both(__global int *a, __global const int *index, int n) {
   }
 }
 
-/// The value of loop attribute `name` in `id` (None: absent).
-llvm::Optional<uint64_t> loopAttributeValue(const llvm::MDNode *id, llvm::StringRef name) {
+/// The loop attributes `name` of `id` with `operands` operands, the name included.
+std::vector<const llvm::MDNode *> loopAttributes(const llvm::MDNode *id, llvm::StringRef name, unsigned operands) {
+  std::vector<const llvm::MDNode *> found;
   for (const llvm::MDOperand &op : id->operands()) {
     const auto *attribute = llvm::dyn_cast_or_null<llvm::MDNode>(op.get());
-    if (!attribute || attribute == id || attribute->getNumOperands() != 2)
-      continue;
-    const auto *key = llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0));
+    const auto *key = attribute && attribute != id && attribute->getNumOperands() == operands
+                          ? llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0))
+                          : nullptr;
     if (key && key->getString() == name)
-      return llvm::mdconst::extract<llvm::ConstantInt>(attribute->getOperand(1))->getZExtValue();
+      found.push_back(attribute);
   }
-  return llvm::None;
+  return found;
+}
+
+/// The integer operand `at` of `attribute`.
+uint64_t integerOperand(const llvm::MDNode *attribute, unsigned at) {
+  return llvm::mdconst::extract<llvm::ConstantInt>(attribute->getOperand(at))->getZExtValue();
+}
+
+/// The value of loop attribute `name` in `id` (None: absent).
+llvm::Optional<uint64_t> loopAttributeValue(const llvm::MDNode *id, llvm::StringRef name) {
+  const auto found = loopAttributes(id, name, 2);
+  return found.empty() ? llvm::None : llvm::Optional<uint64_t>(integerOperand(found.front(), 1));
 }
 
 TEST_CASE("#pragma ivdep safelen(N) becomes loom.loop.ivdep_safelen, not parallel accesses") {
@@ -207,6 +220,48 @@ __kernel void safe(__global int *a, __global const int *index, int n) {
   const llvm::MDNode *id = loopIdOf(*compiled.module, "safe");
   CHECK(loopAttributeValue(id, "loom.loop.ivdep_safelen") == uint64_t(6));
   CHECK_FALSE(hasLoopAttribute(id, "llvm.loop.parallel_accesses"));
+}
+
+/// The variables and values of the `name` attributes of `id` that name one ({"x", N} each).
+std::map<std::string, uint64_t> loopVariableAttributes(const llvm::MDNode *id, llvm::StringRef name) {
+  std::map<std::string, uint64_t> values;
+  for (const llvm::MDNode *attribute : loopAttributes(id, name, 3))
+    values[llvm::cast<llvm::MDString>(attribute->getOperand(1))->getString().str()] = integerOperand(attribute, 2);
+  return values;
+}
+
+TEST_CASE("#pragma ivdep array(x) [safelen(N)] becomes loom.loop.ivdep_array per variable") {
+  const char *source = R"(
+__kernel void arrays(__global int *a, __global int *b, __global const int *index, int n) {
+  __local int tile[64];
+  #pragma ivdep array(a)
+  #pragma ivdep safelen(3) array(tile)
+  #pragma ivdep array(b) safelen(8)
+  #pragma ivdep array(b) safelen(5)
+  for (int i = 0; i < n; ++i) {
+    a[index[i]] += tile[index[i] & 63];
+    tile[i & 63] = b[index[i]]++;
+  }
+}
+__kernel void unused(__global int *a, int n) {
+  #pragma ivdep array(missing)
+  for (int i = 0; i < n; ++i) a[i] *= 3;
+}
+)";
+  llvm::LLVMContext context;
+  auto compiled = compile(context, source, Target::Hardware);
+  REQUIRE_OK(compiled);
+  INFO(compiled->log);
+  // The only warning: the other pragmas are taken.
+  CHECK(compiled->log.find("vendor.cl:14:11: warning: the loop after this pragma does not use 'missing': the "
+                           "pragma has no effect") != std::string::npos);
+  CHECK(compiled->log.find(": warning:") == compiled->log.rfind(": warning:"));
+  const llvm::MDNode *id = loopIdOf(*compiled->module, "arrays");
+  // A later pragma on the same variable replaces the earlier one.
+  CHECK(loopVariableAttributes(id, "loom.loop.ivdep_array") ==
+        std::map<std::string, uint64_t>{{"a", 0}, {"b", 5}, {"tile", 3}});
+  CHECK_FALSE(hasLoopAttribute(id, "llvm.loop.parallel_accesses"));
+  CHECK_FALSE(loopAttributeValue(id, "loom.loop.ivdep_safelen"));
 }
 
 /// `function` is one loop nest of two loops, the inner one under `#pragma max_interleaving limit`.

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Optional.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
@@ -67,6 +68,9 @@ bool pointsIntoStructArgument(const llvm::Value *pointer);
 /// local_mem_size(N) of the argument (the frontend's "loom.local_mem_size"), else
 /// DefaultLocalArgumentBytes.
 uint64_t localArgumentBytes(const llvm::Argument &argument);
+/// The variables `#pragma ivdep array(x) [safelen(N)]` names on `loop` (IvdepArrayLoopAttribute),
+/// each with its N (0: its accesses never meet across iterations).
+llvm::StringMap<unsigned> ivdepArrays(const llvm::Loop &loop);
 
 class GraphBuilder {
 public:

@@ -514,6 +514,10 @@ llvm::Error GraphBuilder::openLoop(Region &loop) {
   // A loop without memory accesses is "parallel" to LLVM too; ivdep is the programmer's word.
   report.ivdep = loop.loop->isAnnotatedParallel() &&
                  llvm::findOptionMDForLoop(loop.loop, "llvm.loop.parallel_accesses") != nullptr;
+  for (const auto &array : ivdepArrays(*loop.loop))
+    report.ivdepArrays.push_back(array.second ? llvm::formatv("array({0}) safelen({1})", array.first(), array.second).str()
+                                              : llvm::formatv("array({0})", array.first()).str());
+  llvm::sort(report.ivdepArrays);
   report.overWorkItems = llvm::findOptionMDForLoop(loop.loop, WorkItemLoopAttribute) != nullptr;
   report.interleaved = std::max(1, llvm::getOptionalIntLoopAttribute(loop.loop, InterleavedLoopAttribute).value_or(1));
   const int maxInterleaving = llvm::getOptionalIntLoopAttribute(loop.loop, MaxInterleavingLoopAttribute).value_or(0);

@@ -926,15 +926,40 @@ bool carriedByOuterLoop(const llvm::Dependence &dependence, unsigned level) {
 
 } // namespace
 
+llvm::StringMap<unsigned> ivdepArrays(const llvm::Loop &loop) {
+  llvm::StringMap<unsigned> arrays;
+  if (const llvm::MDNode *id = loop.getLoopID())
+    for (const llvm::MDOperand &operand : llvm::drop_begin(id->operands())) {
+      const auto *attribute = llvm::dyn_cast_or_null<llvm::MDNode>(operand.get());
+      if (!attribute || attribute->getNumOperands() != 3)
+        continue;
+      const auto *key = llvm::dyn_cast<llvm::MDString>(attribute->getOperand(0));
+      const auto *name = llvm::dyn_cast<llvm::MDString>(attribute->getOperand(1));
+      const auto *safelen = llvm::mdconst::dyn_extract<llvm::ConstantInt>(attribute->getOperand(2));
+      if (key && key->getString() == IvdepArrayLoopAttribute && name && safelen)
+        arrays[name->getString()] = unsigned(safelen->getLimitedValue(~0u));
+    }
+  return arrays;
+}
+
 llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(const Region &loop,
                                                                                 const llvm::Value *aliasClass) {
+  // The fewest iterations apart an access may meet another: `#pragma ivdep array(x) safelen(N)`'s N
+  // for an access to x, none (0) under a plain `array(x)`, else the next iteration.
+  const llvm::StringMap<unsigned> ivdep = ivdepArrays(*loop.loop);
+  auto fewestApart = [&](const llvm::Instruction &access) {
+    if (ivdep.empty())
+      return 1u;
+    const auto named = ivdep.find(sourceName(*llvm::getUnderlyingObject(pointerOperand(access), /*MaxLookup=*/0)));
+    return named == ivdep.end() ? 1u : named->second;
+  };
   std::vector<llvm::Instruction *> accesses;
   for (const llvm::BasicBlock *block : loop.loop->blocks())
     for (const llvm::Instruction &inst : *block)
-      if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass) {
+      if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass && fewestApart(inst) != 0) {
         // An atomic on an on-chip array is a read and a write port: it meets itself.
         if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
-          return CarriedDependence{&inst, &inst, 1};
+          return CarriedDependence{&inst, &inst, std::min(fewestApart(inst), MaxMemoryOrderDistance)};
         accesses.push_back(const_cast<llvm::Instruction *>(&inst));
       }
   if (!dependences_)
@@ -961,11 +986,11 @@ llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(
       // The iterations apart: a constant distance between two accesses of one size (the
       // analysis measures from where each starts: a wide access reaches further), or the next
       // iteration.
-      uint64_t distance = 1;
+      uint64_t distance = std::min(std::max(fewestApart(*accesses[i]), fewestApart(*accesses[j])), MaxMemoryOrderDistance);
       if (known && layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[i])) ==
                        layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[j])))
         if (const auto *constant = llvm::dyn_cast_or_null<llvm::SCEVConstant>(dependence->getDistance(level)))
-          distance = std::max<uint64_t>(1, constant->getAPInt().abs().getLimitedValue(MaxMemoryOrderDistance));
+          distance = std::max<uint64_t>(distance, constant->getAPInt().abs().getLimitedValue(MaxMemoryOrderDistance));
       if (!nearest || distance < nearest->distance)
         nearest = CarriedDependence{accesses[i], accesses[j], unsigned(distance)};
       if (distance == 1)

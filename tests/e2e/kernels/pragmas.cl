@@ -1,5 +1,5 @@
 // Intel's and Xilinx's FPGA attributes and pragmas as public FPGA code writes them: what Loom honours
-// (ivdep, ii, unroll, max_global_work_dim, max_work_group_size, num_simd_work_items,
+// (ivdep, ivdep array, ii, unroll, max_global_work_dim, max_work_group_size, num_simd_work_items,
 // num_compute_units) and what it ignores with a warning (num_compute_units on a single work-item
 // kernel, loop_coalesce). Every kernel takes (a, b, out, n).
 
@@ -152,4 +152,19 @@ __kernel void interleave_two(__global const int *a, __global const int *b, __glo
   for (int k = 0; k <= (b[j] & 15); ++k)
     s = s * 3 + a[j + k < n ? j + k : j + k - n];
   out[j] = s;
+}
+
+// ivdep on one array (Intel's `array(x)`): the scatter into `out` never meets itself across
+// iterations, while the running counts in `seen` do, and keep their order.
+__attribute__((max_global_work_dim(0)))
+__kernel void ivdep_array_scatter(__global const int *a, __global const int *b, __global int *out, int n) {
+  __local int seen[16];
+  for (int k = 0; k < 16; ++k)
+    seen[k] = 0;
+  #pragma ivdep array(out)
+  for (int k = 0; k < n; ++k) {
+    const int bin = a[k] & 15;
+    seen[bin] += 1;
+    out[b[k]] += a[k] * seen[bin];
+  }
 }

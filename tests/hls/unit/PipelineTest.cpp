@@ -2242,6 +2242,36 @@ TEST_CASE("#pragma ivdep (parallel accesses) drops the loop's carried memory ord
   checkLintClean(program->verilog, "loom_kernel_scatter");
 }
 
+TEST_CASE("#pragma ivdep array(x) drops the memory order of the accesses to x only") {
+  std::map<std::string, std::string> dumps;
+  const hls::SynthesizedProgram kept = synthesizeOk(scatterLoop("", false), dumps);
+  auto withIvdepArray = [&](const std::string &array, unsigned safelen) {
+    dumps.clear();
+    return synthesizeOk(scatterLoop(llvm::formatv(R"(, !{{!"loom.loop.ivdep_array", !"{0}", i32 {1}})", array, safelen),
+                                    false),
+                        dumps);
+  };
+  // a[index[i]] += 1 under array(a): every pair of accesses that may meet involves a.
+  const hls::SynthesizedProgram dropped = withIvdepArray("a", 0);
+  const hls::LoopReport &loop = dropped.kernels[0].loops[0];
+  CHECK(loop.boundBy != "memory order");
+  CHECK(loop.ii < kept.kernels[0].loops[0].ii);
+  CHECK(loop.ivdepArrays == std::vector<std::string>{"array(a)"});
+  CHECK(dropped.report.find(", #pragma ivdep array(a)") != std::string::npos);
+  checkLintClean(dropped.verilog, "loom_kernel_scatter");
+  // array(a) safelen(4): iterations wait for the one 4 before them (more than 2 apart: the round
+  // trip shared by more than two iterations).
+  const hls::SynthesizedProgram apart = withIvdepArray("a", 4);
+  CHECK(apart.kernels[0].loops[0].boundBy == "memory order");
+  CHECK(apart.kernels[0].loops[0].ii * 2 < kept.kernels[0].loops[0].ii);
+  CHECK(apart.report.find(", 4 iterations apart") != std::string::npos);
+  CHECK(apart.report.find(", #pragma ivdep array(a) safelen(4)") != std::string::npos);
+  // array(index): the read-modify-write of a keeps its order.
+  const hls::SynthesizedProgram other = withIvdepArray("index", 0);
+  CHECK(other.kernels[0].loops[0].boundBy == "memory order");
+  CHECK(other.kernels[0].loops[0].ii == kept.kernels[0].loops[0].ii);
+}
+
 namespace {
 
 /// A single work-item loop `a[i] += b[i + offset]` over `noalias` arguments; `offset` is IR (a

@@ -151,6 +151,9 @@ struct LoopReport {
   unsigned latency = 0;
   unsigned requestedII = 0; ///< `#pragma ii N` (or Clang's pipeline_initiation_interval): N; else 0.
   bool ivdep = false;       ///< `#pragma ivdep`: iterations do not wait for each other's memory accesses.
+  /// `#pragma ivdep array(x)` clauses as written ("array(x)", "array(y) safelen(4)"): the accesses
+  /// to those variables that iterations do not wait for (or only N iterations apart).
+  std::vector<std::string> ivdepArrays;
   /// The loop over a work-group's work-items that a kernel with barriers runs each region in; with
   /// `ivdep`, because work-items between barriers do not order their accesses.
   bool overWorkItems = false;
