@@ -47,6 +47,10 @@ template <typename F> GraphPass plain(F f) {
 /// The kernel's LLVM IR as the IR passes leave it for build-dataflow.
 constexpr const char *PreparedIrDump = "prepared-ir";
 
+/// The largest unrolling the report suggests to fill the memory's width: 16 lanes of 4 bytes are
+/// the board's widest request (64 bytes).
+constexpr unsigned MaxWidthAdviceFactor = 16;
+
 const std::vector<PassEntry> &graphPasses() {
   static const std::vector<PassEntry> passes = {
       {"decompose-constant-multiplies", plain(decomposeConstantMultiplies)},
@@ -143,6 +147,24 @@ std::string bandwidthBound(uint64_t bytes, unsigned units, double wanted, const 
                        "most {0:f2} {1}s a cycle at the board's peak of {4:f0} bytes a cycle",
                        share / double(bytes), pass, bytes,
                        units > 1 ? llvm::formatv(" in each of {0} compute units", units).str() : "", peak);
+}
+
+/// ", memory width: ..." for an innermost loop at II 1 whose iterations move at most a quarter of the
+/// global memory its share of the board's peak allows (only streams do: a plain access costs a whole
+/// beat, globalBytes): the unrolling that would fill the memory's width. Intel's and AMD's compilers
+/// leave such a loop scalar too; the report names the factor. Else empty.
+std::string widthAdvice(const LoopReport &loop, unsigned units, const board::Board &board) {
+  const double share = board.memoryBytesPerCycle() / units;
+  if (!loop.innermost || loop.ii != 1 || !loop.globalBytes || double(loop.globalBytes) * 4 > share)
+    return "";
+  unsigned factor = 2;
+  while (factor < MaxWidthAdviceFactor && double(factor * loop.globalBytes) < share)
+    factor *= 2;
+  return llvm::formatv(", memory width: the loop moves {0} of the {1:f0} bytes a cycle the board's memory can{2} "
+                       "({3:f0}%): '#pragma unroll {4}' would move up to {5:f0}",
+                       loop.globalBytes, share, units > 1 ? " serve each compute unit" : "",
+                       100.0 * double(loop.globalBytes) / share, factor,
+                       std::min(share, double(factor * loop.globalBytes)));
 }
 
 /// Each loop's II: its longest ring, and the value that ring carries.
@@ -438,7 +460,8 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
                                           ? ", an iteration enters its inner loops when the previous one has left "
                                             "them: " + loop.innerLoopsWaitFor
                                           : std::string(),
-                                      bandwidthBound(loop.globalBytes, units, 1.0 / loop.ii, "iteration", board));
+                                      bandwidthBound(loop.globalBytes, units, 1.0 / loop.ii, "iteration", board) +
+                                          widthAdvice(loop, units, board));
     for (const OnChipMemory &memory : kernel.memories)
       program.report += llvm::formatv("  on-chip {0} '{1}' at {2}: {3} x {4} bytes{5}{6}, {7}{8}\n",
                                       memory.contents.empty() ? "array" : "constant table", memory.name,

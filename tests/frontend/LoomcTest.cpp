@@ -152,6 +152,39 @@ __kernel void twice(__global int *restrict a, int n) {
   CHECK(quiet.err.empty());
 }
 
+TEST_CASE("loomc's report names the unrolling that fills the memory's width for a streaming loop") {
+  ScratchDir dir;
+  std::string source = dir.write("stream.cl", R"(__attribute__((max_global_work_dim(0)))
+__kernel void triad(__global const float *restrict b, __global const float *restrict c,
+                    __global float *restrict a, float s, int n) {
+  for (int i = 0; i < n; ++i)
+    a[i] = b[i] + s * c[i];
+}
+__attribute__((max_global_work_dim(0)))
+__kernel void unrolled(__global const float *restrict b, __global float *restrict a, int n) {
+  #pragma unroll 16
+  for (int i = 0; i < n * 16; ++i)
+    a[i] = b[i] * 2.0f;
+}
+__attribute__((max_global_work_dim(0)))
+__kernel void gather(__global const float *restrict b, __global float *restrict a, int n) {
+  for (int i = 0; i < n; ++i)
+    a[i] = b[(i * 37) & 4095];
+}
+)");
+  Run run = loomc(dir, {source, "--rtl", "--report"});
+  INFO(run.out);
+  REQUIRE(run.exitCode == 0);
+  // 12 bytes an iteration of the default board's 128 a cycle.
+  CHECK(std::regex_search(run.out, std::regex(R"(loop at \S+stream\.cl:4 .*memory width: the loop moves 12 of the 128 )"
+                                              R"(bytes a cycle the board's memory can \(9%\): '#pragma unroll 16' would )"
+                                              R"(move up to 128)")));
+  // Unrolled, and a gather (each load a whole beat): nothing to advise.
+  CHECK(std::regex_search(run.out, std::regex(R"(loop at \S+stream\.cl:10 )")));
+  CHECK(std::regex_search(run.out, std::regex(R"(loop at \S+stream\.cl:15 )")));
+  CHECK_FALSE(std::regex_search(run.out, std::regex(R"(loop at \S+stream\.cl:(10|15) .*memory width)")));
+}
+
 TEST_CASE("loomc reads SPIR-V") {
   ScratchDir dir;
   llvm::LLVMContext context;
