@@ -49,13 +49,18 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
   if (options.rtlOnly)
     return result;
 
-  sim::ModelBuilder modelBuilder;
-  if (options.progress)
-    modelBuilder.setProgress(options.progress);
-  modelBuilder.setKeepTemporaries(options.saveTemps);
-  auto model = modelBuilder.build(synthesized->verilog, synthesized->kernels);
-  if (!model)
-    return withLog(result.log + modelBuilder.log(), model.takeError());
+  // A program without kernels has no hardware to simulate: its binary carries no model.
+  std::string model;
+  if (!synthesized->kernels.empty()) {
+    sim::ModelBuilder modelBuilder;
+    if (options.progress)
+      modelBuilder.setProgress(options.progress);
+    modelBuilder.setKeepTemporaries(options.saveTemps);
+    auto built = modelBuilder.build(synthesized->verilog, synthesized->kernels);
+    if (!built)
+      return withLog(result.log + modelBuilder.log(), built.takeError());
+    model = std::move(*built);
+  }
 
   llvm::json::Array kernelEntries;
   for (size_t i = 0; i < kernels->size(); ++i) {
@@ -74,7 +79,7 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
   if (!synthesized->printfCalls.empty())
     binary.meta["printf"] = llvm::json::Array(synthesized->printfCalls);
   binary.verilog = synthesized->verilog;
-  binary.model = std::move(*model);
+  binary.model = std::move(model);
   binary.cpuBitcode = std::move(hostBitcode);
   binary.log = result.log;
   result.binary = frontend::writeBinary(binary);

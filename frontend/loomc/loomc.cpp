@@ -125,8 +125,8 @@ int main(int argc, char **argv) {
 
   auto result = loom::compileOffline(options, *board);
   if (!result) {
-    llvm::errs() << llvm::toString(result.takeError());
-    llvm::errs() << "loomc: compilation failed\n";
+    const std::string message = llvm::toString(result.takeError());
+    llvm::errs() << message << (llvm::StringRef(message).endswith("\n") ? "" : "\n") << "loomc: compilation failed\n";
     return 1;
   }
   if (!Quiet)

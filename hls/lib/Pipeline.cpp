@@ -518,8 +518,13 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
   }
   if (!errors.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), errors);
-  if (program.kernels.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: the program has no kernels");
+  // A program without kernels is a valid OpenCL program (helper functions only): no hardware.
+  if (program.kernels.empty()) {
+    program.warnings += "warning: the program has no kernels: no __kernel function is left after preprocessing for "
+                        "board '" + board.name + "' (code under '#ifdef cl_khr_fp64' is left out: the board has no "
+                        "double precision)\n";
+    return program;
+  }
   const AreaEstimate channelArea = reportChannels(program, channels);
   if (auto err = reportUtilization(program, board, channelArea))
     return std::move(err);

@@ -96,6 +96,39 @@ TEST_CASE("clBuildProgram on the board runs the hardware flow, caches it, and it
     clReleaseProgram(p);
 }
 
+TEST_CASE("a program without kernels builds on both devices, has none, and its binary reloads",
+          "[e2e][board][build]") {
+  freshCache();
+  // Helper functions only, as a program whose kernels need a feature the device lacks leaves it.
+  const char *helpers = "int twice(int x) { return 2 * x; }\n"
+                        "#ifdef cl_khr_fp64\n__kernel void k(__global double *a) { a[0] = 1.0; }\n#endif\n";
+  for (cl_device_id device : {boardDevice(), cpuDevice()}) {
+    INFO(deviceString(device, CL_DEVICE_NAME));
+    Setup cl(device);
+    cl_program program = cl.build(helpers);
+    if (device == boardDevice()) {
+      const std::string log = buildLog(program, device);
+      INFO(log);
+      CHECK(log.find("warning: the program has no kernels") != std::string::npos);
+      CHECK(log.find("verilating") == std::string::npos);
+    }
+    const std::string binary = programBinary(program);
+    cl_program reloaded = cl.load(binary);
+    for (cl_program p : {program, reloaded}) {
+      size_t count = ~size_t(0);
+      CHECK(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof count, &count, nullptr) == CL_SUCCESS);
+      CHECK(count == 0);
+      cl_uint created = ~cl_uint(0);
+      CHECK(clCreateKernelsInProgram(p, 0, nullptr, &created) == CL_SUCCESS);
+      CHECK(created == 0);
+      cl_int err = CL_SUCCESS;
+      CHECK(clCreateKernel(p, "k", &err) == nullptr);
+      CHECK(err == CL_INVALID_KERNEL_NAME);
+      clReleaseProgram(p);
+    }
+  }
+}
+
 TEST_CASE("a source build that fails on the board says where and why", "[e2e][board][build][errors]") {
   freshCache();
   Setup cl(boardDevice());

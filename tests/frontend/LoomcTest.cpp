@@ -185,6 +185,28 @@ __kernel void gather(__global const float *restrict b, __global float *restrict 
   CHECK_FALSE(std::regex_search(run.out, std::regex(R"(loop at \S+stream\.cl:(10|15) .*memory width)")));
 }
 
+TEST_CASE("loomc builds a program without kernels, with a warning that says why there are none") {
+  ScratchDir dir;
+  std::string source = dir.write("fp64.cl", R"(#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void twice(__global double *a) { a[get_global_id(0)] *= 2.0; }
+#endif
+)");
+  const std::string output = dir.file("fp64.loom");
+  Run run = loomc(dir, {source, "-o", output});
+  INFO(run.err);
+  CHECK(run.exitCode == 0);
+  CHECK_THAT(run.err, Catch::Contains("warning: the program has no kernels: no __kernel function is left after "
+                                      "preprocessing for board 'default' (code under '#ifdef cl_khr_fp64' is left "
+                                      "out: the board has no double precision)\n"));
+  CHECK(run.err.find("verilating") == std::string::npos);
+  auto binary = loom::frontend::readBinary(readAll(output));
+  REQUIRE_OK(binary);
+  CHECK(binary->model.empty());
+  REQUIRE(binary->meta.getArray("kernels"));
+  CHECK(binary->meta.getArray("kernels")->empty());
+}
+
 TEST_CASE("loomc reads SPIR-V") {
   ScratchDir dir;
   llvm::LLVMContext context;

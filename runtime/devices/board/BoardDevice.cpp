@@ -156,8 +156,11 @@ public:
         limit = limit ? std::min<uint64_t>(limit, hardware_[k].maxGroupItems) : hardware_[k].maxGroupItems;
       }
   }
-  // The autorun kernels' runs wait for their process's answers: shutting it down ends them.
+  // The autorun kernels' runs wait for their process's answers: shutting it down ends them. A
+  // program without kernels has no process.
   ~BoardProgram() override {
+    if (!process_)
+      return;
     autorun_.stop([this] { llvm::consumeError(process_->shutdown()); });
     llvm::consumeError(process_->shutdown());
   }
@@ -342,6 +345,12 @@ public:
       llvm::json::Path::Root root("printf");
       if (!llvm::json::fromJSON(*calls, printfCalls, root))
         return fail(llvm::formatv("bad printf table in the binary's metadata: {0}", llvm::toString(root.getError())));
+    }
+    // A program without kernels (helper functions only) has nothing to simulate.
+    if (kernels.empty()) {
+      log = binary->log;
+      return std::unique_ptr<DeviceProgram>(
+          new BoardProgram(bytes.str(), {}, {}, std::move(printfCalls), nullptr));
     }
     if (binary->model.empty())
       return fail("the binary carries no simulation model (.loom.model is empty): recompile with "
