@@ -118,9 +118,9 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
 
   template <unsigned N>
   static void diagnose(clang::Sema &sema, const clang::ParsedAttr &attr, clang::DiagnosticsEngine::Level level,
-                       const char (&format)[N], llvm::StringRef detail = {}) {
+                       const char (&format)[N], llvm::StringRef detail = {}, llvm::StringRef more = {}) {
     unsigned id = sema.getDiagnostics().getCustomDiagID(level, format);
-    sema.Diag(attr.getLoc(), id) << attr.getAttrName()->getName() << detail;
+    sema.Diag(attr.getLoc(), id) << attr.getAttrName()->getName() << detail << more;
   }
 
   bool diagAppertainsToDecl(clang::Sema &sema, const clang::ParsedAttr &attr,
@@ -171,6 +171,15 @@ struct VendorAttributeInfo : clang::ParsedAttrInfo {
       llvm::Optional<llvm::APSInt> value;
       if (attr.isArgExpr(i))
         value = attr.getArgAsExpr(i)->getIntegerConstantExpr(sema.Context);
+      // An identifier nothing declares: usually a macro the build options were to define.
+      if (attr.isArgIdent(i)) {
+        const std::string name = attr.getArgAsIdent(i)->Ident->getName().str();
+        diagnose(sema, attr, clang::DiagnosticsEngine::Error,
+                 "argument %1 of '%0' is '%2', which is not defined: write the number, or define it in the build "
+                 "options (-D%2=N)",
+                 std::to_string(i + 1), name);
+        return AttributeNotApplied;
+      }
       if (!value || value->isNegative()) {
         diagnose(sema, attr, clang::DiagnosticsEngine::Error,
                  "argument %1 of '%0' must be a non-negative integer constant", std::to_string(i + 1));

@@ -386,6 +386,10 @@ TEST_CASE("misused vendor attributes and pragmas are errors at their line") {
        "vendor.cl:1:16: error: 'num_compute_units' asks for 64 compute units: Loom builds 1 to 16"},
       {"__attribute__((num_compute_units(2, 2, 2, 2)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
        "vendor.cl:1:16: error: 'num_compute_units' takes 1 to 3 integer arguments"},
+      // A macro the build options were to define (rodinia_fpga's CUSIZE).
+      {"__attribute__((num_compute_units(CUSIZE)))\n__kernel void k(__global int *a) { a[0] = 1; }\n",
+       "vendor.cl:1:16: error: argument 1 of 'num_compute_units' is 'CUSIZE', which is not defined: write the "
+       "number, or define it in the build options (-DCUSIZE=N)"},
       // Banking needs an array, bits inside it, and one vendor's words for it.
       {"__kernel void k(__global int *a) {\n  int x __attribute__((numbanks(2))) = a[1];\n  a[0] = x;\n}\n",
        "vendor.cl:2:24: error: 'numbanks' applies to arrays: 'x' is not an array"},
