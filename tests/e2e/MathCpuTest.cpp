@@ -4,7 +4,8 @@
 // (zeros, infinities, NaN, a denormal, the largest float, halves and integers for the *pi
 // functions), against the host: bit for bit where the device uses the C library (the same glibc) or
 // the same double computation (within the spec's ULP bounds those with libmvec versions,
-// runtime/devices/cpu/CpuProgram.cpp: vectorised, they are libmvec's), the relational functions
+// runtime/devices/cpu/CpuProgram.cpp: vectorised, they are libmvec's, and log, log1p and cbrt, the
+// float-arithmetic library's: checked vectorised, and over every denormal region), the relational functions
 // exactly (1 for a true scalar, -1 for a true vector lane), and the functions with a pointer
 // operand through __global and private pointers; then vector loads and stores, half-precision loads
 // and stores (every half, every rounding mode, against the host's F16C conversions), remquo's seven
@@ -20,7 +21,12 @@
 #include <cmath>
 #include <cstring>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <set>
 #include <random>
 #include <sstream>
 #include <string>
@@ -35,8 +41,8 @@ struct FloatCase {
   const char *expression; ///< Of x and y (and n, an int), in OpenCL C.
   float (*host)(float x, float y, int n);
   /// For the functions the device may compute with libmvec's vector versions (in a loop it
-  /// vectorises): the spec's bound in ULPs against `reference`, instead of the host's bits (its
-  /// special values still).
+  /// vectorises), and log, log1p and cbrt (the float-arithmetic library's): the spec's bound in ULPs
+  /// against `reference`, instead of the host's bits (its special values still).
   double ulps = 0;
   double (*reference)(double x, double y) = nullptr;
 };
@@ -50,7 +56,7 @@ const FloatCase FloatCases[] = {
     {"asinh(x)", [](float x, float, int) { return asinhf(x); }, 4, [](double x, double) { return std::asinh(x); }},
     {"atan(x)", [](float x, float, int) { return atanf(x); }, 5, [](double x, double) { return std::atan(x); }},
     {"atanh(x)", [](float x, float, int) { return atanhf(x); }, 5, [](double x, double) { return std::atanh(x); }},
-    {"cbrt(x)", [](float x, float, int) { return cbrtf(x); }},
+    {"cbrt(x)", [](float x, float, int) { return cbrtf(x); }, 2, [](double x, double) { return std::cbrt(x); }},
     {"ceil(x)", [](float x, float, int) { return ceilf(x); }},
     {"cos(x)", [](float x, float, int) { return cosf(x); }, 4, [](double x, double) { return std::cos(x); }},
     {"cosh(x)", [](float x, float, int) { return coshf(x); }, 4, [](double x, double) { return std::cosh(x); }},
@@ -62,10 +68,10 @@ const FloatCase FloatCases[] = {
     {"expm1(x)", [](float x, float, int) { return expm1f(x); }, 3, [](double x, double) { return std::expm1(x); }},
     {"floor(x)", [](float x, float, int) { return floorf(x); }},
     {"lgamma(x)", [](float x, float, int) { int sign; return lgammaf_r(x, &sign); }},
-    {"log(x)", [](float x, float, int) { return logf(x); }},
+    {"log(x)", [](float x, float, int) { return logf(x); }, 3, [](double x, double) { return std::log(x); }},
     {"log2(x)", [](float x, float, int) { return log2f(x); }, 3, [](double x, double) { return std::log2(x); }},
     {"log10(x)", [](float x, float, int) { return log10f(x); }, 3, [](double x, double) { return std::log10(x); }},
-    {"log1p(x)", [](float x, float, int) { return log1pf(x); }},
+    {"log1p(x)", [](float x, float, int) { return log1pf(x); }, 2, [](double x, double) { return std::log1p(x); }},
     {"logb(x)", [](float x, float, int) { return logbf(x); }},
     {"rint(x)", [](float x, float, int) { return rintf(x); }},
     {"round(x)", [](float x, float, int) { return roundf(x); }},
@@ -104,7 +110,7 @@ const FloatCase FloatCases[] = {
      }},
     {"ldexp(x, n)", [](float x, float, int n) { return ldexpf(x, n); }},
     {"native_exp(x)", [](float x, float, int) { return expf(x); }, 3, [](double x, double) { return std::exp(x); }},
-    {"half_log(x)", [](float x, float, int) { return logf(x); }},
+    {"half_log(x)", [](float x, float, int) { return logf(x); }, 3, [](double x, double) { return std::log(x); }},
     {"native_divide(x, y)", [](float x, float y, int) { return x / y; }},
     {"native_recip(x)", [](float x, float, int) { return 1.0f / x; }},
     {"rsqrt(x)", [](float x, float, int) { return float(1.0 / std::sqrt(double(x))); }},
@@ -286,6 +292,165 @@ TEST_CASE("the functions with libmvec versions, each in a loop the vectoriser wi
   for (cl_mem mem : {a, b, out})
     clReleaseMemObject(mem);
   clReleaseProgram(program);
+}
+
+namespace {
+
+/// The object files the CPU device's program cache holds in `directory`.
+std::set<std::string> cachedObjects(const std::filesystem::path &directory) {
+  std::set<std::string> paths;
+  for (const auto &entry : std::filesystem::directory_iterator(directory))
+    if (entry.path().extension() == ".o")
+      paths.insert(entry.path().string());
+  return paths;
+}
+
+/// The machine code the CPU device generated for `source` (one kernel, `probe`, of a, b and out,
+/// launched over 4096 work-items): the object file its first launch leaves in the program cache,
+/// here a directory of its own.
+std::string generatedObject(CpuSetup &cl, const std::filesystem::path &cache, const std::string &source) {
+  const std::set<std::string> before = cachedObjects(cache);
+  cl_program program = cl.build(source);
+  const std::vector<float> ones(4096, 1.0f);
+  cl_mem a = buffer(cl, ones, CL_MEM_COPY_HOST_PTR), b = buffer(cl, ones, CL_MEM_COPY_HOST_PTR);
+  cl_mem out = buffer(cl, std::vector<float>(ones.size()), CL_MEM_WRITE_ONLY);
+  cl_kernel kernel = kernelNamed(program, "probe");
+  setArg(kernel, 0, a);
+  setArg(kernel, 1, b);
+  setArg(kernel, 2, out);
+  clReleaseEvent(launch(cl, kernel, {{ones.size()}}));
+  for (cl_mem mem : {a, b, out})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  std::vector<std::string> added;
+  for (const std::string &path : cachedObjects(cache))
+    if (!before.count(path))
+      added.push_back(path);
+  REQUIRE(added.size() == 1);
+  std::ifstream file(added[0], std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+/// Every 61st denormal of each sign, the normals around FLT_MIN, random bit patterns, and the
+/// awkward values: infinities, NaN, signed zeros, -1 and just around it (log1p), 1, the largest
+/// float; a multiple of 4 (the float4 kernel's lanes).
+std::vector<float> denormalSample() {
+  std::vector<float> x = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 1.0f, -1.0f, std::nextafter(-1.0f, 0.0f),
+                          std::nextafter(-1.0f, -2.0f), std::numeric_limits<float>::max(),
+                          -std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min(),
+                          -std::numeric_limits<float>::denorm_min(), FLT_MIN, -FLT_MIN, 0x1p-24f, -0x1p-24f,
+                          0x1.fffffep-25f, 8.0f, -27.0f, 0.125f};
+  auto fromBits = [](uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  };
+  for (uint32_t bits = 1; bits < 0x00800000u; bits += 61) {
+    x.push_back(fromBits(bits));
+    x.push_back(fromBits(bits | 0x80000000u));
+  }
+  for (uint32_t bits = 0x00800000u; bits < 0x00810000u; bits += 7)
+    x.push_back(fromBits(bits));
+  std::mt19937 random(29);
+  for (int k = 0; k < (1 << 18); ++k)
+    x.push_back(fromBits(uint32_t(random())));
+  while (x.size() % 4)
+    x.push_back(2.0f);
+  return x;
+}
+
+} // namespace
+
+TEST_CASE("log, log1p and cbrt vectorise, within their bounds with denormals, with the C library's special values",
+          "[e2e][builtins]") {
+  // The CPU device computes them with the float-arithmetic library (builtins/math.cl), which the loop
+  // vectoriser widens, where a call to glibc's logf, log1pf or cbrtf would keep the loop scalar. The
+  // witness: exp beside them in the loop becomes a call to libmvec's vector exp (_ZGV*v_expf), which
+  // it is only in a widened loop; tgamma (glibc's scalar tgammaf) shows a loop that is not.
+  const char *before = std::getenv("LOOM_CACHE_DIR");
+  const std::string previous = before ? before : "";
+  std::string pattern = (std::filesystem::temp_directory_path() / "loom-math-cpu-XXXXXX").string();
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  const std::filesystem::path cache = pattern;
+  REQUIRE(::setenv("LOOM_CACHE_DIR", cache.c_str(), 1) == 0);
+  {
+    CpuSetup cl;
+    auto probe = [&](const std::string &call) {
+      return generatedObject(cl, cache,
+                             "__kernel void probe(__global const float *a, __global const float *b, __global float "
+                             "*out) {\n  size_t i = get_global_id(0);\n  out[i] = " + call + " + exp(b[i]);\n}\n");
+    };
+    // A symbol's name in the object's string table, NUL-terminated (and after a NUL: a whole name).
+    auto has = [](const std::string &object, const std::string &name, bool whole) {
+      return object.find((whole ? std::string(1, '\0') : std::string()) + name + '\0') != std::string::npos;
+    };
+    for (const char *function : {"log", "log1p", "cbrt"}) {
+      const std::string object = probe(std::string(function) + "(a[i])");
+      INFO(function << ": " << object.size() << " bytes of object code");
+      CHECK(has(object, "v_expf", false));                       // the loop is widened
+      CHECK_FALSE(has(object, std::string(function) + "f", true)); // and calls no logf, log1pf, cbrtf
+    }
+    const std::string scalarLoop = probe("tgamma(a[i])");
+    CHECK_FALSE(has(scalarLoop, "v_expf", false));
+    CHECK(has(scalarLoop, "tgammaf", true));
+
+    // Precision and special values, scalar and float4 (lane by lane).
+    const std::vector<float> x = denormalSample();
+    cl_program program = cl.build(R"(
+__kernel void scalars(__global const float *x, __global float *out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  out[i] = log(x[i]);
+  out[n + i] = log1p(x[i]);
+  out[2 * n + i] = cbrt(x[i]);
+}
+__kernel void vectors(__global const float4 *x, __global float4 *out) {
+  size_t i = get_global_id(0), n = get_global_size(0);
+  out[i] = log(x[i]);
+  out[n + i] = log1p(x[i]);
+  out[2 * n + i] = cbrt(x[i]);
+})");
+    cl_mem in = buffer(cl, x, CL_MEM_COPY_HOST_PTR);
+    cl_mem out = buffer(cl, std::vector<float>(3 * x.size()), CL_MEM_WRITE_ONLY);
+    const char *cases[] = {"log(x)", "log1p(x)", "cbrt(x)"};
+    for (const char *kernelName : {"scalars", "vectors"}) {
+      cl_kernel kernel = kernelNamed(program, kernelName);
+      setArg(kernel, 0, in);
+      setArg(kernel, 1, out);
+      const size_t items = kernelName[0] == 's' ? x.size() : x.size() / 4;
+      clReleaseEvent(launch(cl, kernel, {{items}}));
+      const auto results = readBack<float>(cl, out, 3 * x.size());
+      for (size_t f = 0; f < 3; ++f) {
+        const FloatCase &floatCase =
+            *std::find_if(std::begin(FloatCases), std::end(FloatCases),
+                          [&](const FloatCase &c) { return std::strcmp(c.expression, cases[f]) == 0; });
+        REQUIRE(floatCase.reference != nullptr);
+        size_t wrong = 0;
+        double worst = 0;
+        for (size_t i = 0; i < x.size(); ++i) {
+          const float got = results[f * x.size() + i], want = floatCase.host(x[i], 0.0f, 0);
+          if (std::isfinite(got) && got != 0.0f)
+            worst = std::max(worst, loom::test::ulpError(got, floatCase.reference(x[i], 0.0)));
+          if (!matches(floatCase, x[i], 0.0f, got, want) && wrong++ < 10)
+            FAIL_CHECK(cases[f] << " (" << kernelName << ") with x = " << std::hexfloat << x[i] << ": got " << got
+                                << ", want " << want << " (" << std::defaultfloat
+                                << loom::test::ulpError(got, floatCase.reference(x[i], 0.0)) << " ULP)");
+        }
+        INFO(cases[f] << " (" << kernelName << "): worst " << worst << " ULP of " << floatCase.ulps);
+        CHECK(wrong == 0);
+        CHECK(worst <= floatCase.ulps);
+      }
+      clReleaseKernel(kernel);
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseProgram(program);
+  }
+  if (before)
+    ::setenv("LOOM_CACHE_DIR", previous.c_str(), 1);
+  else
+    ::unsetenv("LOOM_CACHE_DIR");
+  std::filesystem::remove_all(cache);
 }
 
 TEST_CASE("pointer operands in every address space, any, all and bitselect", "[e2e][builtins]") {

@@ -84,30 +84,38 @@ LOOM_MATH_HELPER loom_log_parts loom_log1p_parts(float f) {
   return (loom_log_parts){f, halfSquare, s * (halfSquare + r)};
 }
 
-// x = 2^k m, m in [sqrt(2)/2, sqrt(2)): the mantissa's bits with the exponent of 1 (or of 1/2
-// above sqrt(2)), k from the exponent's.
-LOOM_MATH_HELPER float loom_log_split(float x, float *k) {
+// x 2^-shift = 2^k m, m in [sqrt(2)/2, sqrt(2)), for a normal x (shift: loom_normalize's, for a
+// denormal): the mantissa's bits with the exponent of 1 (or of 1/2 above sqrt(2)), k from the
+// exponent's.
+LOOM_MATH_HELPER float loom_log_split_shifted(float x, int shift, float *k) {
   const uint bits = as_uint(x);
   const uint up = (bits & LOOM_FRACTION_MASK) > 0x3504f3u; // m >= sqrt(2): halve it
-  *k = (float)((int)(bits >> 23) - 127 + (int)up);
+  *k = (float)((int)(bits >> 23) - 127 + (int)up - shift);
   return as_float((bits & LOOM_FRACTION_MASK) | ((127u - up) << 23));
 }
+LOOM_MATH_HELPER float loom_log_split(float x, float *k) { return loom_log_split_shifted(x, 0, k); }
 
 // The value of log for the special operands (NaN for x < 0, -inf for zeros, x for +inf and NaN), or
 // `value` for the others.
-LOOM_MATH_HELPER float loom_log_special(float x, float value) {
-  return isnan(x) || x == INFINITY ? x : x < 0.0f ? NAN : loom_is_zero(x) ? -INFINITY : value;
+LOOM_MATH_HELPER float loom_log_special(float x, bool denormals, float value) {
+  return isnan(x) || x == INFINITY ? x : x < 0.0f ? NAN : loom_reads_zero(x, denormals) ? -INFINITY : value;
 }
 
 #define LOOM_LOG_LN2_HI 0x1.62e3p-1f    // 17 bits: k ln2_hi is exact
 #define LOOM_LOG_LN2_LO 0x1.2fefa2p-17f // ln2 - LOOM_LOG_LN2_HI
 
-LOOM_MATH float loom_log(float x) {
+// With `denormals` (the CPU device's), a denormal x is first scaled into the normal range; its k,
+// down to -149, takes 8 bits, so k ln2_hi may round, by at most half an ulp of the result (log
+// stays within 0.84 ULP over every float: bench_math_ulp).
+LOOM_MATH_HELPER float loom_log_of(float x, bool denormals) {
+  int shift;
+  const float normal = loom_normalize(x, denormals, &shift);
   float k;
-  const loom_log_parts p = loom_log1p_parts(loom_log_split(x, &k) - 1.0f);
+  const loom_log_parts p = loom_log1p_parts(loom_log_split_shifted(normal, shift, &k) - 1.0f);
   const float value = k * LOOM_LOG_LN2_HI - ((p.halfSquare - (p.tail + k * LOOM_LOG_LN2_LO)) - p.f);
-  return loom_log_special(x, value);
+  return loom_log_special(x, denormals, value);
 }
+LOOM_MATH float loom_log(float x) { return loom_log_of(x, false); }
 
 // log_b(x) = k log_b(2) + log(m) / ln(b): log(m) = hi + lo with hi's low 12 bits cleared so that
 // hi times the high part of 1 / ln(b) is exact (FreeBSD's e_log2f.c, e_log10f.c).
@@ -123,7 +131,7 @@ LOOM_MATH float loom_log2(float x) {
   float lo = (m.y + m.x) * invLn2Lo + m.y * invLn2Hi;
   const float sum = k + hi;
   lo += (k - sum) + hi;
-  return loom_log_special(x, lo + sum);
+  return loom_log_special(x, false, lo + sum);
 }
 LOOM_MATH float loom_log10(float x) {
   float k;
@@ -134,11 +142,12 @@ LOOM_MATH float loom_log10(float x) {
   const float kHi = k * log10Of2Hi, hi = m.x * invLn10Hi;
   const float sum = kHi + hi;
   lo += (kHi - sum) + hi;
-  return loom_log_special(x, lo + sum);
+  return loom_log_special(x, false, lo + sum);
 }
 
 // log(1 + x) = log(u) + c / u with u = 1 + x rounded and c = (1 + x) - u exactly, the error of
-// that rounding (fdlibm's s_log1pf.c); tiny x is its own log1p (-0 included).
+// that rounding (fdlibm's s_log1pf.c); tiny x is its own log1p (-0 included, and denormals where
+// they are kept: u is never a denormal, so nothing else changes for them).
 LOOM_MATH float loom_log1p(float x) {
   const float u = 1.0f + x;
   float k;

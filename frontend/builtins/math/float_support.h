@@ -25,6 +25,22 @@ LOOM_MATH_HELPER int loom_exponent(float x) { return (int)((as_uint(x) >> 23) & 
 // True for denormals and zeros: what the units read as a zero.
 LOOM_MATH_HELPER bool loom_is_zero(float x) { return (as_uint(x) & LOOM_EXPONENT_MASK) == 0u; }
 
+// Denormal operands. The board's units read them as zeros; the CPU device, which computes a few of
+// these functions with them too (log, cbrt: builtins/math.cl), keeps them (its threads run without
+// FTZ or DAZ). A function that must tell them apart takes `denormals`, a constant: false for the
+// board, where all that it adds folds away.
+// Whether x is a zero: on the board, a denormal too.
+LOOM_MATH_HELPER bool loom_reads_zero(float x, bool denormals) {
+  return denormals ? x == 0.0f : loom_is_zero(x);
+}
+// x, or with `denormals` a denormal x scaled exactly into the normal range by 2^24; *shift is the
+// power of two it was scaled by, 24 or 0.
+LOOM_MATH_HELPER float loom_normalize(float x, bool denormals, int *shift) {
+  const bool denormal = denormals && loom_is_zero(x) && x != 0.0f;
+  *shift = denormal ? 24 : 0;
+  return denormal ? x * 0x1p24f : x;
+}
+
 // x * 2^n rounded once, for any int n: three multiplications by 2^(n/3) (each factor normal), all
 // moving the magnitude the same way, so every step but the last is exact while the result is normal.
 LOOM_MATH_HELPER float loom_scale(float x, int n) {

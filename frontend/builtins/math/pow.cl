@@ -92,13 +92,17 @@ LOOM_MATH float loom_rootn(float x, int n) {
 }
 
 // x = 2^(3q) b with b in [1, 8): a first guess from the bits (Kahan's), three Newton steps, then one
-// more with the residual b - y^3 in double-float, which leaves about half an ulp.
-LOOM_MATH float loom_cbrt(float x) {
-  const int e = loom_exponent(x);
+// more with the residual b - y^3 in double-float, which leaves about half an ulp. With `denormals`
+// (the CPU device's), a denormal x is first scaled by 2^24 = 2^(3 8) into the normal range, and its
+// root scaled back by 2^-8.
+LOOM_MATH_HELPER float loom_cbrt_of(float x, bool denormals) {
+  int shift;
+  const float normal = loom_normalize(x, denormals, &shift);
+  const int e = loom_exponent(normal);
   const uint biased = (uint)(e + 129); // 3 .. 256 for normal x
   const int q = (int)((biased * 0xaaabu) >> 17) - 43; // floor(e / 3): biased / 3 by a multiply
   const int r = e - 3 * q;
-  const float b = as_float((as_uint(x) & LOOM_FRACTION_MASK) | ((uint)(r + 127) << 23));
+  const float b = as_float((as_uint(normal) & LOOM_FRACTION_MASK) | ((uint)(r + 127) << 23));
   float y = as_float((uint)(((ulong)as_uint(b) * 0xaaaaaaabul) >> 33) + 709958130u);
 #pragma unroll
   for (int step = 0; step < 3; ++step)
@@ -106,9 +110,11 @@ LOOM_MATH float loom_cbrt(float x) {
   const loom_ff square = loom_two_prod(y, y);
   const loom_ff cube = loom_ff_mul_f(square, y);
   y += ((b - cube.x) - cube.y) / (3.0f * square.x);
-  const float root = copysign(loom_scale(y, q), x);
-  return isnan(x) || isinf(x) || loom_is_zero(x) ? (loom_is_zero(x) ? copysign(0.0f, x) : x) : root;
+  const float root = copysign(loom_scale(y, q - shift / 3), x);
+  return isnan(x) || isinf(x) || loom_reads_zero(x, denormals) ? (loom_reads_zero(x, denormals) ? copysign(0.0f, x) : x)
+                                                                 : root;
 }
+LOOM_MATH float loom_cbrt(float x) { return loom_cbrt_of(x, false); }
 
 // sqrt(x^2 + y^2) of both scaled by the larger's power of two, so nothing overflows or flushes
 // that matters; an infinite operand wins over a NaN (C99).
