@@ -954,14 +954,20 @@ llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(
     return named == ivdep.end() ? 1u : named->second;
   };
   std::vector<llvm::Instruction *> accesses;
+  std::vector<unsigned> apart; // fewestApart of each access
   for (const llvm::BasicBlock *block : loop.loop->blocks())
-    for (const llvm::Instruction &inst : *block)
-      if (pointerOperand(inst) && aliasClassOf(inst) == aliasClass && fewestApart(inst) != 0) {
-        // An atomic on an on-chip array is a read and a write port: it meets itself.
-        if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
-          return CarriedDependence{&inst, &inst, std::min(fewestApart(inst), MaxMemoryOrderDistance)};
-        accesses.push_back(const_cast<llvm::Instruction *>(&inst));
-      }
+    for (const llvm::Instruction &inst : *block) {
+      if (!pointerOperand(inst) || aliasClassOf(inst) != aliasClass)
+        continue;
+      const unsigned fewest = fewestApart(inst);
+      if (fewest == 0)
+        continue;
+      // An atomic on an on-chip array is a read and a write port: it meets itself.
+      if (!llvm::isa<llvm::LoadInst>(inst) && !llvm::isa<llvm::StoreInst>(inst))
+        return CarriedDependence{&inst, &inst, std::min(fewest, MaxMemoryOrderDistance)};
+      accesses.push_back(const_cast<llvm::Instruction *>(&inst));
+      apart.push_back(fewest);
+    }
   if (!dependences_)
     dependences_ = std::make_unique<llvm::DependenceInfo>(const_cast<llvm::Function *>(&kernel_), aliases_.get(),
                                                           scalarEvolution_.get(), &loops_);
@@ -986,7 +992,7 @@ llvm::Optional<GraphBuilder::CarriedDependence> GraphBuilder::carriedDependence(
       // The iterations apart: a constant distance between two accesses of one size (the
       // analysis measures from where each starts: a wide access reaches further), or the next
       // iteration.
-      uint64_t distance = std::min(std::max(fewestApart(*accesses[i]), fewestApart(*accesses[j])), MaxMemoryOrderDistance);
+      uint64_t distance = std::min(std::max(apart[i], apart[j]), MaxMemoryOrderDistance);
       if (known && layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[i])) ==
                        layout_.getTypeStoreSize(llvm::getLoadStoreType(accesses[j])))
         if (const auto *constant = llvm::dyn_cast_or_null<llvm::SCEVConstant>(dependence->getDistance(level)))
