@@ -10,6 +10,7 @@
 #include "loom/frontend/OpenCLCompiler.h"
 
 #include "../TestSupport.h"
+#include "CpuTestSupport.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,21 +49,6 @@ std::string buildError(Device &device, const char *source) {
   REQUIRE_FALSE(static_cast<bool>(program));
   llvm::consumeError(program.takeError());
   return log;
-}
-
-ArgValue bufferArg(const Allocation &allocation) {
-  ArgValue arg;
-  arg.kind = ArgValue::Kind::Buffer;
-  arg.buffer = allocation;
-  return arg;
-}
-
-template <typename T> ArgValue scalarArg(T value) {
-  ArgValue arg;
-  arg.kind = ArgValue::Kind::Scalar;
-  arg.bytes.resize(sizeof value);
-  std::memcpy(arg.bytes.data(), &value, sizeof value);
-  return arg;
 }
 
 } // namespace
@@ -116,19 +102,7 @@ __kernel void vector_add(__global const float *a, __global const float *b, __glo
 }
 
 TEST_CASE("a first launch keeps its code on disk; a damaged entry is made again", "[unit][runtime][cpu]") {
-  llvm::SmallString<128> directory;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-cpu-cache", directory));
-  const char *before = std::getenv("LOOM_CACHE_DIR");
-  const std::optional<std::string> previous = before ? std::optional<std::string>(before) : std::nullopt;
-  REQUIRE(::setenv("LOOM_CACHE_DIR", directory.c_str(), 1) == 0);
-  auto objects = [&] {
-    std::vector<std::string> paths;
-    std::error_code error;
-    for (llvm::sys::fs::directory_iterator it(directory, error), end; it != end && !error; it.increment(error))
-      if (llvm::StringRef(it->path()).endswith(".o"))
-        paths.push_back(it->path());
-    return paths;
-  };
+  TemporaryCacheDirectory cache;
   const char *source = R"(
 __kernel void triple(__global int *data) { data[get_global_id(0)] *= 3; })";
   auto device = createCpuDevice();
@@ -147,7 +121,7 @@ __kernel void triple(__global int *data) { data[get_global_id(0)] *= 3; })";
     device->release(*data);
   };
   run("");
-  auto stored = objects();
+  auto stored = cache.objects();
   REQUIRE(stored.size() == 1);
   uint64_t size = 0;
   REQUIRE_FALSE(llvm::sys::fs::file_size(stored[0], size));
@@ -159,15 +133,10 @@ __kernel void triple(__global int *data) { data[get_global_id(0)] *= 3; })";
     damaged << "not an object file";
   }
   run("-DUNUSED=1"); // the same code: it loads the damaged entry, then makes and stores it again
-  CHECK(objects() == stored);
+  CHECK(cache.objects() == stored);
   uint64_t remade = 0;
   REQUIRE_FALSE(llvm::sys::fs::file_size(stored[0], remade));
   CHECK(remade == size);
-  if (previous)
-    ::setenv("LOOM_CACHE_DIR", previous->c_str(), 1);
-  else
-    ::unsetenv("LOOM_CACHE_DIR");
-  llvm::sys::fs::remove_directories(directory);
 }
 
 TEST_CASE("work-item builtins in 3D, helpers, __local variables and arguments", "[unit][runtime][cpu]") {

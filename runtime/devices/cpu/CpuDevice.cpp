@@ -9,6 +9,7 @@
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/CpuProgram.h"
 #include "devices/cpu/PipeOperations.h"
+#include "devices/cpu/StreamingStores.h"
 #include "devices/cpu/WorkItemLoops.h"
 
 #include "loom/frontend/Binary.h"
@@ -297,13 +298,20 @@ llvm::Expected<LaunchResult> CpuDevice::run(CpuProgram &program, unsigned kernel
   if (kernelIndex >= program.kernels().size())
     return deviceError("kernel index " + llvm::Twine(kernelIndex) + " out of range");
   const frontend::KernelInfo &kernel = program.kernels()[kernelIndex];
-  auto compiledEntry = program.entry(kernelIndex);
-  if (!compiledEntry)
-    return compiledEntry.takeError();
-  const CpuProgram::Entry &entry = *compiledEntry;
   if (args.size() != kernel.args.size())
     return deviceError(llvm::formatv("kernel '{0}' takes {1} arguments, {2} given", kernel.name,
                                      kernel.args.size(), args.size()));
+  std::vector<cpu::LaunchBuffer> buffers(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].kind == ArgValue::Kind::Buffer)
+      buffers[i] = {args[i].buffer.host, args[i].buffer.size, program.elementBytes(kernelIndex)[i]};
+  static const uint64_t cacheBytes = cpu::lastLevelCacheBytes();
+  const bool streaming = cpu::isStreamingLaunch(kernel, buffers, range, cacheBytes);
+  auto compiledEntry =
+      program.entry(kernelIndex, streaming ? CpuProgram::Variant::Streaming : CpuProgram::Variant::Cached);
+  if (!compiledEntry)
+    return compiledEntry.takeError();
+  const CpuProgram::Entry &entry = *compiledEntry;
 
   uint64_t info[cpu::WorkGroupInfo::Count] = {};
   uint64_t groups[3];

@@ -14,6 +14,7 @@
 #include "devices/cpu/GuardDivisions.h"
 #include "devices/cpu/PipeCallSites.h"
 #include "devices/cpu/PipeOperations.h"
+#include "devices/cpu/StreamingStores.h"
 #include "devices/ProgramCache.h"
 
 #include "loom/frontend/Binary.h"
@@ -22,6 +23,7 @@
 #include "loom/frontend/Optimize.h"
 #include "loom/lowering/Printf.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -217,6 +219,17 @@ Expected<std::unique_ptr<CpuProgram>> CpuProgram::compile(std::unique_ptr<LLVMCo
       function.addFnAttr("reciprocal-estimates", "none");
     }
 
+  // What a launch's streaming decision needs to know of each pointer argument (StreamingStores.h).
+  for (const frontend::KernelInfo &kernel : program->kernelInfos) {
+    std::vector<uint64_t> &bytes = program->elementBytes.emplace_back(kernel.args.size(), 0);
+    if (const Function *function = m.getFunction(kernel.name))
+      for (const Argument &argument : function->args())
+        if (auto *pointer = dyn_cast<PointerType>(argument.getType()); pointer && argument.getArgNo() < bytes.size()) {
+          Type *element = pointer->isOpaque() ? nullptr : pointer->getNonOpaquePointerElementType();
+          bytes[argument.getArgNo()] = element && element->isSized() ? m.getDataLayout().getTypeAllocSize(element) : 4;
+        }
+  }
+
   std::string verifierMessage;
   raw_string_ostream verifierStream(verifierMessage);
   if (verifyModule(m, &verifierStream))
@@ -261,26 +274,28 @@ loadObject(orc::JITTargetMachineBuilder target, std::unique_ptr<MemoryBuffer> ob
   return std::make_pair(std::move(*built), std::move(functions));
 }
 
-Error CpuProgram::Compiled::generateCode() const {
-  OwnedModule owned{std::move(context), std::move(lowered)};
+Error CpuProgram::Compiled::generateCode(Variant variant) const {
   auto target = orc::JITTargetMachineBuilder::detectHost();
   if (!target)
     return target.takeError();
   target->setCodeGenOptLevel(CodeGenOpt::Aggressive);
   const std::string features = target->getFeatures().getString();
-  SmallString<0> bitcode;
-  {
-    raw_svector_ostream out(bitcode);
+  // The first variant made takes the lowered module; the other starts again from its bitcode.
+  OwnedModule owned{std::move(context), std::move(lowered)};
+  if (owned.module) {
+    raw_string_ostream out(loweredBitcode);
     WriteBitcodeToFile(*owned.module, out);
   }
+  const bool streaming = variant == Variant::Streaming;
   const ProgramCache cache = ProgramCache::fromEnvironment(".o");
   // The code calls libmvec's vector functions only where the process could load it (hostLibrary).
-  const std::string key = ProgramCache::key(
-      {bitcode, target->getTargetTriple().str(), target->getCPU(), features, vectorMathLoaded() ? "libmvec" : ""});
-  auto adopt = [this](std::pair<std::unique_ptr<orc::LLJIT>, std::vector<WorkGroupFn>> &loaded) {
-    jit = std::move(loaded.first);
-    for (size_t i = 0; i < entries.size(); ++i)
-      entries[i].function = loaded.second[i];
+  const std::string key =
+      ProgramCache::key({loweredBitcode, target->getTargetTriple().str(), target->getCPU(), features,
+                         vectorMathLoaded() ? "libmvec" : "", streaming ? "streaming stores" : ""});
+  Code &made = code[unsigned(variant)];
+  auto adopt = [&made](std::pair<std::unique_ptr<orc::LLJIT>, std::vector<WorkGroupFn>> &loaded) {
+    made.jit = std::move(loaded.first);
+    made.functions = std::move(loaded.second);
   };
   // A cached object that does not load (damaged, or written by another build) is made again.
   if (auto cached = cache.lookup(key)) {
@@ -292,22 +307,35 @@ Error CpuProgram::Compiled::generateCode() const {
     consumeError(loaded.takeError());
   }
 
+  if (!owned.module) {
+    owned.context = std::make_unique<LLVMContext>();
+    owned.context->setOpaquePointers(false); // As the lowered module was.
+    auto parsed = parseBitcodeFile(MemoryBufferRef(loweredBitcode, "lowered program"), *owned.context);
+    if (!parsed)
+      return parsed.takeError();
+    owned.module = std::move(*parsed);
+  }
   auto machine = target->createTargetMachine();
   if (!machine)
     return machine.takeError();
   auto library = hostLibrary(target->getTargetTriple(), StringRef(features).contains("+avx2"));
+  if (streaming)
+    assumeStreamingLaunch(*owned.module, symbols, kernelInfos);
   frontend::optimizeModule(*owned.module, OptimizationLevel::O3, machine->get(), library.get());
-  SmallVector<char, 0> code;
+  if (streaming)
+    markStreamingStores(*owned.module, symbols, kernelInfos);
+  SmallVector<char, 0> object;
   {
-    raw_svector_ostream out(code);
+    raw_svector_ostream out(object);
     legacy::PassManager emit;
     if ((*machine)->addPassesToEmitFile(emit, out, nullptr, CGFT_ObjectFile))
       return compileError("the host's code generator cannot write object files");
     emit.run(*owned.module);
   }
   // A cache that cannot be written only costs the next process this work again.
-  consumeError(cache.store(key, StringRef(code.data(), code.size())));
-  auto loaded = loadObject(*target, std::make_unique<SmallVectorMemoryBuffer>(std::move(code), "kernel code"), symbols);
+  consumeError(cache.store(key, StringRef(object.data(), object.size())));
+  auto loaded =
+      loadObject(*target, std::make_unique<SmallVectorMemoryBuffer>(std::move(object), "kernel code"), symbols);
   if (!loaded)
     return compileError("cannot compile the program for the CPU: " + toString(loaded.takeError()) +
                         " (a function a kernel calls is not available on the CPU device)");
@@ -315,14 +343,17 @@ Error CpuProgram::Compiled::generateCode() const {
   return Error::success();
 }
 
-Expected<CpuProgram::Entry> CpuProgram::entry(unsigned kernelIndex) const {
+Expected<CpuProgram::Entry> CpuProgram::entry(unsigned kernelIndex, Variant variant) const {
   std::lock_guard<std::mutex> lock(compiled->codegenMutex);
-  if (!compiled->jit && compiled->codegenError.empty())
-    if (Error error = compiled->generateCode())
-      compiled->codegenError = toString(std::move(error));
-  if (!compiled->codegenError.empty())
-    return compileError(compiled->codegenError);
-  return compiled->entries[kernelIndex];
+  Code &code = compiled->code[unsigned(variant)];
+  if (!code.jit && code.error.empty())
+    if (Error error = compiled->generateCode(variant))
+      code.error = toString(std::move(error));
+  if (!code.error.empty())
+    return compileError(code.error);
+  Entry entry = compiled->entries[kernelIndex];
+  entry.function = code.functions[kernelIndex];
+  return entry;
 }
 
 } // namespace loom::runtime::cpu

@@ -51,9 +51,14 @@ public:
   const std::vector<frontend::KernelInfo> &kernels() const override { return compiled->kernelInfos; }
   std::string binary() const override { return compiled->binaryBytes; }
   uint64_t globalVariableBytes() const override { return compiled->globalVariableBytes; }
-  /// A kernel's work-group function, compiling the program's machine code on the first call. Errors:
+  /// Which machine code of the program a launch runs: with cached stores, or the streaming variant
+  /// for launches that write more than the cache holds (StreamingStores.h).
+  enum class Variant { Cached, Streaming };
+  /// A kernel's work-group function, compiling the variant's machine code on its first call. Errors:
   /// code generation failed (a function the kernel calls is missing from the process).
-  llvm::Expected<Entry> entry(unsigned kernelIndex) const;
+  llvm::Expected<Entry> entry(unsigned kernelIndex, Variant variant = Variant::Cached) const;
+  /// The bytes of what each pointer argument of a kernel points to (0 for other arguments).
+  const std::vector<uint64_t> &elementBytes(unsigned kernelIndex) const { return compiled->elementBytes[kernelIndex]; }
   /// The program's printf calls, which its printf buffers' records refer to.
   const std::vector<lowering::PrintfCall> &printfCalls() const { return compiled->printfCallTable; }
   /// Where its pipe calls that may wait are (PipeCallSites.h).
@@ -67,12 +72,19 @@ public:
   ~CpuProgram() override { autorun.stop([] {}); }
 
 private:
-  /// Programs built from the same source share it. Only code generation changes it, once, under
-  /// its mutex.
+  /// One variant's machine code.
+  struct Code {
+    std::unique_ptr<llvm::orc::LLJIT> jit; ///< Set once code generation succeeded.
+    std::vector<WorkGroupFn> functions;   ///< Per kernel.
+    std::string error; ///< Set when code generation failed: every launch of the variant fails so.
+  };
+  /// Programs built from the same source share it. Only code generation changes it, once per
+  /// variant, under its mutex.
   struct Compiled {
     std::vector<frontend::KernelInfo> kernelInfos;
-    mutable std::vector<Entry> entries; ///< Their functions are null until code generation.
+    std::vector<Entry> entries; ///< Their functions are null: Code holds them.
     std::vector<std::string> symbols; ///< The work-group functions' symbols, per kernel.
+    std::vector<std::vector<uint64_t>> elementBytes; ///< Per kernel and argument.
     std::vector<lowering::PrintfCall> printfCallTable;
     std::vector<std::string> pipeCallSiteTable;
     std::string binaryBytes;
@@ -80,9 +92,9 @@ private:
     mutable std::mutex codegenMutex;
     mutable std::unique_ptr<llvm::LLVMContext> context; ///< With `lowered`, until code generation.
     mutable std::unique_ptr<llvm::Module> lowered;
-    mutable std::unique_ptr<llvm::orc::LLJIT> jit; ///< Set once code generation succeeded.
-    mutable std::string codegenError; ///< Set when code generation failed: every launch fails so.
-    llvm::Error generateCode() const;
+    mutable std::string loweredBitcode; ///< `lowered` as it was, once the first variant took it.
+    mutable Code code[2]; ///< Per Variant.
+    llvm::Error generateCode(Variant variant) const;
   };
   explicit CpuProgram(std::shared_ptr<const Compiled> code) : compiled(std::move(code)) {}
   std::shared_ptr<const Compiled> compiled;

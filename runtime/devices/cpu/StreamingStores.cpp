@@ -1,0 +1,177 @@
+//===- StreamingStores.cpp - A program's variant with non-temporal stores ----===//
+// SPDX-License-Identifier: Apache-2.0
+#include "devices/cpu/StreamingStores.h"
+#include "devices/cpu/WorkItemLoops.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsX86.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace loom::runtime::cpu {
+
+using namespace llvm;
+
+namespace {
+
+/// A __global buffer argument of the kernel (not a pipe: a pipe's storage is the runtime's).
+bool isBufferArgument(const frontend::KernelInfo &kernel, uint64_t index) {
+  if (index >= kernel.args.size())
+    return false;
+  const frontend::KernelArg &arg = kernel.args[index];
+  return arg.isPointer && !arg.isPipe() && arg.addressSpace == frontend::AddressSpace::Global;
+}
+
+/// The index of the kernel argument whose slot `load` reads in work-group function `group`
+/// (`load (cast (load i8*, args + 8 * index))`, as WorkItemLoops writes it), if it is one.
+Optional<uint64_t> argumentLoaded(const Value *value, const Function &group) {
+  const auto *load = dyn_cast<LoadInst>(value);
+  if (!load)
+    return None;
+  const auto *slot = dyn_cast<LoadInst>(load->getPointerOperand()->stripPointerCasts());
+  if (!slot)
+    return None;
+  const DataLayout &layout = group.getParent()->getDataLayout();
+  APInt offset(layout.getIndexTypeSizeInBits(slot->getPointerOperandType()), 0);
+  const Value *base = slot->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+  const uint64_t slotBytes = layout.getPointerSize();
+  if (base != group.getArg(0) || offset.isNegative() || offset.getZExtValue() % slotBytes)
+    return None;
+  return offset.getZExtValue() / slotBytes;
+}
+
+/// The `info` entry `load` reads (a load of `info` + 8 * index), if it is one.
+Optional<uint64_t> infoLoaded(const LoadInst &load, const Function &group) {
+  const DataLayout &layout = group.getParent()->getDataLayout();
+  APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
+  const Value *base = load.getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
+  if (base != group.getArg(1) || offset.isNegative() || offset.getZExtValue() % sizeof(uint64_t))
+    return None;
+  return offset.getZExtValue() / sizeof(uint64_t);
+}
+
+/// Whether the function orders its memory towards other threads itself: atomics, fences, or calls
+/// that may write memory (the runtime's pipe operations).
+bool synchronises(const Function &group) {
+  for (const Instruction &inst : instructions(group)) {
+    if (inst.isAtomic() || isa<FenceInst>(inst))
+      return true;
+    if (const auto *call = dyn_cast<CallBase>(&inst))
+      if (!isa<IntrinsicInst>(call) && !call->onlyReadsMemory())
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void assumeStreamingLaunch(Module &module, ArrayRef<std::string> symbols, ArrayRef<frontend::KernelInfo> kernels) {
+  const DataLayout &layout = module.getDataLayout();
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    Function *group = module.getFunction(symbols[k]);
+    if (!group || group->isDeclaration())
+      continue;
+    SmallVector<LoadInst *, 16> buffers, multiples;
+    for (Instruction &inst : group->getEntryBlock()) {
+      auto *load = dyn_cast<LoadInst>(&inst);
+      if (!load)
+        continue;
+      if (auto index = argumentLoaded(load, *group); index && isBufferArgument(kernels[k], *index))
+        buffers.push_back(load);
+      else if (auto entry = infoLoaded(*load, *group);
+               entry && (*entry == WorkGroupInfo::EnqueuedLocalSize || *entry == WorkGroupInfo::GlobalOffset))
+        multiples.push_back(load);
+    }
+    for (LoadInst *pointer : buffers) {
+      IRBuilder<> b(pointer->getNextNode());
+      b.CreateAlignmentAssumption(layout, pointer, StreamingAlignment);
+    }
+    for (LoadInst *value : multiples) {
+      IRBuilder<> b(value->getNextNode());
+      b.CreateAssumption(b.CreateICmpEQ(b.CreateAnd(value, StreamingItems - 1), b.getInt64(0)));
+    }
+  }
+}
+
+unsigned markStreamingStores(Module &module, ArrayRef<std::string> symbols, ArrayRef<frontend::KernelInfo> kernels) {
+  const DataLayout &layout = module.getDataLayout();
+  MDNode *nontemporal = MDNode::get(module.getContext(), ConstantAsMetadata::get(ConstantInt::get(
+                                                             Type::getInt32Ty(module.getContext()), 1)));
+  unsigned marked = 0;
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    Function *group = module.getFunction(symbols[k]);
+    if (!group || group->isDeclaration() || synchronises(*group))
+      continue;
+    unsigned markedHere = 0;
+    for (Instruction &inst : instructions(*group)) {
+      auto *store = dyn_cast<StoreInst>(&inst);
+      if (!store || store->isVolatile() || !store->getValueOperand()->getType()->isVectorTy())
+        continue;
+      const uint64_t bytes = layout.getTypeStoreSize(store->getValueOperand()->getType());
+      if (bytes < 16 || !isPowerOf2_64(bytes) || store->getAlign().value() < std::min(bytes, StreamingAlignment))
+        continue;
+      auto index = argumentLoaded(getUnderlyingObject(store->getPointerOperand()), *group);
+      if (!index || !isBufferArgument(kernels[k], *index))
+        continue;
+      store->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
+      ++markedHere;
+    }
+    if (!markedHere)
+      continue;
+    Function *fence = Intrinsic::getDeclaration(&module, Intrinsic::x86_sse_sfence);
+    for (BasicBlock &block : *group)
+      if (isa<ReturnInst>(block.getTerminator()))
+        IRBuilder<>(block.getTerminator()).CreateCall(fence);
+    marked += markedHere;
+  }
+  return marked;
+}
+
+bool isStreamingLaunch(const frontend::KernelInfo &kernel, ArrayRef<LaunchBuffer> buffers, const NDRange &range,
+                       uint64_t cacheBytes) {
+  if (range.local[0] % StreamingItems || range.offset[0] % StreamingItems)
+    return false;
+  uint64_t items = 1;
+  for (unsigned d = 0; d < range.dims; ++d)
+    items *= range.global[d];
+  uint64_t written = 0;
+  for (size_t i = 0; i < buffers.size() && i < kernel.args.size(); ++i) {
+    if (!isBufferArgument(kernel, i))
+      continue;
+    if (reinterpret_cast<uintptr_t>(buffers[i].host) % StreamingAlignment)
+      return false;
+    if (!StringRef(kernel.args[i].typeQualifiers).contains("const"))
+      written += std::min(buffers[i].bytes, items * buffers[i].elementBytes);
+  }
+  return written > cacheBytes;
+}
+
+uint64_t lastLevelCacheBytes() {
+  // sysfs, as lscpu reads it: glibc's sysconf(_SC_LEVEL3_CACHE_SIZE) decodes CPUID, which a virtual
+  // machine may fill with the whole host's cache (320 MiB for 32 here).
+  uint64_t largest = 0;
+  unsigned deepest = 0;
+  for (unsigned index = 0;; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    auto level = MemoryBuffer::getFile(dir + "level", /*IsText=*/true);
+    auto size = MemoryBuffer::getFile(dir + "size", /*IsText=*/true);
+    if (!level || !size)
+      break;
+    unsigned levelNumber = 0;
+    uint64_t kibibytes = 0;
+    if ((*level)->getBuffer().trim().getAsInteger(10, levelNumber) ||
+        (*size)->getBuffer().trim().rtrim('K').getAsInteger(10, kibibytes))
+      continue;
+    if (levelNumber >= deepest) {
+      deepest = levelNumber;
+      largest = kibibytes << 10;
+    }
+  }
+  return largest ? largest : 32ull << 20;
+}
+
+} // namespace loom::runtime::cpu

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// Unit tests of the CPU device's streaming variant (devices/cpu/StreamingStores.h): which stores it
+// makes non-temporal after O3 for the host, which launches take it, and that they compute what the
+// cached variant does.
+#include "devices/cpu/CpuDevice.h"
+#include "devices/cpu/StreamingStores.h"
+#include "devices/cpu/WorkItemLoops.h"
+
+#include "loom/frontend/KernelInfo.h"
+#include "loom/frontend/OpenCLCompiler.h"
+#include "loom/frontend/Optimize.h"
+
+#include "../TestSupport.h"
+#include "CpuTestSupport.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsX86.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <map>
+
+using namespace loom::runtime;
+
+namespace {
+
+struct Marked {
+  unsigned stores = 0;  ///< Stores markStreamingStores made non-temporal.
+  unsigned fences = 0;  ///< SFENCEs in the work-group function.
+};
+
+/// Each kernel's work-group function made as the streaming variant makes it: assumptions, O3 for
+/// this host, non-temporal stores.
+std::map<std::string, Marked> streamingVariant(const char *source) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext context;
+  auto compiled = loom::frontend::compileOpenCL(context, {source, "streaming.cl", ""}, loom::frontend::Target::Host);
+  REQUIRE_OK(compiled);
+  llvm::Module &module = *compiled->module;
+  auto kernels = loom::frontend::extractKernels(module);
+  REQUIRE_OK(kernels);
+  auto functions = cpu::addWorkGroupFunctions(module, *kernels);
+  REQUIRE_OK(functions);
+  auto target = llvm::orc::JITTargetMachineBuilder::detectHost();
+  REQUIRE_OK(target);
+  auto machine = target->createTargetMachine();
+  REQUIRE_OK(machine);
+  module.setDataLayout((*machine)->createDataLayout());
+  module.setTargetTriple((*machine)->getTargetTriple().str());
+  std::vector<std::string> symbols;
+  for (const cpu::WorkGroupFunction &function : *functions)
+    symbols.push_back(function.symbol);
+  cpu::assumeStreamingLaunch(module, symbols, *kernels);
+  loom::frontend::optimizeModule(module, llvm::OptimizationLevel::O3, machine->get());
+  std::map<std::string, Marked> marked;
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    Marked &counts = marked[(*kernels)[k].name];
+    counts.stores = cpu::markStreamingStores(module, {symbols[k]}, {(*kernels)[k]});
+    for (llvm::Instruction &inst : llvm::instructions(*module.getFunction(symbols[k])))
+      if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
+        counts.fences += intrinsic->getIntrinsicID() == llvm::Intrinsic::x86_sse_sfence;
+  }
+  return marked;
+}
+
+} // namespace
+
+TEST_CASE("the streaming variant makes aligned vector stores into buffers non-temporal, and only those",
+          "[unit][runtime][cpu]") {
+  auto marked = streamingVariant(R"(
+__kernel void add(__global const float *a, __global const float *b, __global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+__kernel void counted(__global const float *a, __global float *c, volatile __global int *count) {
+  size_t i = get_global_id(0);
+  c[i] = a[i];
+  if (a[i] > 0.0f)
+    atomic_inc(count);
+}
+__kernel void to_local(__global const float *a, __local float *tile, __global float *c) {
+  tile[get_local_id(0)] = a[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  c[get_global_id(0)] = tile[get_local_size(0) - 1 - get_local_id(0)];
+}
+__kernel void gather(__global const float *a, __global const int *index, __global float *c) {
+  c[index[get_global_id(0)]] = a[get_global_id(0)];
+}
+)");
+  // The streaming store: vectorised, aligned by what the launch guarantees, fenced before it returns.
+  CHECK(marked["add"].stores >= 1);
+  CHECK(marked["add"].fences >= 1);
+  // Another thread may read what precedes an atomic: its stores stay ordered.
+  CHECK(marked["counted"].stores == 0);
+  CHECK(marked["counted"].fences == 0);
+  // The tile is __local: its stores are read back at once. The buffer's store after the barrier
+  // streams.
+  CHECK(marked["to_local"].stores >= 1);
+  // A scattered store is no vector store.
+  CHECK(marked["gather"].stores == 0);
+  CHECK(marked["gather"].fences == 0);
+}
+
+TEST_CASE("launches that write more than the cache holds take the streaming variant, with the same results",
+          "[unit][runtime][cpu]") {
+  TemporaryCacheDirectory cache;
+  auto device = createCpuDevice();
+  std::string log;
+  auto program = device->buildFromSource(R"(
+__kernel void add(__global const float *a, __global const float *b, __global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+})",
+                                         "-cl-std=CL2.0", log); // OpenCL 2.0: the last work-group may be partial
+  REQUIRE_OK(program);
+  // The output alone is larger than the last-level cache.
+  const size_t n = (cpu::lastLevelCacheBytes() + (1 << 20)) / sizeof(float);
+  auto a = device->allocate(n * sizeof(float)), b = device->allocate(n * sizeof(float)),
+       c = device->allocate(n * sizeof(float));
+  REQUIRE_OK(a);
+  REQUIRE_OK(b);
+  REQUIRE_OK(c);
+  auto *av = static_cast<float *>(a->host), *bv = static_cast<float *>(b->host), *cv = static_cast<float *>(c->host);
+  for (size_t i = 0; i < n; ++i) {
+    av[i] = float(i % 1000);
+    bv[i] = 0.5f * float(i % 77);
+  }
+  auto launch = [&](uint64_t offset, uint64_t global, uint64_t local) {
+    std::fill(cv, cv + n, -1.0f);
+    NDRange range;
+    range.offset = {offset, 0, 0};
+    range.global = {global, 1, 1};
+    range.local = {local, 1, 1};
+    REQUIRE_OK(device->launch(**program, 0, {bufferArg(*a), bufferArg(*b), bufferArg(*c)}, range));
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i)
+      wrong += cv[i] != (i >= offset && i < offset + global ? av[i] + bv[i] : -1.0f);
+    CHECK(wrong == 0);
+  };
+  // The cached variant: a range that writes less than the cache holds, an offset and a group size
+  // that are no multiples of 16.
+  launch(0, 4096, 64);
+  CHECK(cache.objects().size() == 1);
+  launch(3, n - 3, 64);
+  launch(0, n, 100);
+  CHECK(cache.objects().size() == 1);
+  // The streaming variant, made on its first launch: a last group that is partial, an offset of 16.
+  launch(0, n - 5, 64);
+  CHECK(cache.objects().size() == 2);
+  launch(16, n - 16, 256);
+  CHECK(cache.objects().size() == 2);
+
+  device->release(*a);
+  device->release(*b);
+  device->release(*c);
+}
+
+TEST_CASE("a launch streams when what it may write exceeds the cache and it meets the variant's assumptions",
+          "[unit][runtime][cpu]") {
+  loom::frontend::KernelInfo kernel;
+  kernel.name = "k";
+  auto pointer = [](const char *qualifiers) {
+    loom::frontend::KernelArg arg;
+    arg.isPointer = true;
+    arg.addressSpace = loom::frontend::AddressSpace::Global;
+    arg.typeQualifiers = qualifiers;
+    return arg;
+  };
+  kernel.args = {pointer("const"), pointer("")};
+  const uint64_t cache = 1 << 20, items = 1 << 20;
+  alignas(64) static char storage[128];
+  std::vector<cpu::LaunchBuffer> buffers = {{storage, 8 * cache, 4}, {storage + 64, 8 * cache, 4}};
+  NDRange range;
+  range.global = {items, 1, 1};
+  range.local = {64, 1, 1};
+  CHECK(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  // Another dimension multiplies the work-items.
+  range.dims = 2;
+  range.global = {items / 8, 8, 1};
+  CHECK(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  range.dims = 1;
+  range.global = {items, 1, 1};
+  // What the variant assumes: 64-byte aligned buffers, a group size and an offset that are multiples of 16.
+  buffers[0].host = storage + 4;
+  CHECK_FALSE(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  buffers[0].host = storage;
+  range.local = {8, 1, 1};
+  CHECK_FALSE(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  range.local = {64, 1, 1};
+  range.offset = {8, 0, 0};
+  CHECK_FALSE(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  range.offset = {0, 0, 0};
+  // What it may write: the buffer, or an element per work-item if fewer; const buffers are read.
+  range.global = {cache / 4 / 2, 1, 1};
+  CHECK_FALSE(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  buffers[1].elementBytes = 16;
+  CHECK(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  buffers[1].bytes = cache / 2;
+  CHECK_FALSE(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+  kernel.args = {pointer(""), pointer("")}; // Both written: half the cache each, and a little more.
+  buffers[0].elementBytes = 8;
+  CHECK(cpu::isStreamingLaunch(kernel, buffers, range, cache));
+}
