@@ -8,7 +8,9 @@
 // its first launch, O3 (PassBuilder with the host TargetMachine, so the loop vectoriser has the real
 // cost model) and code generation into an object file, kept in the ProgramCache under the lowered
 // module and the host CPU (a later process loads it instead: no O3, no code generation), then one
-// LLJIT over that object whose lookups give the work-group function pointers.
+// LLJIT over that object whose lookups give the work-group function pointers. The streaming variant
+// (StreamingStores.h) is made the same way from the lowered module's bitcode, with its assumptions
+// before O3 and its non-temporal stores after, at the first launch that needs it.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
 #include "devices/cpu/GuardDivisions.h"
