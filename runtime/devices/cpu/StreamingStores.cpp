@@ -26,32 +26,29 @@ bool isBufferArgument(const frontend::KernelInfo &kernel, uint64_t index) {
   return arg.isPointer && !arg.isPipe() && arg.addressSpace == frontend::AddressSpace::Global;
 }
 
-/// The index of the kernel argument whose slot `load` reads in work-group function `group`
-/// (`load (cast (load i8*, args + 8 * index))`, as WorkItemLoops writes it), if it is one.
-Optional<uint64_t> argumentLoaded(const Value *value, const Function &group) {
-  const auto *load = dyn_cast<LoadInst>(value);
-  if (!load)
-    return None;
-  const auto *slot = dyn_cast<LoadInst>(load->getPointerOperand()->stripPointerCasts());
-  if (!slot)
-    return None;
-  const DataLayout &layout = group.getParent()->getDataLayout();
-  APInt offset(layout.getIndexTypeSizeInBits(slot->getPointerOperandType()), 0);
-  const Value *base = slot->getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
-  const uint64_t slotBytes = layout.getPointerSize();
-  if (base != group.getArg(0) || offset.isNegative() || offset.getZExtValue() % slotBytes)
+/// Which slot of `array`, an array of `slotBytes`-byte entries, `pointer` points at, if it is one.
+Optional<uint64_t> slotOf(const Value *pointer, const Value *array, uint64_t slotBytes, const DataLayout &layout) {
+  APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
+  const Value *base = pointer->stripAndAccumulateConstantOffsets(layout, offset, true);
+  if (base != array || offset.isNegative() || offset.getZExtValue() % slotBytes)
     return None;
   return offset.getZExtValue() / slotBytes;
 }
 
-/// The `info` entry `load` reads (a load of `info` + 8 * index), if it is one.
-Optional<uint64_t> infoLoaded(const LoadInst &load, const Function &group) {
-  const DataLayout &layout = group.getParent()->getDataLayout();
-  APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
-  const Value *base = load.getPointerOperand()->stripAndAccumulateConstantOffsets(layout, offset, true);
-  if (base != group.getArg(1) || offset.isNegative() || offset.getZExtValue() % sizeof(uint64_t))
+/// The index of the kernel argument whose slot `value` loads in work-group function `group`
+/// (`load (cast (load i8*, args + 8 * index))`, as WorkItemLoops writes it), if it is one.
+Optional<uint64_t> argumentLoaded(const Value *value, const Function &group) {
+  const auto *load = dyn_cast<LoadInst>(value);
+  const auto *slot = load ? dyn_cast<LoadInst>(load->getPointerOperand()->stripPointerCasts()) : nullptr;
+  if (!slot)
     return None;
-  return offset.getZExtValue() / sizeof(uint64_t);
+  const DataLayout &layout = group.getParent()->getDataLayout();
+  return slotOf(slot->getPointerOperand(), group.getArg(0), layout.getPointerSize(), layout);
+}
+
+/// The `info` entry `load` reads, if it is one.
+Optional<uint64_t> infoLoaded(const LoadInst &load, const Function &group) {
+  return slotOf(load.getPointerOperand(), group.getArg(1), sizeof(uint64_t), group.getParent()->getDataLayout());
 }
 
 /// Whether the function orders its memory towards other threads itself: atomics, fences, or calls
