@@ -8,51 +8,51 @@
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
 target triple = "spir64-unknown-unknown"
 
-define spir_func i64 @_Z8atom_minPU3AS1Vll(i64 addrspace(1)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS1Vll(i64 addrspace(1)* %p, i64 %v) #0 {
   %old = atomicrmw min i64 addrspace(1)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS1Vll(i64 addrspace(1)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS1Vll(i64 addrspace(1)* %p, i64 %v) #0 {
   %old = atomicrmw max i64 addrspace(1)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_minPU3AS1Vmm(i64 addrspace(1)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS1Vmm(i64 addrspace(1)* %p, i64 %v) #0 {
   %old = atomicrmw umin i64 addrspace(1)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS1Vmm(i64 addrspace(1)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS1Vmm(i64 addrspace(1)* %p, i64 %v) #0 {
   %old = atomicrmw umax i64 addrspace(1)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_minPU3AS3Vll(i64 addrspace(3)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS3Vll(i64 addrspace(3)* %p, i64 %v) #0 {
   %old = atomicrmw min i64 addrspace(3)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS3Vll(i64 addrspace(3)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS3Vll(i64 addrspace(3)* %p, i64 %v) #0 {
   %old = atomicrmw max i64 addrspace(3)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_minPU3AS3Vmm(i64 addrspace(3)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS3Vmm(i64 addrspace(3)* %p, i64 %v) #0 {
   %old = atomicrmw umin i64 addrspace(3)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS3Vmm(i64 addrspace(3)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS3Vmm(i64 addrspace(3)* %p, i64 %v) #0 {
   %old = atomicrmw umax i64 addrspace(3)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_minPU3AS4Vll(i64 addrspace(4)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS4Vll(i64 addrspace(4)* %p, i64 %v) #0 {
   %old = atomicrmw min i64 addrspace(4)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS4Vll(i64 addrspace(4)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS4Vll(i64 addrspace(4)* %p, i64 %v) #0 {
   %old = atomicrmw max i64 addrspace(4)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_minPU3AS4Vmm(i64 addrspace(4)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_minPU3AS4Vmm(i64 addrspace(4)* %p, i64 %v) #0 {
   %old = atomicrmw umin i64 addrspace(4)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }
-define spir_func i64 @_Z8atom_maxPU3AS4Vmm(i64 addrspace(4)* %p, i64 %v) #0 {
+define spir_func i64 @_Z16loom_seq_cst_maxPU3AS4Vmm(i64 addrspace(4)* %p, i64 %v) #0 {
   %old = atomicrmw umax i64 addrspace(4)* %p, i64 %v seq_cst, align 8
   ret i64 %old
 }

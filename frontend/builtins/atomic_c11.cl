@@ -8,8 +8,8 @@
 // atomic_uint, atomic_long and atomic_ulong (and the mixed intptr_t/uintptr_t forms), loads, stores,
 // exchanges and compare-exchanges also on atomic_float.
 //
-// Each is the OpenCL 1.x read-modify-write of the same operation (atomic.cl): sequentially
-// consistent, at least as strong as any order and scope asked, so those are not looked at. A load is
+// Each is the sequentially consistent read-modify-write of the same operation (atomic.cl's
+// loom_seq_cst_*), at least as strong as any order and scope asked, so those are not looked at. A load is
 // an `or` of 0 and a store an exchange: spir64 has no atomic load or store Clang 15 emits inline (its
 // __atomic builtins become library calls there), and the hardware's atomic port serves both. A weak
 // compare-exchange never fails spuriously. Clang declares the plain forms only with the features
@@ -31,41 +31,41 @@
   LOOM_BUILTIN bool NAME##_explicit(LOOM_UNPAREN PARAMS, memory_order success, memory_order failure, \
                                     memory_scope scope) { BODY }
 
-// Compare-exchange of an object of A (values T, bits B, through PREFIX's cmpxchg), expected in EAS.
-#define LOOM_C11_CAS(A, T, B, AS, EAS, PREFIX)                                                     \
+// Compare-exchange of an object of A (values T, bits B), expected in EAS.
+#define LOOM_C11_CAS(A, T, B, AS, EAS)                                                     \
   LOOM_C11_CAS_FORMS(atomic_compare_exchange_strong, (volatile AS A *p, EAS T *expected, T desired), \
                      return loom_compare_exchange(p, expected, desired);)                          \
   LOOM_C11_CAS_FORMS(atomic_compare_exchange_weak, (volatile AS A *p, EAS T *expected, T desired),   \
                      return loom_compare_exchange(p, expected, desired);)
 
 // A compare-exchange's helper and forms with the expected value in EAS.
-#define LOOM_C11_CAS_IN(A, T, B, AS, EAS, PREFIX)                                                  \
-  LOOM_C11_CAS_BODY(A, T, B, AS, EAS, PREFIX)                                                      \
-  LOOM_C11_CAS(A, T, B, AS, EAS, PREFIX)
+#define LOOM_C11_CAS_IN(A, T, B, AS, EAS)                                                  \
+  LOOM_C11_CAS_BODY(A, T, B, AS, EAS)                                                      \
+  LOOM_C11_CAS(A, T, B, AS, EAS)
 
 // Where a compare-exchange's expected value may be: with a named object, in any named space; with a
 // generic one, generic.
-#define LOOM_C11_EXPECTED_NAMED(A, T, B, AS, PREFIX)                                               \
-  LOOM_C11_CAS_IN(A, T, B, AS, __global, PREFIX)                                                   \
-  LOOM_C11_CAS_IN(A, T, B, AS, __local, PREFIX)                                                    \
-  LOOM_C11_CAS_IN(A, T, B, AS, __private, PREFIX)
-#define LOOM_C11_EXPECTED_GENERIC(A, T, B, AS, PREFIX) LOOM_C11_CAS_IN(A, T, B, AS, __generic, PREFIX)
+#define LOOM_C11_EXPECTED_NAMED(A, T, B, AS)                                               \
+  LOOM_C11_CAS_IN(A, T, B, AS, __global)                                                   \
+  LOOM_C11_CAS_IN(A, T, B, AS, __local)                                                    \
+  LOOM_C11_CAS_IN(A, T, B, AS, __private)
+#define LOOM_C11_EXPECTED_GENERIC(A, T, B, AS) LOOM_C11_CAS_IN(A, T, B, AS, __generic)
 
 // What every atomic type has: init, store, load, exchange, compare-exchange (EXPECTED's forms).
-#define LOOM_C11_VALUE(A, T, B, AS, PREFIX, EXPECTED)                                              \
+#define LOOM_C11_VALUE(A, T, B, AS, EXPECTED)                                              \
   LOOM_BUILTIN void atomic_init(volatile AS A *p, T v) { *(volatile AS T *)p = v; }               \
   LOOM_C11_FORMS(void, atomic_store, (volatile AS A *p, T v),                                      \
-                 PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v));)                                 \
-  LOOM_C11_FORMS(T, atomic_load, (volatile AS A *p), return LOOM_AS(T, PREFIX##or((volatile AS B *)p, (B)0));) \
+                 loom_seq_cst_xchg((volatile AS B *)p, LOOM_AS(B, v));)                                 \
+  LOOM_C11_FORMS(T, atomic_load, (volatile AS A *p), return LOOM_AS(T, loom_seq_cst_or((volatile AS B *)p, (B)0));) \
   LOOM_C11_FORMS(T, atomic_exchange, (volatile AS A *p, T v),                                      \
-                 return LOOM_AS(T, PREFIX##xchg((volatile AS B *)p, LOOM_AS(B, v)));)             \
-  EXPECTED(A, T, B, AS, PREFIX)
+                 return LOOM_AS(T, loom_seq_cst_xchg((volatile AS B *)p, LOOM_AS(B, v)));)             \
+  EXPECTED(A, T, B, AS)
 
 // The values compare as bits (a float's -0 is not its +0), as C11's compare-exchange does.
-#define LOOM_C11_CAS_BODY(A, T, B, AS, EAS, PREFIX)                                                \
+#define LOOM_C11_CAS_BODY(A, T, B, AS, EAS)                                                \
   LOOM_BUILTIN bool loom_compare_exchange(volatile AS A *p, EAS T *expected, T desired) {          \
     B want = LOOM_AS(B, *expected);                                                                \
-    B old = PREFIX##cmpxchg((volatile AS B *)p, want, LOOM_AS(B, desired));                        \
+    B old = loom_seq_cst_cmpxchg((volatile AS B *)p, want, LOOM_AS(B, desired));                        \
     if (old == want)                                                                               \
       return true;                                                                                 \
     *expected = LOOM_AS(T, old);                                                                   \
@@ -73,35 +73,35 @@
   }
 
 // atomic_fetch_OP of an object of A holding R, the operand converted from V to R.
-#define LOOM_C11_FETCH(A, R, V, AS, PREFIX, OP)                                                    \
-  LOOM_C11_FORMS(R, atomic_fetch_##OP, (volatile AS A *p, V v), return PREFIX##OP((volatile AS R *)p, (R)v);)
+#define LOOM_C11_FETCH(A, R, V, AS, OP)                                                    \
+  LOOM_C11_FORMS(R, atomic_fetch_##OP, (volatile AS A *p, V v), return loom_seq_cst_##OP((volatile AS R *)p, (R)v);)
 
 // The operations the intptr_t / uintptr_t mixes have too.
-#define LOOM_C11_FETCH_BITS_MIN(A, R, V, AS, PREFIX)                                               \
-  LOOM_C11_FETCH(A, R, V, AS, PREFIX, or) LOOM_C11_FETCH(A, R, V, AS, PREFIX, xor)                 \
-  LOOM_C11_FETCH(A, R, V, AS, PREFIX, and) LOOM_C11_FETCH(A, R, V, AS, PREFIX, min)
+#define LOOM_C11_FETCH_BITS_MIN(A, R, V, AS)                                               \
+  LOOM_C11_FETCH(A, R, V, AS, or) LOOM_C11_FETCH(A, R, V, AS, xor)                 \
+  LOOM_C11_FETCH(A, R, V, AS, and) LOOM_C11_FETCH(A, R, V, AS, min)
 
-#define LOOM_C11_INTEGER(A, T, AS, PREFIX, EXPECTED)                                               \
-  LOOM_C11_VALUE(A, T, T, AS, PREFIX, EXPECTED)                                                    \
-  LOOM_C11_FETCH(A, T, T, AS, PREFIX, add) LOOM_C11_FETCH(A, T, T, AS, PREFIX, sub)                \
-  LOOM_C11_FETCH_BITS_MIN(A, T, T, AS, PREFIX) LOOM_C11_FETCH(A, T, T, AS, PREFIX, max)
+#define LOOM_C11_INTEGER(A, T, AS, EXPECTED)                                               \
+  LOOM_C11_VALUE(A, T, T, AS, EXPECTED)                                                    \
+  LOOM_C11_FETCH(A, T, T, AS, add) LOOM_C11_FETCH(A, T, T, AS, sub)                \
+  LOOM_C11_FETCH_BITS_MIN(A, T, T, AS) LOOM_C11_FETCH(A, T, T, AS, max)
 
 // atomic_flag is an atomic_int: set is 1, clear 0.
 #define LOOM_C11_FLAG(AS)                                                                          \
   LOOM_C11_FORMS(bool, atomic_flag_test_and_set, (volatile AS atomic_flag *p),                     \
-                 return atomic_xchg((volatile AS int *)p, 1) != 0;)                                \
-  LOOM_C11_FORMS(void, atomic_flag_clear, (volatile AS atomic_flag *p), atomic_xchg((volatile AS int *)p, 0);)
+                 return loom_seq_cst_xchg((volatile AS int *)p, 1) != 0;)                                \
+  LOOM_C11_FORMS(void, atomic_flag_clear, (volatile AS atomic_flag *p), loom_seq_cst_xchg((volatile AS int *)p, 0);)
 
 #define LOOM_C11_SPACE(AS, EXPECTED)                                                               \
-  LOOM_C11_INTEGER(atomic_int, int, AS, atomic_, EXPECTED)                                         \
-  LOOM_C11_INTEGER(atomic_uint, uint, AS, atomic_, EXPECTED)                                       \
-  LOOM_C11_INTEGER(atomic_long, long, AS, atom_, EXPECTED)                                         \
-  LOOM_C11_INTEGER(atomic_ulong, ulong, AS, atom_, EXPECTED)                                       \
-  LOOM_C11_VALUE(atomic_float, float, int, AS, atomic_, EXPECTED)                                  \
-  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, add)                           \
-  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, atom_, sub)                           \
-  LOOM_C11_FETCH_BITS_MIN(atomic_uintptr_t, uintptr_t, intptr_t, AS, atom_)                        \
-  LOOM_C11_FETCH_BITS_MIN(atomic_intptr_t, intptr_t, uintptr_t, AS, atom_)                         \
+  LOOM_C11_INTEGER(atomic_int, int, AS, EXPECTED)                                         \
+  LOOM_C11_INTEGER(atomic_uint, uint, AS, EXPECTED)                                       \
+  LOOM_C11_INTEGER(atomic_long, long, AS, EXPECTED)                                         \
+  LOOM_C11_INTEGER(atomic_ulong, ulong, AS, EXPECTED)                                       \
+  LOOM_C11_VALUE(atomic_float, float, int, AS, EXPECTED)                                  \
+  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, add)                           \
+  LOOM_C11_FETCH(atomic_uintptr_t, uintptr_t, ptrdiff_t, AS, sub)                           \
+  LOOM_C11_FETCH_BITS_MIN(atomic_uintptr_t, uintptr_t, intptr_t, AS)                        \
+  LOOM_C11_FETCH_BITS_MIN(atomic_intptr_t, intptr_t, uintptr_t, AS)                         \
   LOOM_C11_FLAG(AS)
 
 LOOM_C11_SPACE(__global, LOOM_C11_EXPECTED_NAMED)

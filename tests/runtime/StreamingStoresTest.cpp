@@ -4,20 +4,12 @@
 // cached variant does.
 #include "devices/cpu/CpuDevice.h"
 #include "devices/cpu/StreamingStores.h"
-#include "devices/cpu/WorkItemLoops.h"
 
-#include "loom/frontend/KernelInfo.h"
-#include "loom/frontend/OpenCLCompiler.h"
-#include "loom/frontend/Optimize.h"
-
-#include "../TestSupport.h"
 #include "CpuTestSupport.h"
 
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsX86.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <map>
 
@@ -33,32 +25,15 @@ struct Marked {
 /// Each kernel's work-group function made as the streaming variant makes it: assumptions, O3 for
 /// this host, non-temporal stores.
 std::map<std::string, Marked> streamingVariant(const char *source) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::LLVMContext context;
-  auto compiled = loom::frontend::compileOpenCL(context, {source, "streaming.cl", ""}, loom::frontend::Target::Host);
-  REQUIRE_OK(compiled);
-  llvm::Module &module = *compiled->module;
-  auto kernels = loom::frontend::extractKernels(module);
-  REQUIRE_OK(kernels);
-  auto functions = cpu::addWorkGroupFunctions(module, *kernels);
-  REQUIRE_OK(functions);
-  auto target = llvm::orc::JITTargetMachineBuilder::detectHost();
-  REQUIRE_OK(target);
-  auto machine = target->createTargetMachine();
-  REQUIRE_OK(machine);
-  module.setDataLayout((*machine)->createDataLayout());
-  module.setTargetTriple((*machine)->getTargetTriple().str());
-  std::vector<std::string> symbols;
-  for (const cpu::WorkGroupFunction &function : *functions)
-    symbols.push_back(function.symbol);
-  cpu::assumeStreamingLaunch(module, symbols, *kernels);
-  loom::frontend::optimizeModule(module, llvm::OptimizationLevel::O3, machine->get());
+  HostProgram program = lowerForHost(context, source);
+  cpu::assumeStreamingLaunch(*program.module, program.symbols, program.kernels);
+  optimiseForHost(program);
   std::map<std::string, Marked> marked;
-  for (size_t k = 0; k < symbols.size(); ++k) {
-    Marked &counts = marked[(*kernels)[k].name];
-    counts.stores = cpu::markStreamingStores(module, {symbols[k]}, {(*kernels)[k]});
-    for (llvm::Instruction &inst : llvm::instructions(*module.getFunction(symbols[k])))
+  for (size_t k = 0; k < program.symbols.size(); ++k) {
+    Marked &counts = marked[program.kernels[k].name];
+    counts.stores = cpu::markStreamingStores(*program.module, {program.symbols[k]}, {program.kernels[k]});
+    for (llvm::Instruction &inst : llvm::instructions(*program.module->getFunction(program.symbols[k])))
       if (auto *intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&inst))
         counts.fences += intrinsic->getIntrinsicID() == llvm::Intrinsic::x86_sse_sfence;
   }
