@@ -440,6 +440,11 @@ llvm::Expected<LaunchResult> CpuDevice::run(CpuProgram &program, unsigned kernel
     }
     if (ended)
       nextGroup.store(totalGroups, std::memory_order_relaxed);
+    // The streaming variant's non-temporal stores are weakly ordered: each thread fences them once,
+    // after its last group, before the launch completes (on x86-64 an MFENCE, which drains them). A
+    // fence per work-group made groups of 64 work-items wait on every line they wrote.
+    if (streaming)
+      std::atomic_thread_fence(std::memory_order_seq_cst);
     if (watched)
       watched->leave(watchedThread);
   };

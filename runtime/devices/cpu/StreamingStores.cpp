@@ -8,9 +8,9 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 namespace loom::runtime::cpu {
 
@@ -103,27 +103,37 @@ unsigned markStreamingStores(Module &module, ArrayRef<std::string> symbols, Arra
     Function *group = module.getFunction(symbols[k]);
     if (!group || group->isDeclaration() || synchronises(*group))
       continue;
-    unsigned markedHere = 0;
+    SmallVector<StoreInst *, 8> stores;
     for (Instruction &inst : instructions(*group)) {
       auto *store = dyn_cast<StoreInst>(&inst);
       if (!store || store->isVolatile() || !store->getValueOperand()->getType()->isVectorTy())
         continue;
       const uint64_t bytes = layout.getTypeStoreSize(store->getValueOperand()->getType());
-      if (bytes < 16 || !isPowerOf2_64(bytes) || store->getAlign().value() < std::min(bytes, StreamingAlignment))
+      if (bytes < 16 || !isPowerOf2_64(bytes))
         continue;
       auto index = argumentLoaded(getUnderlyingObject(store->getPointerOperand()), *group);
-      if (!index || !isBufferArgument(kernels[k], *index))
-        continue;
-      store->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
-      ++markedHere;
+      if (index && isBufferArgument(kernels[k], *index))
+        stores.push_back(store);
     }
-    if (!markedHere)
-      continue;
-    Function *fence = Intrinsic::getDeclaration(&module, Intrinsic::x86_sse_sfence);
-    for (BasicBlock &block : *group)
-      if (isa<ReturnInst>(block.getTerminator()))
-        IRBuilder<>(block.getTerminator()).CreateCall(fence);
-    marked += markedHere;
+    for (StoreInst *store : stores) {
+      const uint64_t aligned = std::min<uint64_t>(layout.getTypeStoreSize(store->getValueOperand()->getType()),
+                                                  StreamingAlignment);
+      if (store->getAlign().value() < aligned) {
+        // An alignment the compiler cannot prove (a row pitch: `c[y * width + x]`) is checked where
+        // the store is: non-temporal where the address is aligned, as every row of a width in whole
+        // lines is, cached elsewhere.
+        IRBuilder<> b(store);
+        Value *offset = b.CreateAnd(b.CreatePtrToInt(store->getPointerOperand(), b.getInt64Ty()), aligned - 1);
+        Instruction *alignedBranch = nullptr, *otherBranch = nullptr;
+        SplitBlockAndInsertIfThenElse(b.CreateICmpEQ(offset, b.getInt64(0)), store, &alignedBranch, &otherBranch);
+        store->moveBefore(otherBranch);
+        store = cast<StoreInst>(store->clone());
+        store->insertBefore(alignedBranch);
+        store->setAlignment(Align(aligned));
+      }
+      store->setMetadata(LLVMContext::MD_nontemporal, nontemporal);
+    }
+    marked += stores.size();
   }
   return marked;
 }
@@ -135,16 +145,16 @@ bool isStreamingLaunch(const frontend::KernelInfo &kernel, ArrayRef<LaunchBuffer
   uint64_t items = 1;
   for (unsigned d = 0; d < range.dims; ++d)
     items *= range.global[d];
-  uint64_t written = 0;
+  uint64_t read = 0, written = 0;
   for (size_t i = 0; i < buffers.size() && i < kernel.args.size(); ++i) {
     if (!isBufferArgument(kernel, i))
       continue;
     if (reinterpret_cast<uintptr_t>(buffers[i].host) % StreamingAlignment)
       return false;
-    if (!StringRef(kernel.args[i].typeQualifiers).contains("const"))
-      written += std::min(buffers[i].bytes, items * buffers[i].elementBytes);
+    (StringRef(kernel.args[i].typeQualifiers).contains("const") ? read : written) +=
+        std::min(buffers[i].bytes, items * buffers[i].elementBytes);
   }
-  return written > cacheBytes;
+  return written && read + written >= cacheBytes;
 }
 
 uint64_t lastLevelCacheBytes() {

@@ -1,20 +1,21 @@
 //===- StreamingStores.h - A program's variant with non-temporal stores -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// A launch that writes more than the last-level cache holds gains nothing from caching what it
-// writes: each line written is first read from memory (read for ownership) and later written back,
-// so vector_add moves four streams for its three. Non-temporal stores write whole lines to memory
+// A launch whose buffers fill the last-level cache gains nothing from caching what it writes: each
+// line written is first read from memory (read for ownership) and later written back, so vector_add
+// moves four streams for its three. Non-temporal stores write whole lines to memory
 // without reading them. The CPU device compiles a second, streaming variant of a program for such
 // launches (isStreamingLaunch), which differs in two transformations:
 //  - before O3 (assumeStreamingLaunch), each work-group function assumes what the launch checked:
 //    its __global pointer arguments are StreamingAlignment-aligned, and in dimension 0 the enqueued
 //    local size and the global offset are multiples of StreamingItems, so that InstCombine proves
 //    the vectorised stores of `c[get_global_id(0)]` aligned to their size;
-//  - after O3 (markStreamingStores), each vector store of 16 bytes or more, aligned to its size, into
-//    a __global buffer argument, becomes !nontemporal (MOVNTPS and kin), and the work-group function
-//    ends with an SFENCE: non-temporal stores are weakly ordered, and the thread that completes the
-//    launch must see them. A work-group function with atomics or fences keeps cached stores: its
-//    order towards other threads is the kernel's business.
+//  - after O3 (markStreamingStores), each vector store of 16 bytes or more into a __global buffer
+//    argument becomes !nontemporal (MOVNTPS and kin): as it is where its alignment to its size (at
+//    most a line) is proven, behind a check of the address where it is not (a row pitch, `c[y *
+//    width + x]`). Non-temporal stores are weakly ordered: each thread of a streaming launch fences
+//    them once, after its last work-group (CpuDevice.cpp). A work-group function with atomics or
+//    fences keeps cached stores: its order towards other threads is the kernel's business.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -49,9 +50,10 @@ struct LaunchBuffer {
   uint64_t elementBytes = 0;  ///< The size of what the kernel's pointer points to.
 };
 
-/// Whether a launch of `kernel` over `range` takes the streaming variant: what it may write (into
-/// its __global pointers not declared const, one element per work-item, at most their buffers)
-/// exceeds `cacheBytes`, and it meets what the variant assumes.
+/// Whether a launch of `kernel` over `range` takes the streaming variant: it writes, what it may read
+/// and write (through its __global pointers, const ones read and others written, one element per
+/// work-item, at most their buffers) fills `cacheBytes`, so that what it writes is gone from the
+/// cache before it is read again, and it meets what the variant assumes.
 bool isStreamingLaunch(const frontend::KernelInfo &kernel, llvm::ArrayRef<LaunchBuffer> buffers, const NDRange &range,
                        uint64_t cacheBytes);
 
