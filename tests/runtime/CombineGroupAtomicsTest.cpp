@@ -128,11 +128,7 @@ __kernel void extremes(__global const int *in, __global int *restrict least, __g
   REQUIRE_OK(least);
   REQUIRE_OK(spread);
   auto *values = static_cast<int32_t *>(in->host);
-  uint32_t state = 7;
-  for (size_t i = 0; i < n; ++i) {
-    state = state * 1664525u + 1013904223u;
-    values[i] = int32_t(state) >> 3;
-  }
+  fillPseudoRandom(values, n, 7, 3);
   auto *binsOut = static_cast<uint32_t *>(bins->host);
   auto *leastOut = static_cast<int32_t *>(least->host);
   auto *spreadOut = static_cast<int64_t *>(spread->host);

@@ -35,6 +35,15 @@ inline loom::runtime::ArgValue bufferArg(const loom::runtime::Allocation &alloca
   return arg;
 }
 
+/// `count` signed values spread over the range of an int shifted right by `shift` (a linear
+/// congruential sequence from `seed`: repeatable, with every low bit pattern hit).
+inline void fillPseudoRandom(int32_t *values, size_t count, uint32_t seed, unsigned shift) {
+  for (size_t i = 0; i < count; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    values[i] = int32_t(seed) >> shift;
+  }
+}
+
 template <typename T> loom::runtime::ArgValue scalarArg(T value) {
   loom::runtime::ArgValue arg;
   arg.kind = loom::runtime::ArgValue::Kind::Scalar;

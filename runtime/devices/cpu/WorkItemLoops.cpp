@@ -11,6 +11,7 @@
 #include "devices/cpu/AddressSpaceQueries.h"
 #include "devices/cpu/GroupCollectives.h"
 #include "devices/cpu/InnerLoopBarriers.h"
+#include "devices/cpu/PlainLocalAtomics.h"
 #include "devices/cpu/SpinLoopYields.h"
 
 #include "loom/frontend/KernelInfo.h"
@@ -234,7 +235,8 @@ struct WorkItemFunction {
 };
 
 Expected<WorkItemFunction>
-makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &localVariables) {
+makeWorkItemFunction(Function &kernel, const frontend::KernelInfo &info,
+                     const SmallPtrSetImpl<GlobalVariable *> &localVariables) {
   Module &module = *kernel.getParent();
   Type *i8 = Type::getInt8Ty(module.getContext());
   Type *i8p = Type::getInt8PtrTy(module.getContext());
@@ -278,6 +280,12 @@ makeWorkItemFunction(Function &kernel, const SmallPtrSetImpl<GlobalVariable *> &
                                 clone->getArg(firstExtra + LocalId + 2)};
   if (!addSpinLoopYields(*clone))
     addInnerLoopBarriers(*clone, localIds);
+  // After the yields, which find the loops that wait on an atomic read.
+  SmallVector<const Value *, 4> localMemory{clone->getArg(firstExtra + Scratch)};
+  for (unsigned i = 0; i < firstExtra && i < info.args.size(); ++i)
+    if (info.args[i].isPointer && info.args[i].addressSpace == frontend::AddressSpace::Local)
+      localMemory.push_back(clone->getArg(i));
+  makeLocalAtomicsPlain(*clone, localMemory);
   auto regions = lowering::formBarrierRegions(*clone, *clone->getArg(firstExtra + Resume), localIds);
   if (!regions)
     return regions.takeError();
@@ -729,7 +737,7 @@ addWorkGroupFunctions(Module &module, ArrayRef<frontend::KernelInfo> kernels) {
                             " arguments but the host ABI passes " + Twine(kernel->arg_size()) +
                             " values: struct arguments split into registers are not supported on "
                             "the CPU device yet");
-    auto workItem = makeWorkItemFunction(*kernel, localVariables);
+    auto workItem = makeWorkItemFunction(*kernel, info, localVariables);
     if (!workItem)
       return workItem.takeError();
     Function *group = makeWorkGroupFunction(*kernel, *workItem);
