@@ -62,16 +62,13 @@ bool leavesAlone(const Instruction &inst, const AtomicRMWInst &update, const Val
     return true;
   if (const auto *call = dyn_cast<CallBase>(&inst))
     return call->getCalledFunction() && lowering::isWorkItemBuiltin(call->getCalledFunction()->getName());
-  if (const auto *other = dyn_cast<AtomicRMWInst>(&inst))
-    if (getUnderlyingObject(other->getPointerOperand()) == object)
-      return isCombinableUpdate(*other) && other->getOperation() == update.getOperation();
   const Value *pointer = getLoadStorePointerOperand(&inst);
-  if (!pointer)
-    if (const auto *other = dyn_cast<AtomicRMWInst>(&inst))
-      pointer = other->getPointerOperand();
-  if (!pointer)
-    return false;
-  return areDisjoint(getUnderlyingObject(pointer), object);
+  if (const auto *other = dyn_cast<AtomicRMWInst>(&inst)) {
+    pointer = other->getPointerOperand();
+    if (getUnderlyingObject(pointer) == object)
+      return isCombinableUpdate(*other) && other->getOperation() == update.getOperation();
+  }
+  return pointer && areDisjoint(getUnderlyingObject(pointer), object);
 }
 
 /// Whether everything a work-item may run after `update` (up to the kernel's end, round its loops)
