@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Checks the Verilog loomc generated for a differential corpus file: every kernel's top module passes
-# verilator --lint-only -Wall silently and, when yosys is given, yosys synth's coarse stage (elaboration,
-# processes, memories, arithmetic extraction: what makes a design synthesizable) without an error.
-# The fine stage (gate mapping) is left out: a 64-bit combinational divide alone takes minutes and
-# gigabytes there. The library modules are fully synthesized by tests/hls/rtl.
+# verilator --lint-only -Wall silently and, when yosys is given, yosys elaborates it (hierarchy -check),
+# turns its processes into netlists (proc) and finds no problem in any module: no net with two drivers,
+# no logic loop, no undriven signal in use (check -assert). synth's optimisations are left out: they
+# reject nothing these passes accept, and took 760 s of CPU on one kernel of the pipes corpus (1 KiB
+# structs through a pipe) where these take 24 s. The library modules are fully synthesized by
+# tests/hls/rtl.
 # usage: lint_corpus.sh <program.v> <verilator> [yosys]
 set -u
 verilog=$1 verilator=$2 yosys=${3:-}
@@ -29,9 +31,9 @@ for kernel in $kernels; do
     echo "lint_corpus: $kernel: verilator lint is not clean" >&2
     status=1
   fi
-  if [ -n "$yosys" ] && ! log=$("$yosys" -q -p "synth -top $kernel -run begin:fine" "$dir/$kernel.v" 2>&1); then
+  if [ -n "$yosys" ] && ! log=$("$yosys" -q -p "hierarchy -check -top $kernel; proc; check -assert" "$dir/$kernel.v" 2>&1); then
     echo "$log"
-    echo "lint_corpus: $kernel: yosys synth (coarse) failed" >&2
+    echo "lint_corpus: $kernel: yosys found a problem" >&2
     status=1
   fi
   rm -f "$dir/$kernel.v"
