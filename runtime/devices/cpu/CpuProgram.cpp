@@ -6,14 +6,17 @@
 // trap, printf calls to records, the marks on atomic updates a work-group may combine
 // (CombineGroupAtomics.h), work-item loops, the host CPU's target attributes and the verifier when
 // the program is built; at its first launch, O3 (PassBuilder with the host TargetMachine, so the loop
-// vectoriser has the real cost model), the combining of the marked updates, and code generation into an object file, kept in the ProgramCache under the lowered
-// module and the host CPU (a later process loads it instead: no O3, no code generation), then one
-// LLJIT over that object whose lookups give the work-group function pointers. The streaming variant
+// vectoriser has the real cost model), the combining of the marked updates, plain paths for masked
+// accesses whose every lane is on (FullMaskFastPaths.h), and code generation into an object file,
+// kept in the ProgramCache under the lowered module and the host CPU (a later process loads it
+// instead: no O3, no code generation), then one LLJIT over that object whose lookups give the
+// work-group function pointers. The streaming variant
 // (StreamingStores.h) is made the same way from the lowered module's bitcode, with its assumptions
 // before O3 and its non-temporal stores after, at the first launch that needs it.
 //===----------------------------------------------------------------------===//
 #include "devices/cpu/CpuProgram.h"
 #include "devices/cpu/CombineGroupAtomics.h"
+#include "devices/cpu/FullMaskFastPaths.h"
 #include "devices/cpu/GuardDivisions.h"
 #include "devices/cpu/PipeCallSites.h"
 #include "devices/cpu/PipeOperations.h"
@@ -327,6 +330,7 @@ Error CpuProgram::Compiled::generateCode(Variant variant) const {
     assumeStreamingLaunch(*owned.module, symbols, kernelInfos);
   frontend::optimizeModule(*owned.module, OptimizationLevel::O3, machine->get(), library.get());
   combineGroupAtomics(*owned.module, symbols);
+  addFullMaskFastPaths(*owned.module, symbols);
   if (streaming)
     markStreamingStores(*owned.module, symbols, kernelInfos);
   SmallVector<char, 0> object;
