@@ -12,6 +12,7 @@
 // quotient bits, a relaxed divide's bound, shuffle and shuffle2, the conversions (plain, saturated,
 // with rounding modes), the common, geometric and integer functions.
 #include "DifferentialSupport.h"
+#include "TemporaryCacheDirectory.h"
 #include "UlpError.h"
 
 #include <immintrin.h>
@@ -22,7 +23,6 @@
 #include <cstring>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -296,20 +296,12 @@ TEST_CASE("the functions with libmvec versions, each in a loop the vectoriser wi
 
 namespace {
 
-/// The object files the CPU device's program cache holds in `directory`.
-std::set<std::string> cachedObjects(const std::filesystem::path &directory) {
-  std::set<std::string> paths;
-  for (const auto &entry : std::filesystem::directory_iterator(directory))
-    if (entry.path().extension() == ".o")
-      paths.insert(entry.path().string());
-  return paths;
-}
-
 /// The machine code the CPU device generated for `source` (one kernel, `probe`, of a, b and out,
 /// launched over 4096 work-items): the object file its first launch leaves in the program cache,
 /// here a directory of its own.
-std::string generatedObject(CpuSetup &cl, const std::filesystem::path &cache, const std::string &source) {
-  const std::set<std::string> before = cachedObjects(cache);
+std::string generatedObject(CpuSetup &cl, const TemporaryCacheDirectory &cache, const std::string &source) {
+  const std::vector<std::string> listed = cache.objects();
+  const std::set<std::string> before(listed.begin(), listed.end());
   cl_program program = cl.build(source);
   const std::vector<float> ones(4096, 1.0f);
   cl_mem a = buffer(cl, ones, CL_MEM_COPY_HOST_PTR), b = buffer(cl, ones, CL_MEM_COPY_HOST_PTR);
@@ -324,7 +316,7 @@ std::string generatedObject(CpuSetup &cl, const std::filesystem::path &cache, co
   clReleaseKernel(kernel);
   clReleaseProgram(program);
   std::vector<std::string> added;
-  for (const std::string &path : cachedObjects(cache))
+  for (const std::string &path : cache.objects())
     if (!before.count(path))
       added.push_back(path);
   REQUIRE(added.size() == 1);
@@ -368,12 +360,7 @@ TEST_CASE("log, log1p and cbrt vectorise, within their bounds with denormals, wi
   // vectoriser widens, where a call to glibc's logf, log1pf or cbrtf would keep the loop scalar. The
   // witness: exp beside them in the loop becomes a call to libmvec's vector exp (_ZGV*v_expf), which
   // it is only in a widened loop; tgamma (glibc's scalar tgammaf) shows a loop that is not.
-  const char *before = std::getenv("LOOM_CACHE_DIR");
-  const std::string previous = before ? before : "";
-  std::string pattern = (std::filesystem::temp_directory_path() / "loom-math-cpu-XXXXXX").string();
-  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-  const std::filesystem::path cache = pattern;
-  REQUIRE(::setenv("LOOM_CACHE_DIR", cache.c_str(), 1) == 0);
+  TemporaryCacheDirectory cache;
   {
     CpuSetup cl;
     auto probe = [&](const std::string &call) {
@@ -446,11 +433,6 @@ __kernel void vectors(__global const float4 *x, __global float4 *out) {
     clReleaseMemObject(out);
     clReleaseProgram(program);
   }
-  if (before)
-    ::setenv("LOOM_CACHE_DIR", previous.c_str(), 1);
-  else
-    ::unsetenv("LOOM_CACHE_DIR");
-  std::filesystem::remove_all(cache);
 }
 
 TEST_CASE("pointer operands in every address space, any, all and bitselect", "[e2e][builtins]") {

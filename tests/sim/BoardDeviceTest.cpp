@@ -3,6 +3,7 @@
 // model, memfd device memory, a loom-board process per program, launches, and failures; source
 // builds cached per board description.
 #include "SimTestSupport.h"
+#include "TemporaryCacheDirectory.h"
 #include "TestSupport.h"
 
 #include "devices/board/BoardDevice.h"
@@ -194,28 +195,19 @@ std::string vectorAddBuildLog(const char *name) {
   return log;
 }
 
-size_t filesIn(const std::string &directory) {
-  size_t count = 0;
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator entry(directory, ec), end; entry != end && !ec; entry.increment(ec))
-    ++count;
-  return count;
-}
-
 } // namespace
 
 TEST_CASE("source builds are cached per board: another board, or the same board described otherwise, "
           "builds anew", "[sim][device][cache]") {
-  llvm::SmallString<128> scratch;
-  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-board-cache", scratch));
-  const std::string cache = (scratch + "/cache").str(), boards = (scratch + "/boards").str();
-  setenv("LOOM_CACHE_DIR", cache.c_str(), 1);
+  TemporaryCacheDirectory cache;
+  llvm::SmallString<128> boards;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-board-path", boards));
 
   CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: building for board 'unit'"));
   CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: cached build "));
   // The unit board's entry is not the default board's, nor replaced by it.
   CHECK_THAT(vectorAddBuildLog("default"), Catch::Contains("loom: building for board 'default'"));
-  CHECK(filesIn(cache) == 2);
+  CHECK(cache.files().size() == 2);
 
   // The unit board with another memory latency, found first along LOOM_BOARD_PATH: the same name,
   // another description, so another program.
@@ -225,13 +217,11 @@ TEST_CASE("source builds are cached per board: another board, or the same board 
   const std::string latency = "\"latency_cycles\": 2";
   REQUIRE(slower.find(latency) != std::string::npos);
   slower.replace(slower.find(latency), latency.size(), "\"latency_cycles\": 3");
-  REQUIRE_FALSE(llvm::sys::fs::create_directories(boards));
-  std::ofstream(boards + "/unit.json") << slower;
+  std::ofstream((boards + "/unit.json").str()) << slower;
   setenv("LOOM_BOARD_PATH", boards.c_str(), 1);
   CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: building for board 'unit'"));
   unsetenv("LOOM_BOARD_PATH");
-  CHECK(filesIn(cache) == 3);
+  CHECK(cache.files().size() == 3);
 
-  unsetenv("LOOM_CACHE_DIR");
-  llvm::sys::fs::remove_directories(scratch);
+  llvm::sys::fs::remove_directories(boards);
 }
