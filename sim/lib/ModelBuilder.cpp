@@ -1,20 +1,28 @@
 //===- ModelBuilder.cpp - Verilate and compile a program's model -----------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Steps, all in one temporary directory: write program.v; run verilator --cc once per kernel
-// (k<i>/Vk<i>*.cpp); write per kernel two translation units, one that includes every Verilated
-// .cpp of the per-cycle code plus that kernel's shim, one with the run-once code (Verilator's
-// "__Slow" files: constructors, initial settling), compiled unoptimised as Verilator's own makefile
-// does; write the dispatch shim; compile up to jobs_ at once; link with -shared. The model's
-// symbols are hidden except the ABI functions.
+// Steps, all in one temporary directory: write program.v, and each of its modules to a file of its
+// own in modules/; run verilator --cc once per kernel (k<i>/Vk<i>*.cpp); write per kernel two
+// translation units, one that includes every Verilated .cpp of the per-cycle code plus that
+// kernel's shim, one with the run-once code (Verilator's "__Slow" files: constructors, initial
+// settling), compiled unoptimised as Verilator's own makefile does; write the dispatch shim;
+// compile up to jobs_ at once; link with -shared. The model's symbols are hidden except the ABI
+// functions.
 //
 // Verilator splits its functions at SplitFunctionStatements: left whole, one always-block network
 // of a large kernel is a function of thousands of lines, and GCC's optimiser is superlinear in
 // function size (a 33-kernel corpus took 17 minutes to compile, 10x what split functions take).
+//
+// Verilator reads a kernel's module from modules/ and finds the modules it instantiates there by
+// name (-y): given the whole program, each run parsed every kernel's modules, so a program's
+// Verilator time grew with the square of its kernels (a 15-kernel corpus: 6.6 s of parsing in each
+// kernel's run, whose own modules verilate in 1 s). A `line directive keeps program.v's line numbers
+// in Verilator's messages.
 //===----------------------------------------------------------------------===//
 #include "loom/sim/ModelBuilder.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -75,6 +83,59 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
   out.close();
   if (out.has_error())
     return error(llvm::formatv("cannot write {0}: {1}", path, out.error().message()));
+  return llvm::Error::success();
+}
+
+/// The compiler directives whose effect reaches past the module they are in (a macro's use, also a
+/// line starting with a backquote, is not one).
+bool isCarriedDirective(llvm::StringRef line) {
+  llvm::StringRef word = line.ltrim().take_until([](char c) { return c == ' ' || c == '\t'; });
+  static const llvm::StringRef Carried[] = {"`define",    "`undef",           "`undefineall",
+                                            "`timescale", "`default_nettype", "`resetall"};
+  return llvm::is_contained(Carried, word);
+}
+
+/// Writes each module of `verilog` to `dir`/<name>.v, starting with the compiler directives
+/// (`define, `timescale, ...) of the lines before it, which Verilator would have seen in program.v,
+/// and a `line directive giving its first line there. The generated Verilog puts `module` and
+/// `endmodule` at the start of a line; the text between two modules (comments, lint pragmas) goes
+/// with the module after it.
+llvm::Error writeModuleLibrary(llvm::StringRef verilog, llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directory(dir))
+    return error(llvm::formatv("cannot create {0}: {1}", dir, ec.message()));
+  std::string directives, directivesBefore, module, name;
+  unsigned firstLine = 1, lineNumber = 0;
+  bool inDirective = false; // a directive continues while its lines end in a backslash
+  for (llvm::StringRef rest = verilog; !rest.empty();) {
+    llvm::StringRef line;
+    std::tie(line, rest) = rest.split('\n');
+    ++lineNumber;
+    if (module.empty()) {
+      firstLine = lineNumber;
+      directivesBefore = directives;
+    }
+    module += line;
+    module += '\n';
+    if (inDirective || isCarriedDirective(line)) {
+      directives += line;
+      directives += '\n';
+      inDirective = line.rtrim().endswith("\\");
+    }
+    if (name.empty() && line.consume_front("module "))
+      name = line.ltrim().take_until([](char c) { return !llvm::isAlnum(c) && c != '_'; }).str();
+    if (!name.empty() && line.startswith("endmodule")) {
+      llvm::SmallString<128> path(dir);
+      llvm::sys::path::append(path, name + ".v");
+      std::string text =
+          directivesBefore + llvm::formatv("`line {0} \"program.v\" 0\n", firstLine).str() + module;
+      if (auto err = writeFile(path, text))
+        return err;
+      module.clear();
+      name.clear();
+    }
+  }
+  if (!name.empty())
+    return error(llvm::formatv("module {0} in program.v has no endmodule", name));
   return llvm::Error::success();
 }
 
@@ -471,6 +532,8 @@ llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
 
   if (auto err = writeFile(at("program.v"), verilog))
     return std::move(err);
+  if (auto err = writeModuleLibrary(verilog, at("modules")))
+    return std::move(err);
   if (auto err = writeFile(at("ModelABI.h"), EmbeddedAbi[0].contents))
     return std::move(err);
 
@@ -489,7 +552,7 @@ llvm::Expected<std::string> ModelBuilder::build(llvm::StringRef verilog,
                 // (BLKLOOPINIT otherwise).
                 "--unroll-count", std::to_string(MaxUnrolledWritePorts),
                 "--prefix", llvm::formatv("Vk{0}", i).str(), "--Mdir", at(llvm::formatv("k{0}", i)),
-                at("program.v")};
+                "-y", at("modules"), at("modules/" + kernels[i].topModule + ".v")};
     job.outputPath = at(llvm::formatv("verilator-k{0}.log", i));
     job.what = llvm::formatv("verilator (kernel '{0}', module '{1}')", kernels[i].kernelName,
                              kernels[i].topModule)

@@ -87,14 +87,28 @@ TEST_CASE("ModelBuilder reports progress and tool failures readably", "[sim][mod
   ModelBuilder builder;
   builder.setProgress([&](llvm::StringRef step) { steps.push_back(step.str()); });
 
-  SECTION("Verilog errors carry Verilator's message") {
-    std::string bad = "module loom_test_add(input clk, output done);\n  assign done = ;\nendmodule\n";
+  SECTION("Verilog errors carry Verilator's message and the line in program.v") {
+    // After a module of three lines and a comment: the error is on the program's sixth line.
+    std::string bad = "module other(input clk);\n  wire w;\nendmodule\n// the kernel\n"
+                      "module loom_test_add(input clk, output done);\n  assign done = ;\nendmodule\n";
     auto built = builder.build(bad, {testKernels()[0]});
     std::string message = errorMessage(built);
     CHECK_THAT(message, Catch::Contains("verilator"));
-    CHECK_THAT(message, Catch::Contains("program.v:2"));
+    CHECK_THAT(message, Catch::Contains("program.v:6"));
     CHECK(steps == std::vector<std::string>{"verilating"});
     CHECK_THAT(builder.log(), Catch::Contains("--top-module loom_test_add"));
+  }
+  SECTION("a kernel's Verilator run reads only the modules it instantiates") {
+    // Another kernel's module that would not parse is never read for loom_test_add.
+    std::string unparsable = "module loom_elsewhere(input clk);\n  this is not Verilog\nendmodule\n";
+    auto built = builder.build(testVerilog() + unparsable, {testKernels()[0]});
+    if (!built)
+      FAIL(llvm::toString(built.takeError()));
+    CHECK(built->compare(0, 4, "\x7f" "ELF") == 0);
+  }
+  SECTION("a module without endmodule is an error") {
+    auto built = builder.build("module loom_test_add(input clk);\n", {testKernels()[0]});
+    CHECK_THAT(errorMessage(built), Catch::Contains("module loom_test_add in program.v has no endmodule"));
   }
   SECTION("a port the contract requires but the Verilog lacks fails at the C++ compile") {
     auto kernel = testKernels()[0];
