@@ -103,7 +103,8 @@ bool isCarriedDirective(llvm::StringRef line) {
 llvm::Error writeModuleLibrary(llvm::StringRef verilog, llvm::StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directory(dir))
     return error(llvm::formatv("cannot create {0}: {1}", dir, ec.message()));
-  std::string directives, directivesBefore, module, name;
+  std::string directives, module, name;
+  size_t directivesBefore = 0; // the length of `directives` where the module's text began
   unsigned firstLine = 1, lineNumber = 0;
   bool inDirective = false; // a directive continues while its lines end in a backslash
   for (llvm::StringRef rest = verilog; !rest.empty();) {
@@ -112,7 +113,7 @@ llvm::Error writeModuleLibrary(llvm::StringRef verilog, llvm::StringRef dir) {
     ++lineNumber;
     if (module.empty()) {
       firstLine = lineNumber;
-      directivesBefore = directives;
+      directivesBefore = directives.size();
     }
     module += line;
     module += '\n';
@@ -126,8 +127,8 @@ llvm::Error writeModuleLibrary(llvm::StringRef verilog, llvm::StringRef dir) {
     if (!name.empty() && line.startswith("endmodule")) {
       llvm::SmallString<128> path(dir);
       llvm::sys::path::append(path, name + ".v");
-      std::string text =
-          directivesBefore + llvm::formatv("`line {0} \"program.v\" 0\n", firstLine).str() + module;
+      std::string text = directives.substr(0, directivesBefore) +
+                         llvm::formatv("`line {0} \"program.v\" 0\n", firstLine).str() + module;
       if (auto err = writeFile(path, text))
         return err;
       module.clear();
