@@ -33,3 +33,11 @@ inline std::string errorMessage(llvm::Error error) {
   REQUIRE(static_cast<bool>(error));
   return llvm::toString(std::move(error));
 }
+
+/// How many times `needle` occurs in `text` (overlapping ones too).
+inline size_t count(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++n;
+  return n;
+}

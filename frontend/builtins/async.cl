@@ -29,12 +29,12 @@ static size_t __attribute__((overloadable, always_inline)) loom_local_items(void
 }
 
 #ifdef __SPIR__
-// The calling work-item's share I of COUNT items: one item in each round of the group (I steps by
-// the group's size: an adder, where the round times the size would be a multiplier).
+// The calling work-item's share I of COUNT items: one item in each round of the group, every
+// work-item the same rounds (the exit test is the round's first item, the same for all), the last
+// round partly idle. Both step by the group's size: adders, with neither a multiplier nor a divider.
 #define LOOM_FOR_SHARE(I, COUNT)                                                                    \
-  for (size_t round = 0, step = loom_local_items(), rounds = ((COUNT) + step - 1) / step,            \
-              I = loom_local_linear_id();                                                          \
-       round < rounds; ++round, I += step)                                                         \
+  for (size_t first = 0, step = loom_local_items(), I = loom_local_linear_id(); first < (COUNT);     \
+       first += step, I += step)                                                                   \
     if (I < (COUNT))
 #else
 #define LOOM_FOR_SHARE(I, COUNT)                                                                    \

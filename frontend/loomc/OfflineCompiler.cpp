@@ -56,6 +56,7 @@ llvm::Expected<OfflineResult> synthesize(llvm::Module &hardware, std::string hos
     if (options.progress)
       modelBuilder.setProgress(options.progress);
     modelBuilder.setKeepTemporaries(options.saveTemps);
+    modelBuilder.setPrecompiledHeaderDirectory(options.precompiledHeaderDirectory);
     auto built = modelBuilder.build(synthesized->verilog, synthesized->kernels);
     if (!built)
       return withLog(result.log + modelBuilder.log(), built.takeError());

@@ -34,6 +34,8 @@ struct OfflineOptions {
   /// Keeps the simulation model's build directory (the Verilog, the Verilated C++ and the tools'
   /// logs; its path is in the log), to see why Verilator or the C++ compiler refused it.
   bool saveTemps = false;
+  /// Where the simulation model's build keeps verilated.h precompiled (ModelBuilder); none if empty.
+  std::string precompiledHeaderDirectory;
   /// Stops after the Verilog and the report (Intel's aoc -rtl): no simulation model, no binary.
   bool rtlOnly = false;
 };

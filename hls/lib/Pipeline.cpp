@@ -312,6 +312,7 @@ llvm::Expected<SynthesizedProgram> synthesizeProgram(llvm::Module &module,
     const auto grouped = groupLoops.find(function.getName().str());
     boundWorkGroupFunctions(function, grouped != groupLoops.end() ? grouped->second.maxItems : 0);
     expandConstantDivisions(function); // after the bounds: a narrow dividend takes a narrow multiply
+    dropAssumptions(function);
     if (options.dump) {
       std::string text;
       llvm::raw_string_ostream stream(text);

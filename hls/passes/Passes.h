@@ -118,6 +118,7 @@ const llvm::Value *pointerOperand(const llvm::Instruction &inst);
 /// table: what becomes an on-chip memory.
 bool isOnChipArray(const llvm::Value *object);
 void lowerSwitches(llvm::Function &kernel);
+void dropAssumptions(llvm::Function &kernel);
 void expandMemoryIntrinsics(llvm::Function &kernel);
 void splitArrayChoices(llvm::Function &kernel);
 void combineAdjacentAccesses(llvm::Function &kernel);

@@ -32,6 +32,7 @@ public:
       : directory_(std::move(directory)), suffix_(std::move(suffix)) {}
 
   bool enabled() const { return !directory_.empty(); }
+  const std::string &directory() const { return directory_; }
   /// This Loom build: its version and the identity (path, size, time) of the library holding this
   /// code, so a rebuilt Loom never reuses a binary an older one made.
   static const std::string &buildIdentity();

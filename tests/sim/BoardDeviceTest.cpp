@@ -13,6 +13,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -207,7 +208,11 @@ TEST_CASE("source builds are cached per board: another board, or the same board 
   CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: cached build "));
   // The unit board's entry is not the default board's, nor replaced by it.
   CHECK_THAT(vectorAddBuildLog("default"), Catch::Contains("loom: building for board 'default'"));
-  CHECK(cache.files().size() == 2);
+  CHECK(cache.files(".loom").size() == 2);
+  // Beside the programs, verilated.h precompiled for their models' C++ (one per optimisation level).
+  const auto precompiled = std::filesystem::path(cache.path()) / "pch";
+  CHECK(std::count_if(std::filesystem::directory_iterator(precompiled), {},
+                      [](const auto &entry) { return entry.path().extension() == ".gch"; }) == 2);
 
   // The unit board with another memory latency, found first along LOOM_BOARD_PATH: the same name,
   // another description, so another program.
@@ -221,7 +226,7 @@ TEST_CASE("source builds are cached per board: another board, or the same board 
   setenv("LOOM_BOARD_PATH", boards.c_str(), 1);
   CHECK_THAT(vectorAddBuildLog("unit"), Catch::Contains("loom: building for board 'unit'"));
   unsetenv("LOOM_BOARD_PATH");
-  CHECK(cache.files().size() == 3);
+  CHECK(cache.files(".loom").size() == 3);
 
   llvm::sys::fs::remove_directories(boards);
 }

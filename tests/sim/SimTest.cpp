@@ -8,7 +8,9 @@
 #include "loom/sim/LoadedModel.h"
 #include "loom/sim/ModelBuilder.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <cstdio>
@@ -126,6 +128,68 @@ TEST_CASE("ModelBuilder reports progress and tool failures readably", "[sim][mod
     CHECK_THAT(errorMessage(built), Catch::Contains("/nonexistent/verilator") &&
                                         Catch::Contains("LOOM_VERILATOR"));
   }
+}
+
+TEST_CASE("ModelBuilder keeps verilated.h precompiled for later builds", "[sim][model]") {
+  llvm::SmallString<128> directory;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("loom-pch", directory));
+  auto precompiledHeaders = [&] {
+    unsigned count = 0;
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(directory, ec), end; it != end && !ec; it.increment(ec))
+      count += llvm::StringRef(it->path()).endswith(".h.gch");
+    return count;
+  };
+  auto buildAdd = [&](ModelBuilder &builder) {
+    auto built = builder.build(testVerilog(), {testKernels()[0]});
+    if (!built)
+      FAIL(llvm::toString(built.takeError()));
+    auto model = LoadedModel::load(*built);
+    if (!model)
+      FAIL(llvm::toString(model.takeError()));
+    CHECK((*model)->kernelName(0) == "add_const");
+  };
+
+  // The first build precompiles it, once per optimisation level of the units, and includes it.
+  ModelBuilder first;
+  first.setPrecompiledHeaderDirectory(directory.str().str());
+  buildAdd(first);
+  CHECK(precompiledHeaders() == 2);
+  CHECK(count(first.log(), "-x c++-header") == 2);
+  CHECK(count(first.log(), " -include " + directory.str().str()) == 2);
+  // A later one includes it without building it.
+  ModelBuilder later;
+  later.setPrecompiledHeaderDirectory(directory.str().str());
+  buildAdd(later);
+  CHECK(count(later.log(), "-x c++-header") == 0);
+  CHECK(count(later.log(), " -include " + directory.str().str()) == 2);
+
+  // A damaged one is not used: the compiler parses the header instead.
+  {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(directory, ec), end; it != end && !ec; it.increment(ec))
+      if (llvm::StringRef(it->path()).endswith(".h.gch")) {
+        std::error_code written;
+        llvm::raw_fd_ostream(it->path(), written) << "not a precompiled header";
+        REQUIRE_FALSE(written);
+      }
+    ModelBuilder damaged;
+    damaged.setPrecompiledHeaderDirectory(directory.str().str());
+    buildAdd(damaged);
+  }
+  // A directory it cannot write to leaves the build as it was without one.
+  {
+    const std::string file = (directory.str() + "/file").str();
+    std::error_code ec;
+    llvm::raw_fd_ostream(file, ec) << "a file";
+    REQUIRE_FALSE(ec);
+    ModelBuilder builder;
+    builder.setPrecompiledHeaderDirectory(file + "/pch");
+    buildAdd(builder);
+    CHECK_THAT(builder.log(), Catch::Contains("compiling without a precompiled verilated.h: cannot create"));
+    CHECK(count(builder.log(), " -include ") == 0);
+  }
+  llvm::sys::fs::remove_directories(directory);
 }
 
 TEST_CASE("LoadedModel rejects what is not a model", "[sim][model]") {

@@ -17,6 +17,7 @@
 #include "passes/build/GraphBuilder.h"
 #include "loom/lowering/WorkItemFunction.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -57,17 +58,24 @@ unsigned requestedInitiationInterval(const llvm::Loop &loop) {
   return find(loop.getLoopID());
 }
 
+using Inductions = llvm::SmallPtrSet<const llvm::PHINode *, 4>;
+
 /// Whether `value` is the same for every work-item, in every iteration of every loop: made of
 /// arguments, constants and the NDRange's sizes alone. Not an id, nor a local size where work-groups
 /// may be non-uniform (the last group has what is left), nor a loop's variable, nor anything loaded.
-bool sameForEveryWorkItem(const llvm::Value *value, unsigned depth = 0) {
+/// With `inductions`, the same in a given iteration of one loop: its variables among them are too.
+bool sameForEveryWorkItem(const llvm::Value *value, const Inductions *inductions = nullptr, unsigned depth = 0) {
   if (llvm::isa<llvm::Argument, llvm::Constant>(value))
     return true;
   const auto *computed = llvm::dyn_cast<llvm::Instruction>(value);
+  if (const auto *phi = llvm::dyn_cast_or_null<llvm::PHINode>(computed); phi && inductions)
+    return inductions->contains(phi);
   if (!computed || depth == 8 || llvm::isa<llvm::PHINode>(computed))
     return false;
   auto operandsAre = [&](auto operands) {
-    return llvm::all_of(operands, [&](const llvm::Use &operand) { return sameForEveryWorkItem(operand.get(), depth + 1); });
+    return llvm::all_of(operands, [&](const llvm::Use &operand) {
+      return sameForEveryWorkItem(operand.get(), inductions, depth + 1);
+    });
   };
   if (const auto *call = llvm::dyn_cast<llvm::CallInst>(computed)) {
     const llvm::Function *callee = call->getCalledFunction();
@@ -92,6 +100,38 @@ bool sameForEveryWorkItem(const llvm::SCEV *expr) {
     const auto *unknown = llvm::dyn_cast<llvm::SCEVUnknown>(term);
     return unknown && !sameForEveryWorkItem(unknown->getValue());
   });
+}
+
+/// Whether every work-item runs `loop` the same number of times, where scalar evolution has no trip
+/// count to show it (one whose division it cannot prove exact, as a work-group's rounds over a
+/// count of items): the loop leaves at one test, which every iteration takes (at its header or its
+/// latch), made of values the same for every work-item and of the loop's variables that start with
+/// such values and step by them.
+bool exitTestSameForEveryWorkItem(const llvm::Loop &loop) {
+  // One latch: the header's variables then take their next values from one place, not from
+  // whichever way a work-item came round.
+  const llvm::BasicBlock *exiting = loop.getExitingBlock();
+  const llvm::BasicBlock *latch = loop.getLoopLatch();
+  if (!exiting || !latch || (exiting != loop.getHeader() && exiting != latch))
+    return false;
+  const auto *branch = llvm::dyn_cast<llvm::BranchInst>(exiting->getTerminator());
+  if (!branch || !branch->isConditional())
+    return false;
+  // The largest set of variables each of which is the same for every work-item if they all are.
+  Inductions inductions;
+  for (const llvm::PHINode &phi : loop.getHeader()->phis())
+    inductions.insert(&phi);
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (const llvm::PHINode *phi : Inductions(inductions))
+      for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i)
+        if (!sameForEveryWorkItem(phi->getIncomingValue(i),
+                                  loop.contains(phi->getIncomingBlock(i)) ? &inductions : nullptr)) {
+          dropped = inductions.erase(phi);
+          break;
+        }
+  }
+  return sameForEveryWorkItem(branch->getCondition(), &inductions);
 }
 
 } // namespace
@@ -318,7 +358,8 @@ std::string GraphBuilder::reorderingIn(const Region &child) const {
   // The iterations in the child at once come from several work-items, each in its own iteration of
   // the loops around the child: a trip count or a branch that differs between them lets one
   // overtake another.
-  if (llvm::isa<llvm::SCEVCouldNotCompute>(trips) || !sameForEveryWorkItem(trips))
+  if ((llvm::isa<llvm::SCEVCouldNotCompute>(trips) || !sameForEveryWorkItem(trips)) &&
+      !exitTestSameForEveryWorkItem(*child.loop))
     return "the trip count of the loop at " + where + " may differ between them";
   for (const Item &item : child.parent->items) {
     if (item.loop == &child)

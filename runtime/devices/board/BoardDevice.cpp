@@ -549,6 +549,8 @@ private:
       progress += llvm::formatv("loom: [{0,5:f1}s] {1}\n", seconds, step).str();
     };
     progress += llvm::formatv("loom: building for board '{0}'\n", board_.name).str();
+    if (cache.enabled())
+      offline.precompiledHeaderDirectory = cache.directory() + "/pch";
     auto compiled = compile(offline);
     if (!compiled) {
       // The error keeps the compiler's message (the API layer maps option errors by it).

@@ -119,13 +119,6 @@ std::string synthesisErrorAt(const std::string &body, const std::string &file = 
   return synthesisError(withDebugInfo(body, file));
 }
 
-size_t count(const std::string &text, const std::string &needle) {
-  size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-    ++n;
-  return n;
-}
-
 /// `text` with its line `line` (with its newline) replaced by `lines`.
 std::string withLineReplaced(std::string text, const std::string &line, const std::string &lines) {
   const size_t at = text.find(line);
@@ -1649,6 +1642,35 @@ TEST_CASE("an outer iteration waits for the inner loop when work-items do not al
   CHECK(outer.innerLoopsWaitFor == "the next value of 'total' is known only after them");
 }
 
+TEST_CASE("outer iterations share an inner loop whose exit test is the same for all, trip count or not") {
+  // The rows kernel with its line `line` replaced by `lines`, synthesised: its outer loop's report.
+  std::map<std::string, std::string> dumps;
+  auto outerLoopWith = [&](const std::string &line, const std::string &lines) {
+    auto changed = parse(withLineReplaced(rowsKernel(false), line, lines));
+    auto program = synthesize(*changed->module, dumps);
+    REQUIRE_OK(program);
+    REQUIRE(program->kernels[0].loops.size() == 2);
+    checkLintClean(program->verilog, "loom_kernel_rows");
+    return std::make_pair(program->kernels[0].loops[0], program->kernels[0].loops[1].location);
+  };
+  // k steps by n: scalar evolution computes no trip count for a run-time stride, but k starts at 0 and
+  // steps by the same n in every row, so every row runs the inner loop alike and rows still enter it
+  // while earlier ones are inside (a work-group's rounds over a count of items, as the async copies).
+  const auto [strided, inner] = outerLoopWith("  %knext = add i32 %k, 1", "  %knext = add i32 %k, %n");
+  CHECK(strided.overlapsFrom == inner);
+  CHECK(strided.innerLoopsWaitFor.empty());
+  // k steps by the row's number, or the test is on a value loaded in the loop: rows run the inner
+  // loop different numbers of times, so they take turns there, and the running total's ring goes
+  // through it with its row (as when work-items do not all run it alike, above).
+  const std::string turns = "the next value of 'total' is known only after them";
+  const auto byRow = outerLoopWith("  %knext = add i32 %k, 1", "  %stride = add i32 %r, 1\n  %knext = add i32 %k, %stride");
+  CHECK(byRow.first.overlapsFrom.empty());
+  CHECK(byRow.first.innerLoopsWaitFor == turns);
+  const auto loaded = outerLoopWith("  %kmore = icmp slt i32 %knext, %m", "  %kmore = icmp slt i32 %knext, %x");
+  CHECK(loaded.first.overlapsFrom.empty());
+  CHECK(loaded.first.innerLoopsWaitFor == turns);
+}
+
 /// A loop that counts down from a value loaded just before it, folding the count into t, loading
 /// from `address`: in[gid] in an NDRange kernel, in[0] in a single work-item one.
 std::string loadThenLoop(const std::string &address) {
@@ -2411,6 +2433,29 @@ define spir_kernel void @fill(<8 x i32> addrspace(1)* noalias %wide, <4 x i16> a
   CHECK(count(built, "= static insert_lane i256 at=224") == 1);
   CHECK(count(built, "= static const i64 1125912791875585 ()") == 1); // 0x0004000300020001
   checkLintClean(program.verilog, "loom_kernel_fill");
+}
+
+TEST_CASE("a fact stated with __builtin_assume is no circuit") {
+  const std::string increment = R"(
+declare void @llvm.assume(i1)
+define spir_kernel void @inc(i32 addrspace(1)* noalias %a) {
+  %id = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds i32, i32 addrspace(1)* %a, i64 %id
+  %x = load i32, i32 addrspace(1)* %p, align 4
+  %small = icmp ult i32 %x, 100
+  call void @llvm.assume(i1 %small)
+  %y = add i32 %x, 1
+  store i32 %y, i32 addrspace(1)* %p, align 4
+  ret void
+}
+)";
+  std::map<std::string, std::string> assumed, plain;
+  const hls::SynthesizedProgram program = synthesizeOk(increment, assumed);
+  synthesizeOk(withLineReplaced(withLineReplaced(increment, "  %small = icmp ult i32 %x, 100\n", ""),
+                                "  call void @llvm.assume(i1 %small)\n", ""),
+               plain);
+  CHECK(assumed["build-dataflow"] == plain["build-dataflow"]);
+  checkLintClean(program.verilog, "loom_kernel_inc");
 }
 
 TEST_CASE("a loop entered under a condition computed at run time keeps II 1") {

@@ -29,6 +29,9 @@ public:
   void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
   /// Keeps the temporary build directory (its path is in the log); for debugging the shim.
   void setKeepTemporaries(bool keep) { keep_ = keep; }
+  /// Keeps verilated.h precompiled in `directory` (built there by the first build that needs it),
+  /// for the kernels' C++ to include instead of parsing it in every unit; none when empty.
+  void setPrecompiledHeaderDirectory(std::string directory) { pchDirectory_ = std::move(directory); }
 
   /// Builds the model of `kernels` (kernel i is module kernels[i].topModule in `verilog`) and
   /// returns the shared object's bytes. The log() holds every command and its output.
@@ -47,6 +50,7 @@ private:
   ProgressFn progress_;
   unsigned jobs_ = 2;
   bool keep_ = false;
+  std::string pchDirectory_;
   std::string log_;
 };
 
