@@ -24,6 +24,13 @@ esac
 [ -x "$stage$prefix/bin/loomc" ] || fail "loomc was not installed"
 [ -n "$(find "$stage$prefix" -name loom-board -type f)" ] || fail "loom-board was not installed"
 
+# LOOM_ICD_VENDORS_DIR puts the vendor file elsewhere (a snapshot for OCL_ICD_VENDORS), leaving
+# /etc/OpenCL/vendors alone.
+elsewhere=$stage/elsewhere
+LOOM_ICD_VENDORS_DIR=/srv/vendors DESTDIR=$elsewhere cmake --install "$build" --prefix "$prefix" >"$stage/install.log"
+[ "$(cat "$elsewhere/srv/vendors/loom.icd")" = "$library" ] || fail "no loom.icd in LOOM_ICD_VENDORS_DIR"
+[ ! -e "$elsewhere/etc/OpenCL/vendors/loom.icd" ] || fail "loom.icd written to /etc despite LOOM_ICD_VENDORS_DIR"
+
 # Run from the staging directory: a vendor file naming the staged library stands in for the real one.
 vendors=$stage/vendors
 mkdir -p "$vendors"
