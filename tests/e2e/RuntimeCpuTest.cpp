@@ -943,6 +943,18 @@ TEST_CASE("rect copy", "[e2e][runtime][rect]") {
   CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, left.origin, right.origin, narrow, 32, 256, 64, 512, 0,
                                 nullptr, nullptr) == CL_INVALID_VALUE); // One buffer, two pitches.
 
+  // Pitches given as 0 take their defaults (region[0], region[1] rows) before the overlap rule: columns
+  // side by side in rows of 40 bytes share bytes when packed. The CTS's basic bufferreadwriterect
+  // judges its zero-pitch copies with the buffer's own pitches instead (KhronosGroup/OpenCL-CTS#2765).
+  const Pitched beside{{2, 1, 0}, 40, 40 * 8}, across{{20, 1, 0}, 40, 40 * 8};
+  const size_t column[3] = {4, 6, 1};
+  CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, beside.origin, across.origin, column, 0, 0, 0, 0, 0,
+                                nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
+  referenceRect(to, across, to, beside, column);
+  REQUIRE(clEnqueueCopyBufferRect(cl.queue, target, target, beside.origin, across.origin, column, 40, 320, 40, 320, 0,
+                                  nullptr, nullptr) == CL_SUCCESS);
+  CHECK(contents(target, to.size()) == to);
+
   // Sub-buffers of one buffer overlap where their bytes do, for rect and 1D copies alike.
   cl_mem low = subBuffer(target, 0, 0, 1024, &err);
   REQUIRE(err == CL_SUCCESS);
