@@ -951,8 +951,9 @@ TEST_CASE("rect copy", "[e2e][runtime][rect]") {
   CHECK(clEnqueueCopyBufferRect(cl.queue, target, target, beside.origin, across.origin, column, 0, 0, 0, 0, 0,
                                 nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
   referenceRect(to, across, to, beside, column);
-  REQUIRE(clEnqueueCopyBufferRect(cl.queue, target, target, beside.origin, across.origin, column, 40, 320, 40, 320, 0,
-                                  nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueCopyBufferRect(cl.queue, target, target, beside.origin, across.origin, column, beside.rowPitch,
+                                  beside.slicePitch, across.rowPitch, across.slicePitch, 0, nullptr,
+                                  nullptr) == CL_SUCCESS);
   CHECK(contents(target, to.size()) == to);
 
   // Sub-buffers of one buffer overlap where their bytes do, for rect and 1D copies alike.
