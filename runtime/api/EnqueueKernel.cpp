@@ -4,8 +4,9 @@
 // Checks the launch against the spec (a kernel built as OpenCL C 2.0 or later may have a last, partial
 // work-group; a 1.x one needs a local size that divides the global size), picks a local size when
 // none is given, snapshots the arguments and queues
-// a Device::launch. A launch error completes the event with CL_OUT_OF_RESOURCES; its diagnosis goes
-// to the context's callback and, with LOOM_DEBUG, to stderr.
+// a Device::launch. A __local argument larger than the device can give fails the call with
+// CL_OUT_OF_RESOURCES; a launch error completes the event with it. Either diagnosis goes to the
+// context's callback and, with LOOM_DEBUG, to stderr.
 //===----------------------------------------------------------------------===//
 #include "api/Support.h"
 
@@ -131,6 +132,17 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
   DeviceProgram *deviceProgram = program.find(&queue->device)->program.get();
   Ref<Kernel> keep(object); // Keeps the program, hence deviceProgram, alive.
   auto snapshot = std::make_shared<Kernel::Snapshot>(object->snapshot());
+  // Too much __local memory fails the call, as the spec names it, rather than the command: a failed
+  // command would fail every command queued after it.
+  for (size_t i = 0; i < snapshot->args.size(); ++i) {
+    if (snapshot->args[i].kind != ArgValue::Kind::Local)
+      continue;
+    if (llvm::Error err =
+            deviceProgram->checkLocalArgument(unsigned(kernelIndex), unsigned(i), snapshot->args[i].localBytes)) {
+      queue->context->report(std::string(entryPoint) + ": " + llvm::toString(std::move(err)));
+      return CL_OUT_OF_RESOURCES;
+    }
+  }
   PlatformDevice *device = &queue->device;
   return submit(
       entryPoint, *queue, CL_COMMAND_NDRANGE_KERNEL, std::move(waitList),

@@ -104,6 +104,12 @@ public:
   virtual std::string binary() const = 0;
   /// Bytes of its program-scope __global variables (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
   virtual uint64_t globalVariableBytes() const { return 0; }
+  /// Why kernel `kernelIndex` cannot run with `bytes` of __local memory for its __local pointer
+  /// argument `argIndex` (the board builds each such argument's memory at compile time), checked
+  /// when the launch is queued; success when it can.
+  virtual llvm::Error checkLocalArgument(unsigned kernelIndex, unsigned argIndex, uint64_t bytes) const {
+    return llvm::Error::success();
+  }
 };
 
 class Device {

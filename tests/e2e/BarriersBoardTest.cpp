@@ -25,18 +25,23 @@ const Sources Barriers{LOOM_E2E_BARRIERS_LOOM, LOOM_E2E_BARRIERS_CL};
 /// Enqueues reverse_local_args over `items` in groups of `local`, its __local arguments `local`
 /// ints each unless `signsBytes` says otherwise; returns the event (the caller releases it) and the
 /// output in `out`.
+/// Sets reverse_local_args' arguments: its tile has a work-group's ints, its signs `signsBytes`.
+void setReverseLocalArgs(cl_kernel kernel, cl_mem a, cl_mem b, cl_mem out, size_t local, size_t signsBytes) {
+  setArg(kernel, 0, a);
+  setArg(kernel, 1, b);
+  setArg(kernel, 2, out);
+  setArg(kernel, 3, 3);
+  REQUIRE(clSetKernelArg(kernel, 4, local * sizeof(int), nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(kernel, 5, signsBytes, nullptr) == CL_SUCCESS);
+}
+
 cl_event reverseLocalArgs(Setup &cl, cl_program program, const std::vector<int> &a, const std::vector<int> &b,
                           size_t local, size_t signsBytes, std::vector<int> &out) {
   cl_kernel kernel = kernelNamed(program, "reverse_local_args");
   cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
   cl_mem db = buffer(cl, b, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
   cl_mem dout = buffer(cl, out, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
-  setArg(kernel, 0, da);
-  setArg(kernel, 1, db);
-  setArg(kernel, 2, dout);
-  setArg(kernel, 3, 3);
-  REQUIRE(clSetKernelArg(kernel, 4, local * sizeof(int), nullptr) == CL_SUCCESS);
-  REQUIRE(clSetKernelArg(kernel, 5, signsBytes, nullptr) == CL_SUCCESS);
+  setReverseLocalArgs(kernel, da, db, dout, local, signsBytes);
   size_t global = a.size();
   cl_event event = nullptr;
   REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event) == CL_SUCCESS);
@@ -331,14 +336,32 @@ TEST_CASE("barriers: __local pointer arguments", "[e2e][board][barriers]") {
 TEST_CASE("barriers: a __local argument larger than its memory", "[e2e][board][barriers][errors]") {
   Setup cl(boardDevice());
   cl_program program = cl.load(readFile(Barriers.binary));
+  cl_kernel kernel = kernelNamed(program, "reverse_local_args");
   std::vector<int> a(256, 1), out(256, 0);
-  // signs was built with local_mem_size(2048): 2049 bytes do not fit; the tile's 16 KiB would.
-  cl_event event = reverseLocalArgs(cl, program, a, a, 64, 2049, out);
-  CHECK(statusOf(event) < 0);
+  cl_mem da = buffer(cl, a, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR);
+  cl_mem dout = buffer(cl, out, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR);
+  size_t global = a.size(), local = 64;
+  // signs was built with local_mem_size(2048): 2049 bytes do not fit; the tile's 16 KiB would. The
+  // call fails, as the spec names it, and no command is queued to fail what comes after it.
+  setReverseLocalArgs(kernel, da, da, dout, local, 2049);
+  cl_event event = nullptr;
+  CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event) ==
+        CL_OUT_OF_RESOURCES);
+  CHECK(event == nullptr);
   INFO(cl.diagnosis());
-  CHECK_THAT(cl.diagnosis(), Catch::Contains("kernel 'reverse_local_args' argument 5: 2049 bytes of __local memory "
-                                             "asked, but its on-chip memory holds 2048"));
+  CHECK_THAT(cl.diagnosis(), Catch::Contains("clEnqueueNDRangeKernel: kernel 'reverse_local_args' argument 5: 2049 "
+                                             "bytes of __local memory asked, but its on-chip memory holds 2048"));
+  // The queue goes on: the same launch with 2048 bytes runs.
+  REQUIRE(clSetKernelArg(kernel, 5, 2048, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(cl.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &event) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &event) == CL_SUCCESS);
+  CHECK(statusOf(event) == CL_COMPLETE);
+  CHECK(clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0, out.size() * sizeof(int), out.data(), 0, nullptr, nullptr) ==
+        CL_SUCCESS);
   clReleaseEvent(event);
+  for (cl_mem mem : {da, dout})
+    clReleaseMemObject(mem);
+  clReleaseKernel(kernel);
   clReleaseProgram(program);
 }
 

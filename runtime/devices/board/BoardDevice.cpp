@@ -167,6 +167,16 @@ public:
 
   const std::vector<frontend::KernelInfo> &kernels() const override { return kernels_; }
   std::string binary() const override { return bytes_; }
+  llvm::Error checkLocalArgument(unsigned kernelIndex, unsigned argIndex, uint64_t bytes) const override {
+    const auto &sizes = hardware_[kernelIndex].localArgBytes;
+    if (auto it = sizes.find(argIndex); it != sizes.end() && bytes > it->second)
+      return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes of __local memory asked, but its on-chip "
+                                 "memory holds {3}: declare the argument with "
+                                 "__attribute__((local_mem_size({4}))) or more",
+                                 kernels_[kernelIndex].name, argIndex, bytes, it->second,
+                                 llvm::PowerOf2Ceil(bytes)));
+    return llvm::Error::success();
+  }
   const std::vector<hls::HardwareKernel> &hardware() const { return hardware_; }
   const std::vector<lowering::PrintfCall> &printfCalls() const { return printfCalls_; }
   sim::BoardProcess &process() { return *process_; }
@@ -466,13 +476,9 @@ private:
           return error(llvm::formatv("kernel '{0}' argument {1} is not a __local pointer: it takes no __local "
                                      "memory size",
                                      name, i));
-        // The hardware built the argument's on-chip memory at its compile-time size.
-        const auto &sizes = boardProgram.hardware()[kernelIndex].localArgBytes;
-        if (auto it = sizes.find(unsigned(i)); it != sizes.end() && arg.localBytes > it->second)
-          return error(llvm::formatv("kernel '{0}' argument {1}: {2} bytes of __local memory asked, but its "
-                                     "on-chip memory holds {3}: declare the argument with "
-                                     "__attribute__((local_mem_size({4}))) or more",
-                                     name, i, arg.localBytes, it->second, llvm::PowerOf2Ceil(arg.localBytes)));
+        // Checked when the launch was queued too; an autorun kernel's arguments come only here.
+        if (auto err = boardProgram.checkLocalArgument(kernelIndex, unsigned(i), arg.localBytes))
+          return std::move(err);
         request.args.push_back(0);
         break;
       }
