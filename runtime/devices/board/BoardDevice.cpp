@@ -476,7 +476,7 @@ private:
           return error(llvm::formatv("kernel '{0}' argument {1} is not a __local pointer: it takes no __local "
                                      "memory size",
                                      name, i));
-        // Checked when the launch was queued too; an autorun kernel's arguments come only here.
+        // clEnqueueNDRangeKernel checked this already; Device::launch's other callers (tests) did not.
         if (auto err = boardProgram.checkLocalArgument(kernelIndex, unsigned(i), arg.localBytes))
           return std::move(err);
         request.args.push_back(0);
